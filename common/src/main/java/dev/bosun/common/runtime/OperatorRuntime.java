@@ -1,0 +1,144 @@
+package dev.bosun.common.runtime;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bootstrap every operator's {@code Main} uses: a JOSDK {@link Operator} with the watched
+ * namespaces, one field manager, optional leader election on a Lease, Prometheus metrics, and an
+ * HTTP endpoint for health, readiness and metrics; stopped gracefully on SIGTERM.
+ */
+public final class OperatorRuntime implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
+
+  private final OperatorSettings settings;
+  private final Operator operator;
+  private final PrometheusMeterRegistry registry;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private HealthServer health;
+
+  /** An operator runtime with JOSDK's metrics published to Prometheus. */
+  public OperatorRuntime(OperatorSettings settings, KubernetesClient client) {
+    this(settings, client, null);
+  }
+
+  /**
+   * An operator runtime; {@code extraMetrics} (tests use it to count reconciles) receives JOSDK's
+   * callbacks instead of Prometheus when given.
+   */
+  public OperatorRuntime(OperatorSettings settings, KubernetesClient client, Metrics extraMetrics) {
+    this.settings = settings;
+    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    Metrics metrics =
+        extraMetrics != null ? extraMetrics : MicrometerMetrics.withoutPerResourceMetrics(registry);
+    this.operator =
+        new Operator(
+            o -> {
+              o.withKubernetesClient(client)
+                  .withMetrics(metrics)
+                  .withConcurrentReconciliationThreads(settings.reconcileThreads())
+                  .withCloseClientOnStop(false)
+                  .withReconciliationTerminationTimeout(Duration.ofSeconds(10));
+              if (settings.leaderElection()) {
+                o.withLeaderElectionConfiguration(
+                    new LeaderElectionConfiguration(
+                        settings.leaseName(),
+                        settings.leaseNamespace().orElseThrow(),
+                        settings.leaseDuration(),
+                        settings.leaseDuration().multipliedBy(2).dividedBy(3),
+                        Duration.ofSeconds(2)));
+              }
+            });
+  }
+
+  /** Registers a reconciler with the operator's watched namespaces and field manager. */
+  public <P extends HasMetadata> OperatorRuntime register(Reconciler<P> reconciler) {
+    operator.register(
+        reconciler,
+        o -> {
+          o.withFieldManager(settings.name());
+          if (!settings.watchNamespaces().isEmpty()) {
+            o.settingNamespaces(settings.watchNamespaces());
+          }
+        });
+    return this;
+  }
+
+  /** Starts the health endpoint, then the operator (which waits for its informers to sync). */
+  public OperatorRuntime start() {
+    if (settings.httpPort() >= 0) {
+      try {
+        health =
+            new HealthServer(
+                settings.httpPort(), () -> stopped.getCount() > 0, this::isReady, registry::scrape);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serve health on port " + settings.httpPort(), e);
+      }
+    }
+    operator.start();
+    LOG.info(
+        "{} started: namespaces={}, leaderElection={}, http port={}",
+        settings.name(),
+        settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(),
+        settings.leaderElection(),
+        httpPort());
+    return this;
+  }
+
+  private boolean isReady() {
+    return operator.getRuntimeInfo().isStarted()
+        && operator.getRuntimeInfo().allEventSourcesAreHealthy();
+  }
+
+  /** The port /healthz, /readyz and /metrics answer on, or -1 when disabled. */
+  public int httpPort() {
+    return health == null ? -1 : health.port();
+  }
+
+  /** The JOSDK operator, for tests and tools. */
+  public Operator operator() {
+    return operator;
+  }
+
+  /** Blocks until SIGTERM or {@link #close()}: the main thread of a deployed operator. */
+  public void runUntilShutdown() throws InterruptedException {
+    Runtime.getRuntime().addShutdownHook(new Thread(this::close, "shutdown"));
+    stopped.await();
+  }
+
+  @Override
+  public void close() {
+    if (stopped.getCount() == 0) {
+      return;
+    }
+    LOG.info("{} stopping", settings.name());
+    try {
+      operator.stop();
+    } finally {
+      if (health != null) {
+        health.close();
+      }
+      stopped.countDown();
+    }
+  }
+}

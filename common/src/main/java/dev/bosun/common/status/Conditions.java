@@ -1,0 +1,64 @@
+package dev.bosun.common.status;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Merges desired conditions into stored ones: one entry per type, and {@code lastTransitionTime}
+ * kept unless the status really changes, so an unchanged state produces an identical status.
+ */
+public final class Conditions {
+
+  private Conditions() {}
+
+  /** The stored condition of a type, if any. */
+  public static Optional<Condition> find(List<Condition> conditions, String type) {
+    if (conditions == null) {
+      return Optional.empty();
+    }
+    return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  /** True when the stored condition of the type has status True. */
+  public static boolean isTrue(List<Condition> conditions, String type) {
+    return find(conditions, type)
+        .map(c -> DesiredCondition.TRUE.equals(c.getStatus()))
+        .orElse(false);
+  }
+
+  /**
+   * The new condition list: the desired conditions in the given order, each stamped with the
+   * generation it describes; a condition whose status did not change keeps its transition time.
+   */
+  public static List<Condition> merge(
+      List<Condition> previous, List<DesiredCondition> desired, long generation, Clock clock) {
+    String now =
+        DateTimeFormatter.ISO_INSTANT.format(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS));
+    List<Condition> result = new ArrayList<>(desired.size());
+    for (DesiredCondition d : desired) {
+      String transition =
+          find(previous, d.type())
+              .filter(
+                  old -> d.status().equals(old.getStatus()) && old.getLastTransitionTime() != null)
+              .map(Condition::getLastTransitionTime)
+              .orElse(now);
+      result.add(
+          new ConditionBuilder()
+              .withType(d.type())
+              .withStatus(d.status())
+              .withReason(d.reason())
+              .withMessage(d.message())
+              .withObservedGeneration(generation)
+              .withLastTransitionTime(transition)
+              .build());
+    }
+    return result;
+  }
+}

@@ -1,0 +1,37 @@
+package dev.bosun.common.status;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+
+/**
+ * Writes a status only when it differs from the stored one, so a converged resource causes no
+ * writes (and no watch events for anyone else).
+ */
+public final class StatusRecorder {
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private StatusRecorder() {}
+
+  /** True when both statuses serialize to the same JSON (null and absent fields are equal). */
+  public static boolean sameStatus(Object a, Object b) {
+    JsonNode left = a == null ? null : SERIALIZATION.convertValue(a, JsonNode.class);
+    JsonNode right = b == null ? null : SERIALIZATION.convertValue(b, JsonNode.class);
+    return left == null ? right == null || right.isEmpty() : left.equals(right);
+  }
+
+  /**
+   * Sets {@code newStatus} on the resource and asks JOSDK to patch it, or asks for nothing when the
+   * resource already carries that status.
+   */
+  public static <S, P extends CustomResource<?, S>> UpdateControl<P> patchIfChanged(
+      P resource, S newStatus) {
+    if (sameStatus(resource.getStatus(), newStatus)) {
+      return UpdateControl.noUpdate();
+    }
+    resource.setStatus(newStatus);
+    return UpdateControl.patchStatus(resource);
+  }
+}

@@ -1,0 +1,331 @@
+package dev.bosun.common.testing;
+
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodIPBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Plays the scheduler and the kubelet for a control plane that has neither: binds every Pod to one
+ * simulated Node, then reports it Running and Ready after a delay, or failing the way it was told
+ * to ({@link #fail}). Pods being deleted are removed at once so rollouts, scale-down, garbage
+ * collection and namespace deletion complete. Pod IPs are only written into status: nothing ever
+ * connects to them.
+ */
+public final class KubeletSimulator implements AutoCloseable {
+
+  public static final String NODE_NAME = "bosun-simulated-node";
+  private static final Logger LOG = LoggerFactory.getLogger(KubeletSimulator.class);
+
+  private final KubernetesClient client;
+  private final Duration readinessDelay;
+  private final Map<String, PodFailure> failures = new ConcurrentHashMap<>();
+  private final Map<String, String> podIps = new ConcurrentHashMap<>();
+  private final AtomicInteger nextIp = new AtomicInteger(1);
+  private final ScheduledExecutorService executor;
+  private SharedIndexInformer<Pod> informer;
+
+  public KubeletSimulator(KubernetesClient client, Duration readinessDelay) {
+    this.client = client;
+    this.readinessDelay = readinessDelay;
+    this.executor =
+        Executors.newScheduledThreadPool(
+            4,
+            r -> {
+              Thread t = new Thread(r, "kubelet-simulator");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Registers the Node and starts watching Pods in every namespace. */
+  public KubeletSimulator start() {
+    ensureNode();
+    informer =
+        client
+            .pods()
+            .inAnyNamespace()
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Pod pod) {
+                    executor.execute(() -> handle(pod));
+                  }
+
+                  @Override
+                  public void onUpdate(Pod old, Pod pod) {
+                    executor.execute(() -> handle(pod));
+                  }
+
+                  @Override
+                  public void onDelete(Pod pod, boolean unknown) {
+                    podIps.remove(pod.getMetadata().getUid());
+                  }
+                },
+                0);
+    return this;
+  }
+
+  /** Makes every Pod whose container image contains {@code imageFragment} fail that way. */
+  public void fail(String imageFragment, PodFailure failure) {
+    failures.put(imageFragment, failure);
+  }
+
+  /** Forgets every failure rule (Pods already failing are not repaired). */
+  public void clearFailures() {
+    failures.clear();
+  }
+
+  private void ensureNode() {
+    if (client.nodes().withName(NODE_NAME).get() == null) {
+      client
+          .nodes()
+          .resource(
+              new NodeBuilder()
+                  .withNewMetadata()
+                  .withName(NODE_NAME)
+                  .addToLabels("kubernetes.io/hostname", NODE_NAME)
+                  .endMetadata()
+                  .build())
+          .create();
+    }
+    client
+        .nodes()
+        .withName(NODE_NAME)
+        .editStatus(
+            n -> {
+              n.setStatus(
+                  new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
+                      .addNewCondition()
+                      .withType("Ready")
+                      .withStatus("True")
+                      .withReason("KubeletReady")
+                      .withMessage("simulated kubelet is posting ready status")
+                      .withLastHeartbeatTime(now())
+                      .withLastTransitionTime(now())
+                      .endCondition()
+                      .addToCapacity("cpu", new Quantity("64"))
+                      .addToCapacity("memory", new Quantity("256Gi"))
+                      .addToCapacity("pods", new Quantity("5000"))
+                      .addToAllocatable("cpu", new Quantity("64"))
+                      .addToAllocatable("memory", new Quantity("256Gi"))
+                      .addToAllocatable("pods", new Quantity("5000"))
+                      .addNewAddress()
+                      .withType("InternalIP")
+                      .withAddress("10.243.0.1")
+                      .endAddress()
+                      .build());
+              return n;
+            });
+  }
+
+  private void handle(Pod pod) {
+    String ns = pod.getMetadata().getNamespace();
+    String name = pod.getMetadata().getName();
+    try {
+      if (pod.getMetadata().getDeletionTimestamp() != null) {
+        // No kubelet will confirm the shutdown: finish the deletion as a kubelet would.
+        client.pods().inNamespace(ns).withName(name).withGracePeriod(0).delete();
+      } else if (pod.getSpec().getNodeName() == null) {
+        client
+            .bindings()
+            .inNamespace(ns)
+            .resource(
+                new BindingBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .withNamespace(ns)
+                    .endMetadata()
+                    .withNewTarget()
+                    .withApiVersion("v1")
+                    .withKind("Node")
+                    .withName(NODE_NAME)
+                    .endTarget()
+                    .build())
+            .create();
+      } else if (!alreadyReported(pod)) {
+        executor.schedule(
+            () -> report(ns, name, pod.getMetadata().getUid()),
+            readinessDelay.toMillis(),
+            TimeUnit.MILLISECONDS);
+      }
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404 && e.getCode() != 409) {
+        LOG.warn("kubelet simulator: {}/{}: {}", ns, name, e.getMessage());
+      }
+    }
+  }
+
+  private PodFailure failureFor(Pod pod) {
+    for (Container c : pod.getSpec().getContainers()) {
+      for (Map.Entry<String, PodFailure> rule : failures.entrySet()) {
+        if (c.getImage() != null && c.getImage().contains(rule.getKey())) {
+          return rule.getValue();
+        }
+      }
+    }
+    return null;
+  }
+
+  /** True when the Pod's status already says what this simulator would write. */
+  private boolean alreadyReported(Pod pod) {
+    if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+      return false;
+    }
+    PodFailure failure = failureFor(pod);
+    String expectedWaiting =
+        failure == PodFailure.IMAGE_PULL_BACKOFF
+            ? "ImagePullBackOff"
+            : failure == PodFailure.CRASH_LOOP_BACKOFF ? "CrashLoopBackOff" : null;
+    List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
+    if (statuses.size() != pod.getSpec().getContainers().size()) {
+      return false;
+    }
+    for (ContainerStatus s : statuses) {
+      String waiting =
+          s.getState() != null && s.getState().getWaiting() != null
+              ? s.getState().getWaiting().getReason()
+              : null;
+      if (!Objects.equals(waiting, expectedWaiting)) {
+        return false;
+      }
+      boolean expectReady = failure == null;
+      if (Boolean.TRUE.equals(s.getReady()) != expectReady) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void report(String ns, String name, String uid) {
+    try {
+      client
+          .pods()
+          .inNamespace(ns)
+          .withName(name)
+          .editStatus(
+              pod -> {
+                if (!uid.equals(pod.getMetadata().getUid())
+                    || pod.getMetadata().getDeletionTimestamp() != null) {
+                  return pod;
+                }
+                writeStatus(pod, failureFor(pod));
+                return pod;
+              });
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404 && e.getCode() != 409) {
+        LOG.warn("kubelet simulator: status of {}/{}: {}", ns, name, e.getMessage());
+      }
+    }
+  }
+
+  private void writeStatus(Pod pod, PodFailure failure) {
+    String now = now();
+    String ip =
+        podIps.computeIfAbsent(
+            pod.getMetadata().getUid(),
+            k -> {
+              int n = nextIp.getAndIncrement();
+              return "10.244." + (n / 250) % 250 + "." + (n % 250 + 1);
+            });
+    boolean ready = failure == null;
+    List<ContainerStatus> statuses = new ArrayList<>();
+    for (Container c : pod.getSpec().getContainers()) {
+      ContainerStatusBuilder s =
+          new ContainerStatusBuilder()
+              .withName(c.getName())
+              .withImage(c.getImage())
+              .withImageID(
+                  failure == PodFailure.IMAGE_PULL_BACKOFF ? "" : "simulated://" + c.getImage())
+              .withReady(ready)
+              .withStarted(failure != PodFailure.IMAGE_PULL_BACKOFF)
+              .withRestartCount(failure == PodFailure.CRASH_LOOP_BACKOFF ? 3 : 0);
+      if (failure == PodFailure.IMAGE_PULL_BACKOFF) {
+        s.withNewState()
+            .withNewWaiting()
+            .withReason("ImagePullBackOff")
+            .withMessage("Back-off pulling image \"" + c.getImage() + "\"")
+            .endWaiting()
+            .endState();
+      } else if (failure == PodFailure.CRASH_LOOP_BACKOFF) {
+        s.withNewState()
+            .withNewWaiting()
+            .withReason("CrashLoopBackOff")
+            .withMessage("back-off 40s restarting failed container=" + c.getName())
+            .endWaiting()
+            .endState()
+            .withNewLastState()
+            .withNewTerminated()
+            .withExitCode(1)
+            .withReason("Error")
+            .withFinishedAt(now)
+            .endTerminated()
+            .endLastState();
+      } else {
+        s.withNewState().withNewRunning().withStartedAt(now).endRunning().endState();
+      }
+      statuses.add(s.build());
+    }
+    String readyStatus = ready ? "True" : "False";
+    List<PodCondition> conditions =
+        List.of(
+            condition("PodScheduled", "True", now),
+            condition("Initialized", "True", now),
+            condition("ContainersReady", readyStatus, now),
+            condition("Ready", readyStatus, now));
+    pod.getStatus().setPhase(failure == PodFailure.IMAGE_PULL_BACKOFF ? "Pending" : "Running");
+    pod.getStatus().setConditions(conditions);
+    pod.getStatus().setContainerStatuses(statuses);
+    pod.getStatus().setHostIP("10.243.0.1");
+    pod.getStatus().setPodIP(ip);
+    pod.getStatus().setPodIPs(List.of(new PodIPBuilder().withIp(ip).build()));
+    if (pod.getStatus().getStartTime() == null) {
+      pod.getStatus().setStartTime(now);
+    }
+  }
+
+  private static PodCondition condition(String type, String status, String now) {
+    return new PodConditionBuilder()
+        .withType(type)
+        .withStatus(status)
+        .withLastTransitionTime(now)
+        .withReason("True".equals(status) ? null : "ContainersNotReady")
+        .build();
+  }
+
+  private static String now() {
+    return Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  @Override
+  public void close() {
+    if (informer != null) {
+      informer.close();
+    }
+    executor.shutdownNow();
+  }
+}

@@ -1,0 +1,405 @@
+package dev.bosun.common.testing;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * A real Kubernetes control plane on 127.0.0.1: Debian's etcd, kube-apiserver and
+ * kube-controller-manager v1.20.2 (built once from Debian's source package by {@code
+ * hack/install-control-plane.sh} and cached). RBAC authorization and token authentication are on,
+ * so the API server enforces what a real one does. One instance per JVM is shared through {@link
+ * #shared()}; each process dies with the JVM, even on kill -9, through a small watchdog shell.
+ */
+public final class LocalControlPlane implements AutoCloseable {
+
+  public static final String VERSION = "v1.20.2";
+  private static LocalControlPlane shared;
+
+  private final Path workDir;
+  private final Path kubeconfig;
+  private final int apiPort;
+  private final String adminToken;
+  private final List<Process> processes = new ArrayList<>();
+  private final boolean keepWorkDir;
+
+  private LocalControlPlane(Path workDir, boolean keepWorkDir) throws IOException {
+    this.workDir = workDir;
+    this.keepWorkDir = keepWorkDir;
+    this.kubeconfig = workDir.resolve("kubeconfig");
+    this.apiPort = freePort();
+    this.adminToken = HexFormat.of().formatHex(randomBytes(16));
+  }
+
+  /** The control plane of this JVM, started on first use and stopped when the JVM exits. */
+  public static synchronized LocalControlPlane shared() {
+    if (shared == null) {
+      try {
+        shared = start(Files.createTempDirectory("bosun-control-plane"), false);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      LocalControlPlane plane = shared;
+      Runtime.getRuntime().addShutdownHook(new Thread(plane::close, "control-plane-stop"));
+    }
+    return shared;
+  }
+
+  /**
+   * Starts etcd, kube-apiserver and kube-controller-manager with their state in {@code workDir},
+   * installing and building the binaries first when they are missing (progress goes to stderr).
+   */
+  public static LocalControlPlane start(Path workDir, boolean keepWorkDir) throws IOException {
+    Path bin = ensureBinaries();
+    LocalControlPlane plane = new LocalControlPlane(workDir, keepWorkDir);
+    try {
+      plane.boot(bin);
+    } catch (RuntimeException | IOException e) {
+      plane.printLogTails(40, System.err::println);
+      plane.close();
+      throw e;
+    }
+    return plane;
+  }
+
+  /**
+   * Runs the install script (a no-op when everything is cached) and returns the binaries' folder.
+   */
+  static Path ensureBinaries() throws IOException {
+    Path script = repoRoot().resolve("hack/install-control-plane.sh");
+    ProcessBuilder pb = new ProcessBuilder("bash", script.toString());
+    pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    try {
+      if (p.waitFor() != 0) {
+        throw new IllegalStateException("install-control-plane.sh failed (see its output above)");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while installing the control plane", e);
+    }
+    String[] lines = out.split("\n");
+    return Path.of(lines[lines.length - 1].trim());
+  }
+
+  /**
+   * The repository's root: the {@code bosun.repo.root} property, or the nearest parent with hack/.
+   */
+  public static Path repoRoot() {
+    String configured = System.getProperty("bosun.repo.root");
+    if (configured != null && Files.exists(Path.of(configured, "hack/install-control-plane.sh"))) {
+      return Path.of(configured);
+    }
+    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+      if (Files.exists(p.resolve("hack/install-control-plane.sh"))) {
+        return p;
+      }
+    }
+    throw new IllegalStateException(
+        "cannot find hack/install-control-plane.sh above " + Path.of("").toAbsolutePath());
+  }
+
+  private void boot(Path bin) throws IOException {
+    Instant t0 = Instant.now();
+    Files.createDirectories(workDir.resolve("logs"));
+    Files.createDirectories(workDir.resolve("certs"));
+    int etcdPort = freePort();
+    int peerPort = freePort();
+    Files.writeString(workDir.resolve("tokens.csv"), adminToken + ",admin,admin,system:masters\n");
+    writeServiceAccountKeys();
+
+    spawn(
+        "etcd",
+        List.of(
+            "/usr/bin/etcd",
+            "--name=default",
+            "--data-dir=" + workDir.resolve("etcd"),
+            "--listen-client-urls=http://127.0.0.1:" + etcdPort,
+            "--advertise-client-urls=http://127.0.0.1:" + etcdPort,
+            "--listen-peer-urls=http://127.0.0.1:" + peerPort,
+            "--initial-advertise-peer-urls=http://127.0.0.1:" + peerPort,
+            "--initial-cluster=default=http://127.0.0.1:" + peerPort,
+            "--quota-backend-bytes=4294967296"));
+    spawn(
+        "kube-apiserver",
+        List.of(
+            bin.resolve("kube-apiserver").toString(),
+            "--etcd-servers=http://127.0.0.1:" + etcdPort,
+            "--bind-address=127.0.0.1",
+            "--advertise-address=127.0.0.1",
+            "--secure-port=" + apiPort,
+            "--insecure-port=0",
+            "--cert-dir=" + workDir.resolve("certs"),
+            "--token-auth-file=" + workDir.resolve("tokens.csv"),
+            "--authorization-mode=RBAC",
+            "--service-account-issuer=https://kubernetes.default.svc",
+            "--service-account-key-file=" + workDir.resolve("sa.pub"),
+            "--service-account-signing-key-file=" + workDir.resolve("sa.key"),
+            "--service-cluster-ip-range=10.0.0.0/16",
+            "--disable-admission-plugins=ServiceAccount",
+            "--allow-privileged=true",
+            "--max-requests-inflight=1000",
+            "--max-mutating-requests-inflight=500"));
+    writeKubeconfig();
+    try (KubernetesClient client = adminClient()) {
+      waitFor(
+          "kube-apiserver to serve",
+          Duration.ofSeconds(120),
+          () -> client.namespaces().withName("default").get() != null);
+      spawn(
+          "kube-controller-manager",
+          List.of(
+              bin.resolve("kube-controller-manager").toString(),
+              "--kubeconfig=" + kubeconfig,
+              "--leader-elect=false",
+              "--port=0",
+              "--secure-port=0",
+              "--service-account-private-key-file=" + workDir.resolve("sa.key"),
+              "--root-ca-file=" + workDir.resolve("certs/apiserver.crt"),
+              "--use-service-account-credentials=false",
+              "--concurrent-deployment-syncs=10",
+              "--concurrent-replicaset-syncs=10",
+              "--kube-api-qps=500",
+              "--kube-api-burst=1000",
+              "--controllers=*,-nodeipam,-nodelifecycle,-cloud-node-lifecycle,-route,-service"));
+      // The default ServiceAccount appears once the controller manager works.
+      waitFor(
+          "kube-controller-manager to work",
+          Duration.ofSeconds(120),
+          () -> client.serviceAccounts().inNamespace("default").withName("default").get() != null);
+    }
+    System.err.printf(
+        "[control-plane] Kubernetes %s ready on https://127.0.0.1:%d in %d ms (kubeconfig %s)%n",
+        VERSION, apiPort, Duration.between(t0, Instant.now()).toMillis(), kubeconfig);
+  }
+
+  private void spawn(String name, List<String> command) throws IOException {
+    // The watchdog shell ends the server when this JVM is gone, so a killed test run leaks nothing.
+    long jvm = ProcessHandle.current().pid();
+    String quoted = String.join(" ", command.stream().map(LocalControlPlane::shellQuote).toList());
+    String script =
+        quoted
+            + " & child=$!; trap 'kill $child 2>/dev/null; wait $child; exit 0' TERM INT;"
+            + " while kill -0 "
+            + jvm
+            + " 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 1; done;"
+            + " kill $child 2>/dev/null; wait $child";
+    ProcessBuilder pb = new ProcessBuilder("setsid", "bash", "-c", script);
+    Path log = workDir.resolve("logs/" + name + ".log");
+    pb.redirectErrorStream(true);
+    pb.redirectOutput(log.toFile());
+    processes.add(pb.start());
+  }
+
+  private static String shellQuote(String s) {
+    return "'" + s.replace("'", "'\\''") + "'";
+  }
+
+  private void writeServiceAccountKeys() throws IOException {
+    try {
+      KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
+      gen.initialize(2048);
+      KeyPair pair = gen.generateKeyPair();
+      Files.writeString(
+          workDir.resolve("sa.key"), pem("PRIVATE KEY", pair.getPrivate().getEncoded()));
+      Files.writeString(
+          workDir.resolve("sa.pub"), pem("PUBLIC KEY", pair.getPublic().getEncoded()));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String pem(String type, byte[] der) {
+    return "-----BEGIN "
+        + type
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END "
+        + type
+        + "-----\n";
+  }
+
+  private void writeKubeconfig() throws IOException {
+    Files.writeString(
+        kubeconfig,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: bosun-local
+          cluster:
+            server: %s
+            insecure-skip-tls-verify: true
+        users:
+        - name: admin
+          user:
+            token: %s
+        contexts:
+        - name: bosun-local
+          context: {cluster: bosun-local, user: admin, namespace: default}
+        current-context: bosun-local
+        """
+            .formatted(serverUrl(), adminToken));
+  }
+
+  private void waitFor(String what, Duration timeout, java.util.function.BooleanSupplier ready) {
+    Instant deadline = Instant.now().plus(timeout);
+    RuntimeException last = null;
+    while (Instant.now().isBefore(deadline)) {
+      for (Process p : processes) {
+        if (!p.isAlive()) {
+          throw new IllegalStateException("a control plane process died while waiting for " + what);
+        }
+      }
+      try {
+        if (ready.getAsBoolean()) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        last = e;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+    throw new IllegalStateException("timed out waiting for " + what, last);
+  }
+
+  /** https://127.0.0.1:port of the API server. */
+  public String serverUrl() {
+    return "https://127.0.0.1:" + apiPort;
+  }
+
+  /** A kubeconfig file for kubectl and for operators run by hand. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** The folder holding the logs, etcd data and kubeconfig. */
+  public Path workDir() {
+    return workDir;
+  }
+
+  /** The client configuration of the cluster admin (system:masters). */
+  public Config adminConfig() {
+    try {
+      Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+      config.setRequestTimeout(30_000);
+      return config;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A new cluster-admin client; the caller closes it. */
+  public KubernetesClient adminClient() {
+    return new KubernetesClientBuilder().withConfig(adminConfig()).build();
+  }
+
+  /** A new cluster-admin client whose HTTP requests also pass through {@code customizer}. */
+  public KubernetesClient adminClient(Consumer<HttpClient.Builder> customizer) {
+    return new KubernetesClientBuilder()
+        .withConfig(adminConfig())
+        .withHttpClientBuilderConsumer(customizer)
+        .build();
+  }
+
+  /** A client authenticated with a bearer token (a ServiceAccount's, to test RBAC). */
+  public KubernetesClient clientWithToken(String token) {
+    Config config = adminConfig();
+    config.setOauthToken(token);
+    config.setAutoOAuthToken(token);
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  /** Prints the last lines of each control plane log: what a failed test needs to be understood. */
+  public void printLogTails(int lines, Consumer<String> out) {
+    try (Stream<Path> logs = Files.list(workDir.resolve("logs"))) {
+      for (Path log : logs.sorted().toList()) {
+        List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+        out.accept("----- " + log + " (last " + Math.min(lines, all.size()) + " lines) -----");
+        all.subList(Math.max(0, all.size() - lines), all.size()).forEach(out);
+      }
+    } catch (IOException e) {
+      out.accept("(no control plane logs: " + e.getMessage() + ")");
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    // Reverse order: the controller manager first, etcd last.
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      Process p = processes.get(i);
+      p.destroy();
+      try {
+        if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    processes.clear();
+    if (!keepWorkDir) {
+      deleteRecursively(workDir);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // best effort: a temp folder left behind is harmless
+    }
+  }
+
+  private static byte[] randomBytes(int n) {
+    byte[] b = new byte[n];
+    new SecureRandom().nextBytes(b);
+    return b;
+  }
+
+  /**
+   * A free port below the ephemeral range (32768+), where outgoing connections would collide with
+   * it.
+   */
+  static int freePort() {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int port = ThreadLocalRandom.current().nextInt(20000, 32000);
+      try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        s.setReuseAddress(true);
+        return port;
+      } catch (IOException busy) {
+        // try another
+      }
+    }
+    throw new IllegalStateException("no free port in 20000-32000");
+  }
+}
