@@ -27,7 +27,10 @@ class CrdConventionsTest {
         .flatMap(
             dir -> {
               try {
-                return Files.list(dir).filter(p -> p.toString().endsWith(".yaml")).toList().stream();
+                return Files.list(dir)
+                    .filter(p -> p.toString().endsWith("-v1.yml"))
+                    .toList()
+                    .stream();
               } catch (IOException e) {
                 throw new IllegalStateException(e);
               }
@@ -102,7 +105,8 @@ class CrdConventionsTest {
         walk(path + "[]", s.getItems().getSchema(), problems);
       }
       case "object" -> {
-        if (s.getAdditionalProperties() != null && s.getAdditionalProperties().getSchema() != null) {
+        if (s.getAdditionalProperties() != null
+            && s.getAdditionalProperties().getSchema() != null) {
           if (s.getMaxProperties() == null) {
             problems.add(path + ": map without maxProperties");
           }

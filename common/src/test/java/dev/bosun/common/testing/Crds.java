@@ -1,0 +1,57 @@
+package dev.bosun.common.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.VersionInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The project's CRDs (from the crds module, on the classpath) in a form the test server accepts.
+ * Servers before 1.25 have no CEL: their apply endpoint rejects {@code x-kubernetes-validations} as
+ * an undeclared field, so it is removed for them. The operators enforce the same rules themselves.
+ */
+public final class Crds {
+
+  private static final YAMLMapper YAML = new YAMLMapper();
+
+  private Crds() {}
+
+  /** A file holding CRD {@code name} (plural.group) as the given server can apply it. */
+  public static String servableFile(KubernetesClient client, String name) {
+    String resource = "/META-INF/fabric8/" + name + "-v1.yml";
+    try (InputStream in = Crds.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalArgumentException(
+            "no CRD " + resource + " on the classpath (crds module)");
+      }
+      JsonNode crd = YAML.readTree(in);
+      if (!servesCel(client.getKubernetesVersion())) {
+        stripCel(crd);
+      }
+      Path file = Files.createTempFile(name, "-v1.yml");
+      file.toFile().deleteOnExit();
+      YAML.writeValue(file.toFile(), crd);
+      return file.toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static boolean servesCel(VersionInfo version) {
+    int minor = Integer.parseInt(version.getMinor().replaceAll("[^0-9]", ""));
+    return Integer.parseInt(version.getMajor()) > 1 || minor >= 25;
+  }
+
+  private static void stripCel(JsonNode node) {
+    if (node.isObject()) {
+      ((ObjectNode) node).remove("x-kubernetes-validations");
+    }
+    node.forEach(Crds::stripCel);
+  }
+}

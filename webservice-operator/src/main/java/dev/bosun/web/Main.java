@@ -1,0 +1,28 @@
+package dev.bosun.web;
+
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.runtime.OperatorRuntime;
+import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.web.reconciler.WebServiceReconciler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+/** Runs the WebService operator against the cluster of the current kubeconfig or ServiceAccount. */
+public final class Main {
+
+  private Main() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    OperatorSettings settings = OperatorSettings.fromEnvironment(WebServiceOperator.NAME);
+    try (KubernetesClient client = new KubernetesClientBuilder().build();
+        OperatorRuntime runtime = create(settings, client)) {
+      runtime.start().runUntilShutdown();
+    }
+  }
+
+  /** The operator with its reconciler registered, not yet started. */
+  public static OperatorRuntime create(OperatorSettings settings, KubernetesClient client) {
+    return new OperatorRuntime(settings, client)
+        .register(new WebServiceReconciler(new EventRecorder(client, WebServiceOperator.NAME)));
+  }
+}

@@ -1,0 +1,65 @@
+package dev.bosun.web.dependent;
+
+import static dev.bosun.web.WebServiceOperator.APP;
+import static dev.bosun.web.WebServiceOperator.COMPONENT;
+
+import dev.bosun.common.meta.Labels;
+import dev.bosun.web.WebServiceOperator;
+import dev.bosun.web.v1alpha1.WebService;
+import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscalerBuilder;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+
+/**
+ * The autoscaling/v1 HorizontalPodAutoscaler (the version every supported server serves), present
+ * only while the spec sets {@code autoscaling}; see {@link AutoscalingEnabled}.
+ */
+@KubernetesDependent(informer = @Informer(labelSelector = WebServiceOperator.MANAGED_SELECTOR))
+public class AutoscalerDependent
+    extends CRUDKubernetesDependentResource<HorizontalPodAutoscaler, WebService> {
+
+  public AutoscalerDependent() {
+    super(HorizontalPodAutoscaler.class);
+  }
+
+  @Override
+  protected HorizontalPodAutoscaler desired(WebService primary, Context<WebService> context) {
+    return desiredAutoscaler(primary);
+  }
+
+  /**
+   * The autoscaler a WebService with {@code autoscaling} asks for. Without it only the identity is
+   * given: JOSDK asks for the desired object to find the one it deletes.
+   */
+  public static HorizontalPodAutoscaler desiredAutoscaler(WebService ws) {
+    var autoscaling = ws.getSpec().getAutoscaling();
+    if (autoscaling == null) {
+      return new HorizontalPodAutoscalerBuilder()
+          .withNewMetadata()
+          .withName(ws.getMetadata().getName())
+          .withNamespace(ws.getMetadata().getNamespace())
+          .endMetadata()
+          .build();
+    }
+    return new HorizontalPodAutoscalerBuilder()
+        .withNewMetadata()
+        .withName(ws.getMetadata().getName())
+        .withNamespace(ws.getMetadata().getNamespace())
+        .withLabels(Labels.of(ws, APP, COMPONENT, WebServiceOperator.NAME))
+        .endMetadata()
+        .withNewSpec()
+        .withNewScaleTargetRef()
+        .withApiVersion("apps/v1")
+        .withKind("Deployment")
+        .withName(ws.getMetadata().getName())
+        .endScaleTargetRef()
+        .withMinReplicas(autoscaling.getMinReplicas())
+        .withMaxReplicas(autoscaling.getMaxReplicas())
+        .withTargetCPUUtilizationPercentage(autoscaling.getTargetCPUUtilizationPercentage())
+        .endSpec()
+        .build();
+  }
+}

@@ -1,0 +1,149 @@
+package dev.bosun.web.reconciler;
+
+import dev.bosun.web.v1alpha1.WebServiceSpec;
+import dev.bosun.web.v1alpha1.webservicespec.Ports;
+import dev.bosun.web.v1alpha1.webservicespec.Service;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The rules the CRD states as CEL (which a 1.20 server does not evaluate) and the ones no schema
+ * can state. Each problem is a sentence telling the user what to change.
+ */
+public final class WebServiceValidator {
+
+  private WebServiceValidator() {}
+
+  /** Problems with the spec; empty when it is valid. */
+  public static List<String> validate(WebServiceSpec spec) {
+    List<String> problems = new ArrayList<>();
+    Set<String> portNames = new HashSet<>();
+    Set<String> servicePorts = new HashSet<>();
+    Set<Integer> nodePorts = new HashSet<>();
+    boolean clusterIp = spec.getService().getType() == Service.Type.CLUSTERIP;
+    for (Ports p : spec.getPorts()) {
+      portNames.add(p.getName());
+      if (!servicePorts.add(p.getPort() + "/" + p.getProtocol().getValue())) {
+        problems.add(
+            "spec.ports: port "
+                + p.getPort()
+                + "/"
+                + p.getProtocol().getValue()
+                + " is listed twice");
+      }
+      if (p.getNodePort() != null) {
+        if (clusterIp) {
+          problems.add(
+              "spec.ports["
+                  + p.getName()
+                  + "].nodePort needs spec.service.type NodePort or LoadBalancer");
+        } else if (!nodePorts.add(p.getNodePort())) {
+          problems.add("spec.ports: nodePort " + p.getNodePort() + " is used twice");
+        }
+      }
+    }
+    var autoscaling = spec.getAutoscaling();
+    if (autoscaling != null
+        && autoscaling.getMinReplicas() != null
+        && autoscaling.getMinReplicas() > autoscaling.getMaxReplicas()) {
+      problems.add(
+          "spec.autoscaling.minReplicas ("
+              + autoscaling.getMinReplicas()
+              + ") exceeds maxReplicas ("
+              + autoscaling.getMaxReplicas()
+              + ")");
+    }
+    if (spec.getEnv() != null) {
+      for (EnvVar e : spec.getEnv()) {
+        if (e.getValue() != null && e.getValueFrom() != null) {
+          problems.add("spec.env[" + e.getName() + "] sets both value and valueFrom: keep one");
+        }
+      }
+    }
+    var readiness = spec.getReadinessProbe();
+    if (readiness != null) {
+      checkProbe(
+          "readinessProbe",
+          readiness.getHttpGet() != null ? readiness.getHttpGet().getPort() : null,
+          readiness.getTcpSocket() != null ? readiness.getTcpSocket().getPort() : null,
+          count(readiness.getHttpGet(), readiness.getTcpSocket(), readiness.getExec()),
+          portNames,
+          problems);
+    }
+    var liveness = spec.getLivenessProbe();
+    if (liveness != null) {
+      checkProbe(
+          "livenessProbe",
+          liveness.getHttpGet() != null ? liveness.getHttpGet().getPort() : null,
+          liveness.getTcpSocket() != null ? liveness.getTcpSocket().getPort() : null,
+          count(liveness.getHttpGet(), liveness.getTcpSocket(), liveness.getExec()),
+          portNames,
+          problems);
+    }
+    var resources = spec.getResources();
+    if (resources != null && resources.getRequests() != null && resources.getLimits() != null) {
+      checkRequestWithinLimit(
+          "cpu", resources.getRequests().getCpu(), resources.getLimits().getCpu(), problems);
+      checkRequestWithinLimit(
+          "memory",
+          resources.getRequests().getMemory(),
+          resources.getLimits().getMemory(),
+          problems);
+    }
+    return problems;
+  }
+
+  private static int count(Object... handlers) {
+    int n = 0;
+    for (Object h : handlers) {
+      if (h != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static void checkProbe(
+      String field,
+      String httpPort,
+      String tcpPort,
+      int handlers,
+      Set<String> portNames,
+      List<String> problems) {
+    if (handlers != 1) {
+      problems.add("spec." + field + " needs exactly one of httpGet, tcpSocket or exec");
+    }
+    for (String port : new String[] {httpPort, tcpPort}) {
+      if (port != null && !portNames.contains(port)) {
+        problems.add(
+            "spec." + field + " uses port '" + port + "', which is not in spec.ports " + portNames);
+      }
+    }
+  }
+
+  private static void checkRequestWithinLimit(
+      String resource, String request, String limit, List<String> problems) {
+    if (request == null || limit == null) {
+      return;
+    }
+    BigDecimal requested = Quantity.getAmountInBytes(new Quantity(request));
+    BigDecimal limited = Quantity.getAmountInBytes(new Quantity(limit));
+    if (requested.compareTo(limited) > 0) {
+      problems.add(
+          "spec.resources.requests."
+              + resource
+              + " ("
+              + request
+              + ") exceeds spec.resources.limits."
+              + resource
+              + " ("
+              + limit
+              + ")");
+    }
+  }
+}

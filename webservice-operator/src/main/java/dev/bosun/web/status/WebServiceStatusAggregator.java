@@ -1,0 +1,290 @@
+package dev.bosun.web.status;
+
+import static dev.bosun.common.status.DesiredCondition.isFalse;
+import static dev.bosun.common.status.DesiredCondition.isTrue;
+
+import dev.bosun.common.meta.Labels;
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.web.WebServiceOperator;
+import dev.bosun.web.v1alpha1.WebService;
+import dev.bosun.web.v1alpha1.WebServiceStatus;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Turns what the cluster shows (the Deployment, its Pods, the Service) into the WebService's
+ * status: counts, URL and the fixed condition types Ready, Available, Progressing and Degraded.
+ * Pure: the same inputs give the same status, so an unchanged cluster produces no write.
+ */
+public final class WebServiceStatusAggregator {
+
+  public static final String READY = "Ready";
+  public static final String AVAILABLE = "Available";
+  public static final String PROGRESSING = "Progressing";
+  public static final String DEGRADED = "Degraded";
+
+  /** Container waiting reasons that will not fix themselves: a person must act. */
+  static final Set<String> POD_PROBLEMS =
+      Set.of(
+          "ImagePullBackOff",
+          "ErrImagePull",
+          "InvalidImageName",
+          "CrashLoopBackOff",
+          "CreateContainerConfigError",
+          "CreateContainerError",
+          "RunContainerError");
+
+  private final Clock clock;
+
+  public WebServiceStatusAggregator(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** The status a WebService should carry given what was observed. */
+  public WebServiceStatus aggregate(
+      WebService ws,
+      Optional<Deployment> deployment,
+      Optional<Service> service,
+      Collection<Pod> pods) {
+    long generation =
+        ws.getMetadata().getGeneration() == null ? 0 : ws.getMetadata().getGeneration();
+    WebServiceStatus previous = ws.getStatus();
+    WebServiceStatus status = new WebServiceStatus();
+    status.setObservedGeneration(generation);
+    status.setSelector(
+        Labels.render(Labels.selector(ws, WebServiceOperator.APP, WebServiceOperator.COMPONENT)));
+    status.setUrl(service.map(s -> url(ws, s)).orElse(null));
+
+    DeploymentStatus ds = deployment.map(Deployment::getStatus).orElse(new DeploymentStatus());
+    int desired = deployment.map(d -> d.getSpec().getReplicas()).orElse(ws.getSpec().getReplicas());
+    int replicas = orZero(ds.getReplicas());
+    int ready = orZero(ds.getReadyReplicas());
+    int updated = orZero(ds.getUpdatedReplicas());
+    int available = orZero(ds.getAvailableReplicas());
+    status.setReplicas(replicas);
+    status.setReadyReplicas(ready);
+    status.setUpdatedReplicas(updated);
+    status.setAvailableReplicas(available);
+
+    boolean observedLatest =
+        deployment.isPresent()
+            && String.valueOf(generation)
+                .equals(
+                    deployment
+                        .get()
+                        .getMetadata()
+                        .getAnnotations()
+                        .get(WebServiceOperator.SPEC_GENERATION))
+            && ds.getObservedGeneration() != null
+            && ds.getObservedGeneration() >= deployment.get().getMetadata().getGeneration();
+    // Complete only when no old pod is left: availableReplicas alone counts old pods mid-rollout.
+    boolean rolledOut =
+        observedLatest
+            && updated == desired
+            && ready == desired
+            && available == desired
+            && replicas == desired;
+    Optional<DeploymentCondition> deadline =
+        deploymentCondition(deployment, "Progressing")
+            .filter(c -> "ProgressDeadlineExceeded".equals(c.getReason()));
+    Optional<DeploymentCondition> replicaFailure =
+        deploymentCondition(deployment, "ReplicaFailure").filter(c -> "True".equals(c.getStatus()));
+    Optional<String[]> podProblem = podProblem(pods);
+
+    DesiredCondition availableCondition;
+    if (deployment.isEmpty()) {
+      availableCondition =
+          isFalse(AVAILABLE, "DeploymentMissing", "the Deployment is being created");
+    } else if (deploymentCondition(deployment, "Available")
+            .map(c -> "True".equals(c.getStatus()))
+            .orElse(false)
+        && (available > 0 || desired == 0)) {
+      availableCondition =
+          isTrue(
+              AVAILABLE,
+              "MinimumReplicasAvailable",
+              available + " of " + desired + " replicas available");
+    } else {
+      availableCondition =
+          isFalse(
+              AVAILABLE,
+              "MinimumReplicasUnavailable",
+              available + " of " + desired + " replicas available");
+    }
+
+    String progressMessage =
+        updated
+            + " of "
+            + desired
+            + " replicas updated, "
+            + ready
+            + " ready, "
+            + replicas
+            + " in total";
+    DesiredCondition progressing;
+    if (deadline.isPresent()) {
+      progressing = isFalse(PROGRESSING, "ProgressDeadlineExceeded", deadline.get().getMessage());
+    } else if (!rolledOut) {
+      progressing = isTrue(PROGRESSING, "RollingOut", progressMessage);
+    } else {
+      progressing =
+          isFalse(
+              PROGRESSING, "RolloutComplete", "all " + desired + " replicas are updated and ready");
+    }
+
+    DesiredCondition degraded;
+    if (podProblem.isPresent()) {
+      degraded = isTrue(DEGRADED, podProblem.get()[0], podProblem.get()[1]);
+    } else if (deadline.isPresent()) {
+      degraded =
+          isTrue(
+              DEGRADED,
+              "ProgressDeadlineExceeded",
+              "the rollout made no progress for "
+                  + ws.getSpec().getProgressDeadlineSeconds()
+                  + "s: "
+                  + deadline.get().getMessage());
+    } else if (replicaFailure.isPresent()) {
+      degraded = isTrue(DEGRADED, "ReplicaFailure", replicaFailure.get().getMessage());
+    } else {
+      degraded = isFalse(DEGRADED, "AsExpected", "no problem observed");
+    }
+
+    DesiredCondition readyCondition;
+    boolean isDegraded = DesiredCondition.TRUE.equals(degraded.status());
+    if (rolledOut && !isDegraded) {
+      readyCondition = isTrue(READY, "Ready", "all " + desired + " replicas are updated and ready");
+    } else if (isDegraded) {
+      readyCondition = isFalse(READY, degraded.reason(), degraded.message());
+    } else if (deployment.isEmpty()) {
+      readyCondition = isFalse(READY, "Creating", "the Deployment is being created");
+    } else {
+      readyCondition = isFalse(READY, "RollingOut", progressMessage);
+    }
+
+    status.setConditions(
+        Conditions.merge(
+            previous == null ? null : previous.getConditions(),
+            List.of(readyCondition, availableCondition, progressing, degraded),
+            generation,
+            clock));
+    return status;
+  }
+
+  /** The status of a WebService whose spec cannot be acted on; counts are kept as they were. */
+  public WebServiceStatus blocked(WebService ws, String reason, String message) {
+    long generation =
+        ws.getMetadata().getGeneration() == null ? 0 : ws.getMetadata().getGeneration();
+    WebServiceStatus previous = ws.getStatus() == null ? new WebServiceStatus() : ws.getStatus();
+    WebServiceStatus status = new WebServiceStatus();
+    status.setObservedGeneration(generation);
+    status.setReplicas(previous.getReplicas());
+    status.setReadyReplicas(previous.getReadyReplicas());
+    status.setUpdatedReplicas(previous.getUpdatedReplicas());
+    status.setAvailableReplicas(previous.getAvailableReplicas());
+    status.setSelector(previous.getSelector());
+    status.setUrl(previous.getUrl());
+    List<DesiredCondition> desired =
+        List.of(
+            isFalse(READY, reason, message),
+            carried(previous, AVAILABLE),
+            isFalse(PROGRESSING, reason, "nothing is rolled out until the spec is fixed"),
+            isTrue(DEGRADED, reason, message));
+    status.setConditions(Conditions.merge(previous.getConditions(), desired, generation, clock));
+    return status;
+  }
+
+  private static DesiredCondition carried(WebServiceStatus previous, String type) {
+    return Conditions.find(previous.getConditions(), type)
+        .map(c -> new DesiredCondition(type, c.getStatus(), c.getReason(), c.getMessage()))
+        .orElse(
+            new DesiredCondition(
+                type, DesiredCondition.UNKNOWN, "NotObserved", "not observed yet"));
+  }
+
+  private static Optional<DeploymentCondition> deploymentCondition(
+      Optional<Deployment> deployment, String type) {
+    return deployment
+        .map(Deployment::getStatus)
+        .map(DeploymentStatus::getConditions)
+        .flatMap(cs -> cs.stream().filter(c -> type.equals(c.getType())).findFirst());
+  }
+
+  /** The first container problem among the pods, as {reason, message}, pods in name order. */
+  static Optional<String[]> podProblem(Collection<Pod> pods) {
+    return pods.stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null)
+        .sorted((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName()))
+        .flatMap(
+            p ->
+                Optional.ofNullable(p.getStatus().getContainerStatuses()).orElse(List.of()).stream()
+                    .map(cs -> problemOf(p, cs))
+                    .flatMap(Optional::stream))
+        .findFirst();
+  }
+
+  private static Optional<String[]> problemOf(Pod pod, ContainerStatus cs) {
+    ContainerStateWaiting waiting = cs.getState() == null ? null : cs.getState().getWaiting();
+    if (waiting != null && POD_PROBLEMS.contains(waiting.getReason())) {
+      String detail = waiting.getMessage() == null ? "" : ": " + waiting.getMessage();
+      ContainerStateTerminated last =
+          cs.getLastState() == null ? null : cs.getLastState().getTerminated();
+      if (last != null && last.getExitCode() != null) {
+        detail += " (last exit code " + last.getExitCode() + ")";
+      }
+      return Optional.of(
+          new String[] {
+            waiting.getReason(),
+            "pod "
+                + pod.getMetadata().getName()
+                + ", container "
+                + cs.getName()
+                + ": "
+                + waiting.getReason()
+                + detail
+          });
+    }
+    return Optional.empty();
+  }
+
+  /** Where the service answers: inside the cluster, or the load balancer's address once known. */
+  static String url(WebService ws, Service service) {
+    List<ServicePort> ports = service.getSpec().getPorts();
+    if (ports == null || ports.isEmpty()) {
+      return null;
+    }
+    ServicePort first = ports.get(0);
+    String scheme =
+        first.getName().startsWith("https") || first.getPort() == 443 ? "https" : "http";
+    var lb = service.getStatus() == null ? null : service.getStatus().getLoadBalancer();
+    if (lb != null && lb.getIngress() != null && !lb.getIngress().isEmpty()) {
+      var ingress = lb.getIngress().get(0);
+      String host = ingress.getHostname() != null ? ingress.getHostname() : ingress.getIp();
+      return scheme + "://" + host + ":" + first.getPort();
+    }
+    return scheme
+        + "://"
+        + ws.getMetadata().getName()
+        + "."
+        + ws.getMetadata().getNamespace()
+        + ".svc:"
+        + first.getPort();
+  }
+
+  private static int orZero(Integer i) {
+    return i == null ? 0 : i;
+  }
+}

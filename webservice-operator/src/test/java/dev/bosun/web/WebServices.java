@@ -1,0 +1,33 @@
+package dev.bosun.web;
+
+import dev.bosun.web.v1alpha1.WebService;
+import dev.bosun.web.v1alpha1.WebServiceSpec;
+import dev.bosun.web.v1alpha1.webservicespec.Ports;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.util.List;
+
+/** Test fixtures: WebServices as a user would write them. */
+public final class WebServices {
+
+  private WebServices() {}
+
+  /** A WebService with one http port (80 on the Service, 8080 in the container). */
+  public static WebService webService(String name, String image, int replicas) {
+    WebServiceSpec spec = new WebServiceSpec();
+    spec.setImage(image);
+    spec.setReplicas(replicas);
+    spec.setPorts(List.of(port("http", 80, 8080)));
+    WebService ws = new WebService();
+    ws.setMetadata(new ObjectMetaBuilder().withName(name).build());
+    ws.setSpec(spec);
+    return ws;
+  }
+
+  public static Ports port(String name, int port, Integer containerPort) {
+    Ports p = new Ports();
+    p.setName(name);
+    p.setPort(port);
+    p.setContainerPort(containerPort);
+    return p;
+  }
+}
