@@ -2,6 +2,7 @@ package dev.bosun.common.runtime;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
@@ -32,6 +33,7 @@ public final class OperatorRuntime implements AutoCloseable {
   private final Operator operator;
   private final PrometheusMeterRegistry registry;
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean closing;
   private HealthServer health;
 
   /** An operator runtime with JOSDK's metrics published to Prometheus. */
@@ -60,15 +62,33 @@ public final class OperatorRuntime implements AutoCloseable {
                   .withCloseClientOnStop(false)
                   .withReconciliationTerminationTimeout(Duration.ofSeconds(10));
               if (settings.leaderElection()) {
+                // JOSDK exits the JVM whenever leadership stops, even on a graceful stop; exit only
+                // when the Lease is lost while running, so two leaders can never reconcile at once.
                 o.withLeaderElectionConfiguration(
                     new LeaderElectionConfiguration(
                         settings.leaseName(),
                         settings.leaseNamespace().orElseThrow(),
                         settings.leaseDuration(),
                         settings.leaseDuration().multipliedBy(2).dividedBy(3),
-                        Duration.ofSeconds(2)));
+                        Duration.ofSeconds(2),
+                        null,
+                        new LeaderCallbacks(
+                            () -> LOG.info("{} is now the leader", settings.name()),
+                            this::lostLeadership,
+                            leader -> LOG.info("leader of {} is {}", settings.name(), leader)),
+                        false));
               }
             });
+  }
+
+  private void lostLeadership() {
+    if (closing) {
+      return;
+    }
+    LOG.error(
+        "{} lost its Lease while running: exiting so that another instance takes over",
+        settings.name());
+    System.exit(1);
   }
 
   /** Registers a reconciler with the operator's watched namespaces and field manager. */
@@ -131,6 +151,7 @@ public final class OperatorRuntime implements AutoCloseable {
     if (stopped.getCount() == 0) {
       return;
     }
+    closing = true;
     LOG.info("{} stopping", settings.name());
     try {
       operator.stop();

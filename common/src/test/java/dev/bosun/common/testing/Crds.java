@@ -43,6 +43,32 @@ public final class Crds {
     }
   }
 
+  /** Applies CRD {@code name} (as {@link #servableFile} adapts it) and waits until it is served. */
+  public static void install(KubernetesClient client, String name) {
+    try (InputStream in = Files.newInputStream(Path.of(servableFile(client, name)))) {
+      var crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
+      client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(name)
+          .waitUntilCondition(
+              c ->
+                  c != null
+                      && c.getStatus() != null
+                      && c.getStatus().getConditions().stream()
+                          .anyMatch(
+                              x ->
+                                  "Established".equals(x.getType())
+                                      && "True".equals(x.getStatus())),
+              30,
+              java.util.concurrent.TimeUnit.SECONDS);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static boolean servesCel(VersionInfo version) {
     int minor = Integer.parseInt(version.getMinor().replaceAll("[^0-9]", ""));
     return Integer.parseInt(version.getMajor()) > 1 || minor >= 25;

@@ -1,0 +1,182 @@
+package dev.bosun.web.crd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.Crds;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The real API server rejects malformed WebServices with a message naming the field. */
+@ExtendWith(ControlPlaneExtension.class)
+class WebServiceSchemaIT {
+
+  private static final String NS = "webservice-schema";
+  private static KubernetesClient client;
+
+  @BeforeAll
+  static void installCrd() {
+    client = ControlPlaneExtension.controlPlane().adminClient();
+    Crds.install(client, "webservices.web.bosun.dev");
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+        .serverSideApply();
+  }
+
+  @AfterAll
+  static void cleanup() {
+    client.namespaces().withName(NS).delete();
+    client.close();
+  }
+
+  private static GenericKubernetesResource webService(String name, String spec) {
+    String yaml =
+        """
+        apiVersion: web.bosun.dev/v1alpha1
+        kind: WebService
+        metadata:
+          name: %s
+        spec:
+        %s
+        """
+            .formatted(name, spec.indent(2));
+    return Serialization.unmarshal(yaml, GenericKubernetesResource.class);
+  }
+
+  private static GenericKubernetesResource create(GenericKubernetesResource ws) {
+    return client
+        .genericKubernetesResources("web.bosun.dev/v1alpha1", "WebService")
+        .inNamespace(NS)
+        .resource(ws)
+        .create();
+  }
+
+  static final String VALID_PORTS = "ports: [{name: http, port: 80}]";
+
+  static Stream<Arguments> invalidWebServices() {
+    return Stream.of(
+        Arguments.of("no image", VALID_PORTS, "spec.image: Required value"),
+        Arguments.of("no ports", "image: nginx:1.25", "spec.ports: Required value"),
+        Arguments.of("empty ports", "image: nginx:1.25\nports: []", "spec.ports"),
+        Arguments.of("image with spaces", "image: 'not an image'\n" + VALID_PORTS, "spec.image"),
+        Arguments.of("upper-case image", "image: NGINX:1\n" + VALID_PORTS, "spec.image"),
+        Arguments.of(
+            "negative replicas",
+            "image: nginx:1.25\nreplicas: -1\n" + VALID_PORTS,
+            "spec.replicas"),
+        Arguments.of(
+            "too many replicas",
+            "image: nginx:1.25\nreplicas: 5000\n" + VALID_PORTS,
+            "spec.replicas"),
+        Arguments.of(
+            "replicas as text",
+            "image: nginx:1.25\nreplicas: many\n" + VALID_PORTS,
+            "spec.replicas"),
+        Arguments.of(
+            "port 0", "image: nginx:1.25\nports: [{name: http, port: 0}]", "spec.ports.port"),
+        Arguments.of(
+            "port 70000",
+            "image: nginx:1.25\nports: [{name: http, port: 70000}]",
+            "spec.ports.port"),
+        Arguments.of(
+            "bad port name",
+            "image: nginx:1.25\nports: [{name: HTTP_1, port: 80}]",
+            "spec.ports.name"),
+        Arguments.of(
+            "port without name", "image: nginx:1.25\nports: [{port: 80}]", "spec.ports.name"),
+        Arguments.of(
+            "duplicate port names",
+            "image: nginx:1.25\nports: [{name: http, port: 80}, {name: http, port: 81}]",
+            "Duplicate value"),
+        Arguments.of(
+            "nodePort out of range",
+            "image: nginx:1.25\nservice: {type: NodePort}\nports: [{name: http, port: 80, nodePort: 80}]",
+            "spec.ports.nodePort"),
+        Arguments.of(
+            "unknown protocol",
+            "image: nginx:1.25\nports: [{name: http, port: 80, protocol: HTTP}]",
+            "spec.ports.protocol"),
+        Arguments.of(
+            "unknown service type",
+            "image: nginx:1.25\nservice: {type: ExternalName}\n" + VALID_PORTS,
+            "spec.service.type"),
+        Arguments.of(
+            "unknown pull policy",
+            "image: nginx:1.25\nimagePullPolicy: Sometimes\n" + VALID_PORTS,
+            "spec.imagePullPolicy"),
+        Arguments.of(
+            "bad cpu quantity",
+            "image: nginx:1.25\nresources: {requests: {cpu: lots}}\n" + VALID_PORTS,
+            "spec.resources.requests.cpu"),
+        Arguments.of(
+            "bad memory quantity",
+            "image: nginx:1.25\nresources: {limits: {memory: 1.5Gb}}\n" + VALID_PORTS,
+            "spec.resources.limits.memory"),
+        Arguments.of(
+            "probe period 0",
+            "image: nginx:1.25\nreadinessProbe: {tcpSocket: {}, periodSeconds: 0}\n" + VALID_PORTS,
+            "spec.readinessProbe.periodSeconds"),
+        Arguments.of(
+            "probe path without slash",
+            "image: nginx:1.25\nlivenessProbe: {httpGet: {path: healthz}}\n" + VALID_PORTS,
+            "spec.livenessProbe.httpGet.path"),
+        Arguments.of(
+            "autoscaling without max",
+            "image: nginx:1.25\nautoscaling: {minReplicas: 2}\n" + VALID_PORTS,
+            "spec.autoscaling.maxReplicas"),
+        Arguments.of(
+            "cpu target 150%",
+            "image: nginx:1.25\nautoscaling: {maxReplicas: 3, targetCPUUtilizationPercentage: 150}\n"
+                + VALID_PORTS,
+            "spec.autoscaling.targetCPUUtilizationPercentage"),
+        Arguments.of(
+            "bad env name",
+            "image: nginx:1.25\nenv: [{name: '1 bad', value: x}]\n" + VALID_PORTS,
+            "spec.env.name"),
+        Arguments.of(
+            "env valueFrom with two sources",
+            "image: nginx:1.25\nenv: [{name: A, valueFrom: {configMapKeyRef: {name: c, key: k}, secretKeyRef: {name: s, key: k}}}]\n"
+                + VALID_PORTS,
+            "spec.env.valueFrom"),
+        Arguments.of(
+            "progress deadline 1s",
+            "image: nginx:1.25\nprogressDeadlineSeconds: 1\n" + VALID_PORTS,
+            "spec.progressDeadlineSeconds"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidWebServices")
+  void rejected(String description, String spec, String expectedMessage) {
+    String name = description.replaceAll("[^a-z0-9]+", "-");
+    assertThatThrownBy(() -> create(webService(name, spec)))
+        .isInstanceOf(KubernetesClientException.class)
+        .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
+        .hasMessageContaining(expectedMessage);
+  }
+
+  @Test
+  void aMinimalWebServiceIsAcceptedAndDefaulted() {
+    GenericKubernetesResource created =
+        create(webService("minimal", "image: nginx:1.25\n" + VALID_PORTS));
+    @SuppressWarnings("unchecked")
+    var spec = (java.util.Map<String, Object>) created.getAdditionalProperties().get("spec");
+    assertThat(spec)
+        .containsEntry("replicas", 1)
+        .containsEntry("imagePullPolicy", "IfNotPresent")
+        .containsEntry("progressDeadlineSeconds", 600)
+        .containsEntry("service", java.util.Map.of("type", "ClusterIP"));
+  }
+}
