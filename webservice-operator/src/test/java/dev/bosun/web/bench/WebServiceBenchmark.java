@@ -1,0 +1,247 @@
+package dev.bosun.web.bench;
+
+import static dev.bosun.web.WebServices.webService;
+
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.runtime.OperatorRuntime;
+import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.KubeletSimulator;
+import dev.bosun.common.testing.LocalControlPlane;
+import dev.bosun.common.testing.ReconcileCounter;
+import dev.bosun.common.testing.WriteCounter;
+import dev.bosun.web.WebServiceOperator;
+import dev.bosun.web.dependent.DeploymentDependent;
+import dev.bosun.web.dependent.ServiceDependent;
+import dev.bosun.web.reconciler.WebServiceReconciler;
+import dev.bosun.web.v1alpha1.WebService;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * How the WebService operator compares with a plain fabric8 client doing the same work in the same
+ * process, on the local control plane: N WebServices until all are Ready, against the same N
+ * Deployments and Services created directly until all are rolled out; then the operator's writes
+ * while idle and the heap each side holds after convergence. Run with {@code ./bosun bench} ({@code
+ * -Dbench.count=500 -Dbench.idleSeconds=60}).
+ */
+public final class WebServiceBenchmark {
+
+  private static final int THREADS = 8;
+
+  private WebServiceBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int count = Integer.getInteger("bench.count", 500);
+    int idleSeconds = Integer.getInteger("bench.idleSeconds", 60);
+    LocalControlPlane plane =
+        LocalControlPlane.start(Files.createTempDirectory("bosun-bench"), false);
+    try (KubernetesClient admin = plane.adminClient();
+        KubeletSimulator kubelet = new KubeletSimulator(admin, Duration.ofMillis(200)).start()) {
+      Crds.install(admin, "webservices.web.bosun.dev");
+
+      step("warm-up (not measured): 20 Deployments with the plain client");
+      plainClientRun(plane, "bench-warmup", 20);
+
+      step("plain client: " + count + " Deployments + Services, until all are rolled out");
+      long heap0 = usedHeapAfterGc();
+      Result plain = plainClientRun(plane, "bench-plain", count);
+      long plainHeap = plain.heapAfter - heap0;
+
+      step("operator: " + count + " WebServices, until all are Ready");
+      long heap1 = usedHeapAfterGc();
+      WriteCounter writes = new WriteCounter();
+      ReconcileCounter reconciles = new ReconcileCounter();
+      KubernetesClient operatorClient =
+          plane.adminClient(b -> b.addOrReplaceInterceptor("writes", writes));
+      String ns = "bench-operator";
+      namespace(admin, ns);
+      OperatorRuntime operator =
+          new OperatorRuntime(
+                  OperatorSettings.local(WebServiceOperator.NAME)
+                      .watching(java.util.Set.of(ns))
+                      .withHttpPort(-1),
+                  operatorClient,
+                  reconciles)
+              .register(
+                  new WebServiceReconciler(
+                      new EventRecorder(operatorClient, WebServiceOperator.NAME)))
+              .start();
+      Result op;
+      try (KubernetesClient user = plane.adminClient()) {
+        SharedIndexInformer<WebService> informer =
+            user.resources(WebService.class).inNamespace(ns).inform();
+        long start = System.nanoTime();
+        createAll(
+            count, i -> user.resources(WebService.class).inNamespace(ns).resource(ws(i)).create());
+        waitFor(count, () -> informer.getStore().list(), WebServiceBenchmark::ready, start);
+        long elapsed = System.nanoTime() - start;
+        op = new Result(elapsed, usedHeapAfterGc());
+        informer.close();
+      }
+      long operatorHeap = op.heapAfter - heap1;
+
+      step("operator idle for " + idleSeconds + " s after convergence");
+      int writesBefore = writes.count();
+      int reconcilesBefore = reconciles.count();
+      Thread.sleep(idleSeconds * 1000L);
+      List<String> idleWrites = writes.since(writesBefore);
+      int idleReconciles = reconciles.count() - reconcilesBefore;
+      operator.close();
+      operatorClient.close();
+
+      double ratio = (double) op.nanos / plain.nanos;
+      System.out.printf(
+          "%nWebService benchmark: %d objects, Kubernetes %s (local control plane, simulated kubelet,"
+              + " %d creating threads on each side)%n",
+          count, LocalControlPlane.VERSION, THREADS);
+      System.out.printf(
+          "  plain client (Deployment + Service, wait for rollout): %7.1f s%n", plain.nanos / 1e9);
+      System.out.printf(
+          "  operator     (WebService, wait for Ready):             %7.1f s%n", op.nanos / 1e9);
+      System.out.printf("  time ratio operator/plain: %.2f (target <= 1.5)%n", ratio);
+      System.out.printf(
+          "  operator writes during %d s idle: %d (target 0); reconciles: %d%n",
+          idleSeconds, idleWrites.size(), idleReconciles);
+      idleWrites.stream().limit(10).forEach(w -> System.out.println("    " + w));
+      System.out.printf(
+          "  heap held after convergence: operator %.1f MB, plain client %.1f MB, ratio %.2f%n",
+          operatorHeap / 1e6, plainHeap / 1e6, (double) operatorHeap / Math.max(1, plainHeap));
+    } finally {
+      plane.close();
+    }
+  }
+
+  private record Result(long nanos, long heapAfter) {}
+
+  private static WebService ws(int i) {
+    return webService(String.format("svc-%04d", i), "registry.example.com/bench:1.0", 1);
+  }
+
+  /** The same Deployment and Service the operator would make, written with plain creates. */
+  private static Result plainClientRun(LocalControlPlane plane, String ns, int count)
+      throws Exception {
+    try (KubernetesClient client = plane.adminClient()) {
+      namespace(client, ns);
+      SharedIndexInformer<Deployment> informer =
+          client.apps().deployments().inNamespace(ns).inform();
+      long start = System.nanoTime();
+      createAll(
+          count,
+          i -> {
+            WebService ws = ws(i);
+            ws.getMetadata().setNamespace(ns);
+            ws.getMetadata().setGeneration(1L);
+            Deployment d = DeploymentDependent.desiredDeployment(ws, Optional.empty());
+            client.apps().deployments().inNamespace(ns).resource(d).create();
+            client
+                .services()
+                .inNamespace(ns)
+                .resource(ServiceDependent.desiredService(ws))
+                .create();
+          });
+      waitFor(count, () -> informer.getStore().list(), WebServiceBenchmark::rolledOut, start);
+      long elapsed = System.nanoTime() - start;
+      Result result = new Result(elapsed, usedHeapAfterGc());
+      informer.close();
+      return result;
+    }
+  }
+
+  private static boolean rolledOut(Deployment d) {
+    var s = d.getStatus();
+    int desired = d.getSpec().getReplicas();
+    return s != null
+        && s.getObservedGeneration() != null
+        && s.getObservedGeneration() >= d.getMetadata().getGeneration()
+        && s.getUpdatedReplicas() != null
+        && s.getUpdatedReplicas() == desired
+        && s.getReadyReplicas() != null
+        && s.getReadyReplicas() == desired
+        && s.getAvailableReplicas() != null
+        && s.getAvailableReplicas() == desired;
+  }
+
+  private static boolean ready(WebService ws) {
+    return ws.getStatus() != null
+        && ws.getMetadata().getGeneration().equals(ws.getStatus().getObservedGeneration())
+        && Conditions.isTrue(ws.getStatus().getConditions(), "Ready");
+  }
+
+  private interface Creator {
+    void create(int i) throws Exception;
+  }
+
+  private static void createAll(int count, Creator creator) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int n = i;
+      futures.add(
+          pool.submit(
+              () -> {
+                creator.create(n);
+                return null;
+              }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+  }
+
+  private static <T extends HasMetadata> void waitFor(
+      int count, Supplier<List<T>> items, Predicate<T> done, long start)
+      throws InterruptedException {
+    long lastReport = 0;
+    while (true) {
+      long n = items.get().stream().filter(done).count();
+      long now = System.nanoTime();
+      if (n >= count) {
+        System.out.printf("    %d/%d after %.1f s%n", n, count, (now - start) / 1e9);
+        return;
+      }
+      if (now - lastReport > 5_000_000_000L) {
+        System.out.printf("    %d/%d after %.1f s%n", n, count, (now - start) / 1e9);
+        lastReport = now;
+      }
+      if (now - start > Duration.ofMinutes(20).toNanos()) {
+        throw new IllegalStateException("only " + n + " of " + count + " converged in 20 minutes");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private static void namespace(KubernetesClient client, String ns) {
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .serverSideApply();
+  }
+
+  private static long usedHeapAfterGc() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  private static void step(String what) {
+    System.out.println("==> " + what);
+  }
+}
