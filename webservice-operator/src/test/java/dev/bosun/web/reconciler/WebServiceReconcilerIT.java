@@ -232,6 +232,29 @@ class WebServiceReconcilerIT {
   }
 
   @Test
+  void aStalledRolloutIsReportedWhenTheDeploymentControllerGivesUp() {
+    String image = "registry.example.com/never-ready:1";
+    ControlPlaneExtension.kubelet().fail(image, PodFailure.NEVER_READY);
+    WebService ws = webService("stalled", image, 1);
+    ws.getSpec().setProgressDeadlineSeconds(10);
+    OPERATOR.create(ws);
+    // The pods run but never pass readiness: no container reason, so only the real deployment
+    // controller's deadline can tell the user what is wrong.
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              Condition degraded = condition("stalled", "Degraded");
+              assertThat(degraded.getStatus()).isEqualTo("True");
+              assertThat(degraded.getReason()).isEqualTo("ProgressDeadlineExceeded");
+              assertThat(degraded.getMessage()).contains("no progress for 10s");
+              assertThat(condition("stalled", "Progressing").getReason())
+                  .isEqualTo("ProgressDeadlineExceeded");
+              assertThat(condition("stalled", "Ready").getStatus()).isEqualTo("False");
+            });
+  }
+
+  @Test
   void deletedServiceAndHandEditedDeploymentArePutBack() {
     OPERATOR.create(webService("drift", "registry.example.com/drift:1.0", 1));
     awaitReady("drift");
