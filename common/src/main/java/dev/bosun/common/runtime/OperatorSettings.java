@@ -35,8 +35,14 @@ public record OperatorSettings(
   public static final String LEASE_DURATION_SECONDS = "BOSUN_LEASE_DURATION_SECONDS";
 
   public OperatorSettings {
-    if (name == null || !name.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
+    // The name is also a label value (managed-by): a DNS label of at most 63 characters.
+    if (name == null || name.length() > 63 || !name.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
       throw new IllegalArgumentException("operator name must be a DNS label: " + name);
+    }
+    if (leaseDuration.compareTo(Duration.ofSeconds(5)) < 0
+        || leaseDuration.compareTo(Duration.ofSeconds(300)) > 0) {
+      throw new IllegalArgumentException(
+          LEASE_DURATION_SECONDS + " must be 5..300 seconds: " + leaseDuration.toSeconds());
     }
     watchNamespaces = Set.copyOf(watchNamespaces);
     if (leaderElection && leaseNamespace.isEmpty()) {
@@ -74,11 +80,24 @@ public record OperatorSettings(
     return new OperatorSettings(
         name,
         namespaces,
-        Boolean.parseBoolean(env.getOrDefault(LEADER_ELECTION, "false")),
+        parseBoolean(env, LEADER_ELECTION, false),
         leaseNamespace,
         parseInt(env, HTTP_PORT, 8080),
         parseInt(env, RECONCILE_THREADS, 10),
         Duration.ofSeconds(parseInt(env, LEASE_DURATION_SECONDS, 15)));
+  }
+
+  // Strict: a typo must not silently turn leader election off in a replicated deployment.
+  private static boolean parseBoolean(Map<String, String> env, String key, boolean fallback) {
+    String value = env.get(key);
+    if (value == null || value.isBlank()) {
+      return fallback;
+    }
+    return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException(key + " must be true or false: " + value);
+    };
   }
 
   private static int parseInt(Map<String, String> env, String key, int fallback) {

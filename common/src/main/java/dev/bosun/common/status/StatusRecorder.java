@@ -15,11 +15,18 @@ public final class StatusRecorder {
 
   private StatusRecorder() {}
 
-  /** True when both statuses serialize to the same JSON (null and absent fields are equal). */
+  /**
+   * True when both statuses serialize to the same JSON; absent fields equal null ones, and a null
+   * status equals an empty one, in either order.
+   */
   public static boolean sameStatus(Object a, Object b) {
-    JsonNode left = a == null ? null : SERIALIZATION.convertValue(a, JsonNode.class);
-    JsonNode right = b == null ? null : SERIALIZATION.convertValue(b, JsonNode.class);
-    return left == null ? right == null || right.isEmpty() : left.equals(right);
+    return json(a).equals(json(b));
+  }
+
+  private static JsonNode json(Object status) {
+    return status == null
+        ? SERIALIZATION.convertValue(java.util.Map.of(), JsonNode.class)
+        : SERIALIZATION.convertValue(status, JsonNode.class);
   }
 
   /**

@@ -1,9 +1,5 @@
 package dev.bosun.web.dependent;
 
-import static dev.bosun.web.WebServiceOperator.APP;
-import static dev.bosun.web.WebServiceOperator.COMPONENT;
-
-import dev.bosun.common.meta.Labels;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.v1alpha1.WebService;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
@@ -37,19 +33,10 @@ public class AutoscalerDependent
   public static HorizontalPodAutoscaler desiredAutoscaler(WebService ws) {
     var autoscaling = ws.getSpec().getAutoscaling();
     if (autoscaling == null) {
-      return new HorizontalPodAutoscalerBuilder()
-          .withNewMetadata()
-          .withName(ws.getMetadata().getName())
-          .withNamespace(ws.getMetadata().getNamespace())
-          .endMetadata()
-          .build();
+      return new HorizontalPodAutoscalerBuilder().withMetadata(ChildMetadata.of(ws)).build();
     }
     return new HorizontalPodAutoscalerBuilder()
-        .withNewMetadata()
-        .withName(ws.getMetadata().getName())
-        .withNamespace(ws.getMetadata().getNamespace())
-        .withLabels(Labels.of(ws, APP, COMPONENT, WebServiceOperator.NAME))
-        .endMetadata()
+        .withMetadata(ChildMetadata.of(ws))
         .withNewSpec()
         .withNewScaleTargetRef()
         .withApiVersion("apps/v1")

@@ -67,13 +67,12 @@ public class DeploymentDependent extends CRUDKubernetesDependentResource<Deploym
           withDefaultPort(map.liveness(spec.getLivenessProbe()), firstPort));
     }
     return new DeploymentBuilder()
-        .withNewMetadata()
-        .withName(ws.getMetadata().getName())
-        .withNamespace(ws.getMetadata().getNamespace())
-        .withLabels(Labels.of(ws, APP, COMPONENT, WebServiceOperator.NAME))
-        .addToAnnotations(
-            WebServiceOperator.SPEC_GENERATION, String.valueOf(ws.getMetadata().getGeneration()))
-        .endMetadata()
+        .withMetadata(
+            ChildMetadata.builder(ws)
+                .addToAnnotations(
+                    WebServiceOperator.SPEC_GENERATION,
+                    String.valueOf(ws.getMetadata().getGeneration()))
+                .build())
         .withNewSpec()
         .withReplicas(replicas(ws, observed))
         .withRevisionHistoryLimit(REVISION_HISTORY)

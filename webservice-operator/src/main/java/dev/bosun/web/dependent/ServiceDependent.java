@@ -35,16 +35,14 @@ public class ServiceDependent extends CRUDKubernetesDependentResource<Service, W
   public static Service desiredService(WebService ws) {
     var serviceSpec = ws.getSpec().getService();
     return new ServiceBuilder()
-        .withNewMetadata()
-        .withName(ws.getMetadata().getName())
-        .withNamespace(ws.getMetadata().getNamespace())
-        .withLabels(Labels.of(ws, APP, COMPONENT, WebServiceOperator.NAME))
-        // Never null: JOSDK adds its own annotation to this map.
-        .withAnnotations(
-            serviceSpec.getAnnotations() == null
-                ? new LinkedHashMap<>()
-                : new LinkedHashMap<>(serviceSpec.getAnnotations()))
-        .endMetadata()
+        .withMetadata(
+            ChildMetadata.builder(ws)
+                // Never null: JOSDK adds its own annotation to this map.
+                .withAnnotations(
+                    serviceSpec.getAnnotations() == null
+                        ? new LinkedHashMap<>()
+                        : new LinkedHashMap<>(serviceSpec.getAnnotations()))
+                .build())
         .withNewSpec()
         .withType(serviceSpec.getType().getValue())
         .withSelector(Labels.selector(ws, APP, COMPONENT))

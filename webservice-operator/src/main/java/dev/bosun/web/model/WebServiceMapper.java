@@ -56,12 +56,13 @@ public interface WebServiceMapper {
   @Mapping(target = "grpc", ignore = true)
   Probe liveness(LivenessProbe probe);
 
+  // Either part may be absent: "requests only" is the most common resources spec.
   default Map<String, Quantity> limits(Limits limits) {
-    return quantities(limits.getCpu(), limits.getMemory());
+    return limits == null ? null : quantities(limits.getCpu(), limits.getMemory());
   }
 
   default Map<String, Quantity> requests(Requests requests) {
-    return quantities(requests.getCpu(), requests.getMemory());
+    return requests == null ? null : quantities(requests.getCpu(), requests.getMemory());
   }
 
   private static Map<String, Quantity> quantities(String cpu, String memory) {
