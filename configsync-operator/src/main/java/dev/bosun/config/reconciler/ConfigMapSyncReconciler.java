@@ -1,0 +1,53 @@
+package dev.bosun.config.reconciler;
+
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.config.ConfigSyncOperator;
+import dev.bosun.config.model.DestinationResult;
+import dev.bosun.config.model.SyncRequest;
+import dev.bosun.config.model.SyncStatusMapper;
+import dev.bosun.config.sync.ConfigMapKind;
+import dev.bosun.config.v1alpha1.ConfigMapSync;
+import dev.bosun.config.v1alpha1.ConfigMapSyncStatus;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import java.time.Clock;
+import java.util.List;
+
+/** Copies ConfigMaps across namespaces for {@link ConfigMapSync} resources. */
+@ControllerConfiguration(fieldManager = ConfigSyncOperator.NAME)
+public class ConfigMapSyncReconciler
+    extends SyncReconciler<ConfigMapSync, ConfigMapSyncStatus, ConfigMap> {
+
+  public ConfigMapSyncReconciler(
+      boolean destinationConsentRequired, EventRecorder events, Clock clock) {
+    super(new ConfigMapKind(), destinationConsentRequired, events, clock);
+  }
+
+  @Override
+  protected SyncRequest request(ConfigMapSync sync) {
+    return SyncStatusMapper.INSTANCE.request(sync.getSpec());
+  }
+
+  @Override
+  protected ConfigMapSyncStatus status(
+      long generation,
+      String sourceResourceVersion,
+      List<DestinationResult> destinations,
+      List<Condition> conditions) {
+    ConfigMapSyncStatus status = new ConfigMapSyncStatus();
+    status.setObservedGeneration(generation);
+    status.setSourceResourceVersion(sourceResourceVersion);
+    status.setDestinations(SyncStatusMapper.INSTANCE.configMapDestinations(destinations));
+    status.setSyncedCount(
+        (int)
+            destinations.stream().filter(d -> d.state() == DestinationResult.State.SYNCED).count());
+    status.setConditions(conditions);
+    return status;
+  }
+
+  @Override
+  protected List<Condition> conditions(ConfigMapSync sync) {
+    return sync.getStatus() == null ? null : sync.getStatus().getConditions();
+  }
+}

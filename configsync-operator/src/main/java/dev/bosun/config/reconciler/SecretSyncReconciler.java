@@ -1,0 +1,54 @@
+package dev.bosun.config.reconciler;
+
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.config.ConfigSyncOperator;
+import dev.bosun.config.model.DestinationResult;
+import dev.bosun.config.model.SyncRequest;
+import dev.bosun.config.model.SyncStatusMapper;
+import dev.bosun.config.sync.SecretKind;
+import dev.bosun.config.v1alpha1.SecretSync;
+import dev.bosun.config.v1alpha1.SecretSyncStatus;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Copies Secrets across namespaces for {@link SecretSync} resources; their data is never logged.
+ */
+@ControllerConfiguration(fieldManager = ConfigSyncOperator.NAME)
+public class SecretSyncReconciler extends SyncReconciler<SecretSync, SecretSyncStatus, Secret> {
+
+  public SecretSyncReconciler(
+      boolean destinationConsentRequired, EventRecorder events, Clock clock) {
+    super(new SecretKind(), destinationConsentRequired, events, clock);
+  }
+
+  @Override
+  protected SyncRequest request(SecretSync sync) {
+    return SyncStatusMapper.INSTANCE.request(sync.getSpec());
+  }
+
+  @Override
+  protected SecretSyncStatus status(
+      long generation,
+      String sourceResourceVersion,
+      List<DestinationResult> destinations,
+      List<Condition> conditions) {
+    SecretSyncStatus status = new SecretSyncStatus();
+    status.setObservedGeneration(generation);
+    status.setSourceResourceVersion(sourceResourceVersion);
+    status.setDestinations(SyncStatusMapper.INSTANCE.secretDestinations(destinations));
+    status.setSyncedCount(
+        (int)
+            destinations.stream().filter(d -> d.state() == DestinationResult.State.SYNCED).count());
+    status.setConditions(conditions);
+    return status;
+  }
+
+  @Override
+  protected List<Condition> conditions(SecretSync sync) {
+    return sync.getStatus() == null ? null : sync.getStatus().getConditions();
+  }
+}

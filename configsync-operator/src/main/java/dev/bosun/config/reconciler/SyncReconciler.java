@@ -1,0 +1,371 @@
+package dev.bosun.config.reconciler;
+
+import static dev.bosun.common.status.DesiredCondition.isFalse;
+import static dev.bosun.common.status.DesiredCondition.isTrue;
+import static dev.bosun.config.ConfigSyncOperator.SYNC_KIND_LABEL;
+import static dev.bosun.config.ConfigSyncOperator.SYNC_NAMESPACE_LABEL;
+import static dev.bosun.config.ConfigSyncOperator.SYNC_NAME_LABEL;
+
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.meta.Labels;
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.common.status.StatusRecorder;
+import dev.bosun.config.ConfigSyncOperator;
+import dev.bosun.config.model.DestinationResult;
+import dev.bosun.config.model.DestinationResult.State;
+import dev.bosun.config.model.SyncRequest;
+import dev.bosun.config.sync.SyncPlan;
+import dev.bosun.config.sync.SyncPlanner;
+import dev.bosun.config.sync.SyncedKind;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies a source object to its destination namespaces: observe (source, namespaces and this sync's
+ * copies from label-scoped informers), plan ({@link SyncPlanner}), write the copies by server-side
+ * apply, and record per-destination status. Copies live in other namespaces, so owner references
+ * cannot clean them up: a finalizer removes them when the sync goes, even if the operator was down
+ * at that moment.
+ *
+ * @param <P> the sync kind (first: JOSDK reads the primary type from the first type argument)
+ * @param <S> the status type of the sync kind
+ * @param <R> the copied kind (ConfigMap or Secret)
+ */
+public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extends HasMetadata>
+    implements Reconciler<P>, Cleaner<P> {
+
+  static final String READY = "Ready";
+  static final String DEGRADED = "Degraded";
+  private static final String BY_SOURCE = "by-source";
+  private static final String SOURCES = "sources";
+  private static final String COPIES = "copies";
+  private static final String NAMESPACES = "namespaces";
+
+  /** While an unowned object blocks a copy nothing else tells us it went away: look again. */
+  private static final Duration CONFLICT_RECHECK = Duration.ofSeconds(60);
+
+  private static final Logger LOG = LoggerFactory.getLogger(SyncReconciler.class);
+
+  private final SyncedKind<R> kind;
+  private final SyncPlanner<R> planner;
+  private final EventRecorder events;
+  private final Clock clock;
+
+  protected SyncReconciler(
+      SyncedKind<R> kind, boolean destinationConsentRequired, EventRecorder events, Clock clock) {
+    this.kind = kind;
+    this.planner = new SyncPlanner<>(kind, destinationConsentRequired);
+    this.events = events;
+    this.clock = clock;
+  }
+
+  /** The request of a sync of this kind. */
+  protected abstract SyncRequest request(P sync);
+
+  /** The status of a sync of this kind. */
+  protected abstract S status(
+      long generation,
+      String sourceResourceVersion,
+      List<DestinationResult> destinations,
+      List<Condition> conditions);
+
+  /** The stored conditions of a sync of this kind. */
+  protected abstract List<Condition> conditions(P sync);
+
+  @Override
+  public List<EventSource<?, P>> prepareEventSources(EventSourceContext<P> context) {
+    Class<P> primary = context.getPrimaryResourceClass();
+    context
+        .getPrimaryCache()
+        .addIndexer(
+            BY_SOURCE,
+            p -> List.of(p.getMetadata().getNamespace() + "/" + request(p).sourceName()));
+    // Only sources marked for syncing are watched: never every Secret of the cluster.
+    var sources =
+        InformerEventSourceConfiguration.from(kind.type(), primary)
+            .withName(SOURCES)
+            .withLabelSelector(ConfigSyncOperator.SOURCE_LABEL + "=true")
+            .withSecondaryToPrimaryMapper(
+                source ->
+                    context
+                        .getPrimaryCache()
+                        .byIndex(
+                            BY_SOURCE,
+                            source.getMetadata().getNamespace()
+                                + "/"
+                                + source.getMetadata().getName())
+                        .stream()
+                        .map(ResourceID::fromResource)
+                        .collect(Collectors.toSet()))
+            .build();
+    var copies =
+        InformerEventSourceConfiguration.from(kind.type(), primary)
+            .withName(COPIES)
+            .withLabelSelector(
+                ConfigSyncOperator.MANAGED_SELECTOR + "," + SYNC_KIND_LABEL + "=" + kind.syncKind())
+            .withSecondaryToPrimaryMapper(
+                copy ->
+                    Set.of(
+                        new ResourceID(
+                            copy.getMetadata().getLabels().get(SYNC_NAME_LABEL),
+                            copy.getMetadata().getLabels().get(SYNC_NAMESPACE_LABEL))))
+            .build();
+    // A namespace appearing, changing labels or consent, or going away can change any sync.
+    var namespaces =
+        InformerEventSourceConfiguration.from(Namespace.class, primary)
+            .withName(NAMESPACES)
+            .withSecondaryToPrimaryMapper(
+                ns ->
+                    context
+                        .getPrimaryCache()
+                        .list()
+                        .map(ResourceID::fromResource)
+                        .collect(Collectors.toSet()))
+            .build();
+    return List.of(
+        new InformerEventSource<>(sources, context),
+        new InformerEventSource<>(copies, context),
+        new InformerEventSource<>(namespaces, context));
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T extends HasMetadata> InformerEventSource<T, P> source(
+      Context<P> context, Class<T> type, String name) {
+    return (InformerEventSource<T, P>) context.eventSourceRetriever().getEventSourceFor(type, name);
+  }
+
+  @Override
+  public UpdateControl<P> reconcile(P sync, Context<P> context) {
+    String ns = sync.getMetadata().getNamespace();
+    SyncRequest request = request(sync);
+    Optional<R> source =
+        source(context, kind.type(), SOURCES).get(new ResourceID(request.sourceName(), ns));
+    Map<String, Namespace> namespaces =
+        source(context, Namespace.class, NAMESPACES)
+            .list(n -> true)
+            .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
+    Map<String, R> copies = copiesOf(sync, context);
+
+    SyncPlan<R> plan = planner.plan(ns, request, source, namespaces, copies, copyLabels(sync));
+    List<DestinationResult> results = execute(plan, context.getClient());
+    for (R stale : plan.deletions()) {
+      delete(context.getClient(), stale);
+    }
+
+    String sourceVersion = source.map(s -> s.getMetadata().getResourceVersion()).orElse(null);
+    // A synced destination holds the content of this source version.
+    results =
+        results.stream()
+            .map(
+                r ->
+                    r.state() == State.SYNCED
+                        ? new DestinationResult(
+                            r.namespace(), r.state(), sourceVersion, r.message())
+                        : r)
+            .toList();
+    List<DesiredCondition> conditions =
+        source.isPresent()
+            ? conditions(results)
+            : List.of(
+                isFalse(READY, "SourceNotFound", sourceMissing(request, ns, context)),
+                isTrue(DEGRADED, "SourceNotFound", sourceMissing(request, ns, context)));
+    long generation = sync.getMetadata().getGeneration();
+    List<Condition> merged = Conditions.merge(conditions(sync), conditions, generation, clock);
+    announce(sync, conditions(sync), merged);
+    S status = status(generation, sourceVersion, results, merged);
+    UpdateControl<P> control = StatusRecorder.patchIfChanged(sync, status);
+    boolean retry =
+        results.stream().anyMatch(r -> r.state() != State.SYNCED && r.state() != State.NOT_ALLOWED);
+    return retry ? control.rescheduleAfter(CONFLICT_RECHECK) : control;
+  }
+
+  private Map<String, R> copiesOf(P sync, Context<P> context) {
+    Map<String, String> labels = copyLabels(sync);
+    return source(context, kind.type(), COPIES)
+        .list(
+            c ->
+                c.getMetadata().getLabels() != null
+                    && labels
+                        .get(SYNC_NAME_LABEL)
+                        .equals(c.getMetadata().getLabels().get(SYNC_NAME_LABEL))
+                    && labels
+                        .get(SYNC_NAMESPACE_LABEL)
+                        .equals(c.getMetadata().getLabels().get(SYNC_NAMESPACE_LABEL)))
+        .collect(
+            Collectors.toMap(
+                c -> c.getMetadata().getNamespace(), Function.identity(), (a, b) -> a));
+  }
+
+  /** The labels that mark a copy as this sync's. */
+  Map<String, String> copyLabels(P sync) {
+    Map<String, String> labels =
+        new LinkedHashMap<>(Labels.of(sync, "configsync", "copy", ConfigSyncOperator.NAME));
+    labels.put(SYNC_NAME_LABEL, sync.getMetadata().getName());
+    labels.put(SYNC_NAMESPACE_LABEL, sync.getMetadata().getNamespace());
+    labels.put(SYNC_KIND_LABEL, kind.syncKind());
+    return labels;
+  }
+
+  private List<DestinationResult> execute(SyncPlan<R> plan, KubernetesClient client) {
+    List<DestinationResult> results = new ArrayList<>();
+    for (SyncPlan.Decision<R> decision : plan.decisions()) {
+      String ns = decision.namespace();
+      if (decision instanceof SyncPlan.Refused<R> refused) {
+        results.add(new DestinationResult(ns, refused.state(), null, refused.message()));
+      } else if (decision instanceof SyncPlan.UpToDate<R>) {
+        results.add(new DestinationResult(ns, State.SYNCED, null, "in sync"));
+      } else if (decision instanceof SyncPlan.Write<R> write) {
+        results.add(write(client, write));
+      }
+    }
+    return results;
+  }
+
+  private DestinationResult write(KubernetesClient client, SyncPlan.Write<R> write) {
+    String ns = write.namespace();
+    String name = write.copy().getMetadata().getName();
+    try {
+      if (write.create()) {
+        R existing = client.resources(kind.type()).inNamespace(ns).withName(name).get();
+        if (existing != null) {
+          return new DestinationResult(
+              ns,
+              State.CONFLICT,
+              null,
+              kind.type().getSimpleName()
+                  + " "
+                  + ns
+                  + "/"
+                  + name
+                  + " exists and was not created by this sync: Bosun never overwrites it");
+        }
+      }
+      client
+          .resources(kind.type())
+          .inNamespace(ns)
+          .resource(write.copy())
+          .fieldManager(ConfigSyncOperator.NAME)
+          .forceConflicts()
+          .serverSideApply();
+      LOG.info("{} {}/{} written", write.create() ? "created copy" : "updated copy", ns, name);
+      return new DestinationResult(ns, State.SYNCED, null, "in sync");
+    } catch (KubernetesClientException e) {
+      // The status message of the API error, never the object (a Secret's data must not leak).
+      String why = e.getStatus() != null ? e.getStatus().getMessage() : "HTTP " + e.getCode();
+      LOG.warn("copy to {}/{} failed: {}", ns, name, why);
+      return new DestinationResult(ns, State.ERROR, null, "write failed: " + why);
+    }
+  }
+
+  private void delete(KubernetesClient client, R copy) {
+    LOG.info(
+        "removing copy {}/{}", copy.getMetadata().getNamespace(), copy.getMetadata().getName());
+    client
+        .resources(kind.type())
+        .inNamespace(copy.getMetadata().getNamespace())
+        .withName(copy.getMetadata().getName())
+        .delete();
+  }
+
+  private String sourceMissing(SyncRequest request, String ns, Context<P> context) {
+    // The informer only sees marked sources; a direct read says whether one merely lacks the mark.
+    R unmarked =
+        context
+            .getClient()
+            .resources(kind.type())
+            .inNamespace(ns)
+            .withName(request.sourceName())
+            .get();
+    if (unmarked != null) {
+      return kind.type().getSimpleName()
+          + " "
+          + ns
+          + "/"
+          + request.sourceName()
+          + " is not marked for syncing: its owner must label it "
+          + ConfigSyncOperator.SOURCE_LABEL
+          + "=true and list destinations in annotation "
+          + ConfigSyncOperator.ALLOW_SYNC_TO;
+    }
+    return kind.type().getSimpleName() + " " + ns + "/" + request.sourceName() + " does not exist";
+  }
+
+  private static List<DesiredCondition> conditions(List<DestinationResult> results) {
+    long synced = results.stream().filter(r -> r.state() == State.SYNCED).count();
+    Optional<DestinationResult> problem =
+        results.stream().filter(r -> r.state() != State.SYNCED).findFirst();
+    if (results.isEmpty()) {
+      return List.of(
+          isFalse(READY, "NoDestinations", "no destination namespace is named or matches"),
+          isFalse(DEGRADED, "AsExpected", "no problem observed"));
+    }
+    if (problem.isEmpty()) {
+      String message = "copied to all " + synced + " destination namespaces";
+      return List.of(isTrue(READY, "Synced", message), isFalse(DEGRADED, "AsExpected", message));
+    }
+    String reason =
+        switch (problem.get().state()) {
+          case CONFLICT -> "Conflict";
+          case NOT_ALLOWED -> "NotAllowed";
+          default -> "SyncError";
+        };
+    String message =
+        synced
+            + " of "
+            + results.size()
+            + " destinations synced; "
+            + problem.get().namespace()
+            + ": "
+            + problem.get().message();
+    return List.of(isFalse(READY, reason, message), isTrue(DEGRADED, reason, message));
+  }
+
+  private void announce(P sync, List<Condition> before, List<Condition> after) {
+    Condition was = Conditions.find(before, READY).orElse(null);
+    Condition now = Conditions.find(after, READY).orElseThrow();
+    if (was != null
+        && was.getStatus().equals(now.getStatus())
+        && was.getReason().equals(now.getReason())) {
+      return;
+    }
+    if ("True".equals(now.getStatus())) {
+      events.normal(sync, now.getReason(), now.getMessage());
+    } else {
+      events.warning(sync, now.getReason(), now.getMessage());
+    }
+  }
+
+  @Override
+  public DeleteControl cleanup(P sync, Context<P> context) {
+    // Copies of a deleted sync go with it, also when it was deleted while the operator was down.
+    copiesOf(sync, context).values().forEach(copy -> delete(context.getClient(), copy));
+    return DeleteControl.defaultDelete();
+  }
+}
