@@ -57,6 +57,7 @@ public final class Crds {
               c ->
                   c != null
                       && c.getStatus() != null
+                      && c.getStatus().getConditions() != null
                       && c.getStatus().getConditions().stream()
                           .anyMatch(
                               x ->
