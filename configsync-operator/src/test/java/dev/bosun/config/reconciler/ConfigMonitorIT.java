@@ -1,0 +1,261 @@
+package dev.bosun.config.reconciler;
+
+import static dev.bosun.config.ConfigSyncOperator.CONFIG_HASH_ANNOTATION;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.config.RunningOperator;
+import dev.bosun.config.v1alpha1.ConfigMonitor;
+import dev.bosun.config.v1alpha1.ConfigMonitorSpec;
+import dev.bosun.config.v1alpha1.ConfigMonitorStatus;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** ConfigMonitor against the real deployment controller: a config change is a new ReplicaSet. */
+@ExtendWith(ControlPlaneExtension.class)
+class ConfigMonitorIT {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(40);
+  private static RunningOperator operator;
+  private static KubernetesClient client;
+
+  @BeforeAll
+  static void start() {
+    operator = new RunningOperator().start();
+    client = ControlPlaneExtension.controlPlane().adminClient();
+  }
+
+  @AfterAll
+  static void stop() {
+    operator.close();
+    client.close();
+  }
+
+  private static void configMap(String ns, String name, String value) {
+    client
+        .configMaps()
+        .inNamespace(ns)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .addToData("setting", value)
+                .build())
+        .serverSideApply();
+  }
+
+  private static void deployment(String ns, String app) {
+    client
+        .apps()
+        .deployments()
+        .inNamespace(ns)
+        .resource(
+            new DeploymentBuilder()
+                .withNewMetadata()
+                .withName(app)
+                .addToLabels("app", app)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(1)
+                .withNewSelector()
+                .addToMatchLabels("app", app)
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", app)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("registry.example.com/" + app + ":1")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build())
+        .create();
+  }
+
+  private static void monitor(
+      String ns, String name, String config, String app, String strategy, int debounce) {
+    ConfigMonitorSpec spec = new ConfigMonitorSpec();
+    spec.setConfigMaps(List.of(config));
+    spec.setSelector(new LabelSelectorBuilder().addToMatchLabels("app", app).build());
+    spec.setStrategy(ConfigMonitorSpec.Strategy.valueOf(strategy.toUpperCase()));
+    spec.setDebounceSeconds(debounce);
+    ConfigMonitor m = new ConfigMonitor();
+    m.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+    m.setSpec(spec);
+    client.resources(ConfigMonitor.class).inNamespace(ns).resource(m).create();
+  }
+
+  private static ConfigMonitorStatus status(String ns, String name) {
+    ConfigMonitor m = client.resources(ConfigMonitor.class).inNamespace(ns).withName(name).get();
+    assertThat(m.getStatus()).isNotNull();
+    return m.getStatus();
+  }
+
+  private static List<ReplicaSet> replicaSets(String ns, String app) {
+    return client.apps().replicaSets().inNamespace(ns).withLabel("app", app).list().getItems();
+  }
+
+  private static void awaitWatching(String ns, String name) {
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              ConfigMonitorStatus s = status(ns, name);
+              assertThat(Conditions.isTrue(s.getConditions(), "Ready")).isTrue();
+              assertThat(s.getConfigHash()).isNotBlank();
+            });
+  }
+
+  private static void quiet(Duration d) {
+    await().pollDelay(d).atMost(d.plusSeconds(5)).until(() -> true);
+  }
+
+  @Test
+  void aConfigChangeRollsTheDeploymentThroughANewReplicaSetAndARestartRollsNothing() {
+    String ns = RunningOperator.namespace(client, "monitor", Map.of(), Map.of());
+    configMap(ns, "web-config", "v1");
+    deployment(ns, "web");
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(replicaSets(ns, "web")).hasSize(1));
+    monitor(ns, "web", "web-config", "web", "RollingUpdate", 1);
+    awaitWatching(ns, "web");
+    String baseline = status(ns, "web").getConfigHash();
+    // Watching alone rolls nothing.
+    quiet(Duration.ofSeconds(2));
+    assertThat(replicaSets(ns, "web")).hasSize(1);
+
+    configMap(ns, "web-config", "v2");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(replicaSets(ns, "web")).hasSize(2);
+              ConfigMonitorStatus s = status(ns, "web");
+              assertThat(s.getConfigHash()).isNotEqualTo(baseline);
+              assertThat(s.getLastRolloutTime()).isNotNull();
+              assertThat(s.getWorkloads())
+                  .singleElement()
+                  .satisfies(
+                      w -> assertThat(w.getKind() + "/" + w.getName()).isEqualTo("Deployment/web"));
+            });
+    String hash = status(ns, "web").getConfigHash();
+    assertThat(
+            client
+                .apps()
+                .deployments()
+                .inNamespace(ns)
+                .withName("web")
+                .get()
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations())
+        .containsEntry(CONFIG_HASH_ANNOTATION, hash);
+    assertThat(client.v1().events().inNamespace(ns).list().getItems())
+        .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("RolledOut"))
+        .anySatisfy(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("ConfigChanged");
+              assertThat(e.getInvolvedObject().getKind()).isEqualTo("Deployment");
+            });
+
+    // An operator restart re-reads the persisted hash: nothing rolls by itself.
+    operator.stop();
+    operator.start();
+    quiet(Duration.ofSeconds(4));
+    assertThat(replicaSets(ns, "web")).hasSize(2);
+    assertThat(status(ns, "web").getConfigHash()).isEqualTo(hash);
+  }
+
+  @Test
+  void aBurstOfEditsWithinTheDebounceWindowCausesOneRollout() {
+    String ns = RunningOperator.namespace(client, "burst", Map.of(), Map.of());
+    configMap(ns, "cfg", "0");
+    deployment(ns, "api");
+    monitor(ns, "api", "cfg", "api", "RollingUpdate", 3);
+    awaitWatching(ns, "api");
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(replicaSets(ns, "api")).hasSize(1));
+
+    for (int i = 1; i <= 4; i++) {
+      configMap(ns, "cfg", Integer.toString(i));
+      quiet(Duration.ofMillis(500));
+    }
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(replicaSets(ns, "api")).hasSize(2));
+    quiet(Duration.ofSeconds(5));
+    assertThat(replicaSets(ns, "api")).as("one rollout for the whole burst").hasSize(2);
+  }
+
+  @Test
+  void barePodsAreDeletedOnlyWithTheDeletePodsStrategy() {
+    String ns = RunningOperator.namespace(client, "bare", Map.of(), Map.of());
+    configMap(ns, "cfg", "a");
+    for (String app : List.of("kept", "replaced")) {
+      client
+          .pods()
+          .inNamespace(ns)
+          .resource(
+              new PodBuilder()
+                  .withNewMetadata()
+                  .withName(app)
+                  .addToLabels("app", app)
+                  .endMetadata()
+                  .withNewSpec()
+                  .addNewContainer()
+                  .withName("c")
+                  .withImage("registry.example.com/x:1")
+                  .endContainer()
+                  .endSpec()
+                  .build())
+          .create();
+    }
+    monitor(ns, "kept", "cfg", "kept", "RollingUpdate", 0);
+    monitor(ns, "replaced", "cfg", "replaced", "DeletePods", 0);
+    awaitWatching(ns, "kept");
+    awaitWatching(ns, "replaced");
+
+    configMap(ns, "cfg", "b");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> assertThat(client.pods().inNamespace(ns).withName("replaced").get()).isNull());
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(() -> assertThat(status(ns, "kept").getLastRolloutTime()).isNotNull());
+    assertThat(client.pods().inNamespace(ns).withName("kept").get()).isNotNull();
+  }
+
+  @Test
+  void aMissingConfigMapIsReportedAndRollsNothing() {
+    String ns = RunningOperator.namespace(client, "missing", Map.of(), Map.of());
+    deployment(ns, "lonely");
+    monitor(ns, "lonely", "not-there", "lonely", "RollingUpdate", 0);
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              var ready =
+                  Conditions.find(status(ns, "lonely").getConditions(), "Ready").orElseThrow();
+              assertThat(ready.getReason()).isEqualTo("ConfigNotFound");
+              assertThat(ready.getMessage()).contains("ConfigMap not-there");
+            });
+    assertThat(replicaSets(ns, "lonely")).hasSizeLessThanOrEqualTo(1);
+  }
+}
