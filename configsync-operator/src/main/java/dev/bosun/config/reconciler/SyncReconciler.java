@@ -42,6 +42,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -71,12 +74,22 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
   /** While an unowned object blocks a copy nothing else tells us it went away: look again. */
   private static final Duration CONFLICT_RECHECK = Duration.ofSeconds(60);
 
+  private static final int PARALLEL_WRITES = 16;
+
   private static final Logger LOG = LoggerFactory.getLogger(SyncReconciler.class);
 
   private final SyncedKind<R> kind;
   private final SyncPlanner<R> planner;
   private final EventRecorder events;
   private final Clock clock;
+  private final ExecutorService writers =
+      Executors.newFixedThreadPool(
+          PARALLEL_WRITES,
+          r -> {
+            Thread t = new Thread(r, "copy-writer");
+            t.setDaemon(true);
+            return t;
+          });
 
   protected SyncReconciler(
       SyncedKind<R> kind, boolean destinationConsentRequired, EventRecorder events, Clock clock) {
@@ -233,19 +246,24 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
     return labels;
   }
 
+  /** Carries out the plan; copies are written in parallel (one source often feeds hundreds). */
   private List<DestinationResult> execute(SyncPlan<R> plan, KubernetesClient client) {
-    List<DestinationResult> results = new ArrayList<>();
+    List<CompletableFuture<DestinationResult>> results = new ArrayList<>();
     for (SyncPlan.Decision<R> decision : plan.decisions()) {
       String ns = decision.namespace();
       if (decision instanceof SyncPlan.Refused<R> refused) {
-        results.add(new DestinationResult(ns, refused.state(), null, refused.message()));
+        results.add(
+            CompletableFuture.completedFuture(
+                new DestinationResult(ns, refused.state(), null, refused.message())));
       } else if (decision instanceof SyncPlan.UpToDate<R>) {
-        results.add(new DestinationResult(ns, State.SYNCED, null, "in sync"));
+        results.add(
+            CompletableFuture.completedFuture(
+                new DestinationResult(ns, State.SYNCED, null, "in sync")));
       } else if (decision instanceof SyncPlan.Write<R> write) {
-        results.add(write(client, write));
+        results.add(CompletableFuture.supplyAsync(() -> write(client, write), writers));
       }
     }
-    return results;
+    return results.stream().map(CompletableFuture::join).toList();
   }
 
   private DestinationResult write(KubernetesClient client, SyncPlan.Write<R> write) {
