@@ -36,6 +36,37 @@ public final class LabelSelectors {
     return true;
   }
 
+  /**
+   * What is wrong with a selector the API would refuse in a list call (In and NotIn need values,
+   * Exists and DoesNotExist take none), each problem naming {@code field}; empty when valid.
+   */
+  public static List<String> problems(LabelSelector selector, String field) {
+    List<String> problems = new java.util.ArrayList<>();
+    if (selector == null || selector.getMatchExpressions() == null) {
+      return problems;
+    }
+    for (int i = 0; i < selector.getMatchExpressions().size(); i++) {
+      LabelSelectorRequirement r = selector.getMatchExpressions().get(i);
+      boolean hasValues = r.getValues() != null && !r.getValues().isEmpty();
+      boolean needsValues = "In".equals(r.getOperator()) || "NotIn".equals(r.getOperator());
+      if (needsValues != hasValues) {
+        problems.add(
+            field
+                + ".matchExpressions["
+                + i
+                + "] ("
+                + r.getKey()
+                + " "
+                + r.getOperator()
+                + "): "
+                + (needsValues
+                    ? "In and NotIn need values"
+                    : "Exists and DoesNotExist take no values"));
+      }
+    }
+    return problems;
+  }
+
   private static boolean matches(LabelSelectorRequirement r, Map<String, String> labels) {
     String value = labels.get(r.getKey());
     List<String> values = r.getValues() == null ? List.of() : r.getValues();

@@ -60,4 +60,20 @@ class LabelSelectorsTest {
         .endMatchExpression()
         .build();
   }
+
+  @Test
+  void problemsNameTheFieldAndTheRule() {
+    assertThat(LabelSelectors.problems(null, "spec.selector")).isEmpty();
+    assertThat(LabelSelectors.problems(expr("env", "In", "prod"), "spec.selector")).isEmpty();
+    assertThat(LabelSelectors.problems(expr("env", "Exists"), "spec.selector")).isEmpty();
+    assertThat(LabelSelectors.problems(expr("env", "In"), "spec.selector"))
+        .singleElement()
+        .asString()
+        .contains("spec.selector.matchExpressions[0]")
+        .contains("need values");
+    assertThat(LabelSelectors.problems(expr("env", "DoesNotExist", "x"), "spec.selector"))
+        .singleElement()
+        .asString()
+        .contains("take no values");
+  }
 }

@@ -70,6 +70,30 @@ public final class Crds {
     }
   }
 
+  /**
+   * Creates a custom resource from raw YAML for its spec, bypassing the Java types, so tests can
+   * send what the schema must reject (wrong types, out-of-range values, missing fields).
+   */
+  public static io.fabric8.kubernetes.api.model.GenericKubernetesResource createRaw(
+      KubernetesClient client,
+      String apiVersion,
+      String kind,
+      String namespace,
+      String name,
+      String specYaml) {
+    String yaml =
+        "apiVersion: %s\nkind: %s\nmetadata:\n  name: %s\nspec:\n%s"
+            .formatted(apiVersion, kind, name, specYaml.indent(2));
+    var resource =
+        io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+            yaml, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+    return client
+        .genericKubernetesResources(apiVersion, kind)
+        .inNamespace(namespace)
+        .resource(resource)
+        .create();
+  }
+
   static boolean servesCel(VersionInfo version) {
     int minor = Integer.parseInt(version.getMinor().replaceAll("[^0-9]", ""));
     return Integer.parseInt(version.getMajor()) > 1 || minor >= 25;

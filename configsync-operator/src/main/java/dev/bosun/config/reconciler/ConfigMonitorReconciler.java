@@ -5,6 +5,7 @@ import static dev.bosun.common.status.DesiredCondition.isTrue;
 import static dev.bosun.config.ConfigSyncOperator.MONITORED_LABEL;
 
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.meta.LabelSelectors;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.StatusRecorder;
@@ -131,6 +132,11 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
           "name at least one ConfigMap or Secret and give a selector");
     }
 
+    List<String> problems = LabelSelectors.problems(spec.getSelector(), "spec.selector");
+    if (!problems.isEmpty()) {
+      return record(
+          monitor, copyOf(previous, generation), "InvalidSpec", String.join("; ", problems));
+    }
     ContentHash hash = ContentHash.start();
     List<String> missing = new ArrayList<>();
     for (String name : new TreeSet<>(nonNull(spec.getConfigMaps()))) {

@@ -7,6 +7,7 @@ import static dev.bosun.config.ConfigSyncOperator.SYNC_NAMESPACE_LABEL;
 import static dev.bosun.config.ConfigSyncOperator.SYNC_NAME_LABEL;
 
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.meta.LabelSelectors;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
@@ -178,6 +179,22 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
   public UpdateControl<P> reconcile(P sync, Context<P> context) {
     String ns = sync.getMetadata().getNamespace();
     SyncRequest request = request(sync);
+    List<String> problems =
+        LabelSelectors.problems(request.selector(), "spec.destinations.namespaceSelector");
+    if (!problems.isEmpty()) {
+      // Nothing is written and nothing deleted until the spec is fixed; no retry loop.
+      String message = "invalid spec: " + String.join("; ", problems);
+      List<Condition> merged =
+          Conditions.merge(
+              conditions(sync),
+              List.of(
+                  isFalse(READY, "InvalidSpec", message), isTrue(DEGRADED, "InvalidSpec", message)),
+              sync.getMetadata().getGeneration(),
+              clock);
+      announce(sync, conditions(sync), merged);
+      return StatusRecorder.patchIfChanged(
+          sync, status(sync.getMetadata().getGeneration(), null, List.of(), merged));
+    }
     Optional<R> source =
         source(context, kind.type(), SOURCES).get(new ResourceID(request.sourceName(), ns));
     Map<String, Namespace> namespaces =

@@ -316,4 +316,43 @@ class ConfigMapSyncIT {
               assertThat(get(src, "share")).isNull();
             });
   }
+
+  @Test
+  void aSelectorTheApiWouldRefuseIsReportedAsInvalidSpecAndChangesNothing() {
+    String src = ns("src", Map.of(), Map.of());
+    source(src, "cfg", "*", Map.of("x", "1"));
+    ConfigMapSync sync = new ConfigMapSync();
+    sync.setMetadata(new ObjectMetaBuilder().withName("bad").withNamespace(src).build());
+    ConfigMapSyncSpec spec = new ConfigMapSyncSpec();
+    Source s = new Source();
+    s.setName("cfg");
+    spec.setSource(s);
+    Destinations d = new Destinations();
+    // "In" without values: CEL refuses it where CEL runs; a 1.20 server does not, the operator
+    // does.
+    d.setNamespaceSelector(
+        new LabelSelectorBuilder()
+            .addNewMatchExpression()
+            .withKey("team")
+            .withOperator("In")
+            .endMatchExpression()
+            .build());
+    spec.setDestinations(d);
+    sync.setSpec(spec);
+    client.resources(ConfigMapSync.class).inNamespace(src).resource(sync).create();
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              var ready =
+                  Conditions.find(status(src, "bad").getConditions(), "Ready").orElseThrow();
+              assertThat(ready.getReason()).isEqualTo("InvalidSpec");
+              assertThat(ready.getMessage())
+                  .contains("spec.destinations.namespaceSelector.matchExpressions[0]");
+            });
+    assertThat(client.v1().events().inNamespace(src).list().getItems())
+        .filteredOn(e -> e.getInvolvedObject().getName().equals("bad"))
+        .singleElement()
+        .satisfies(e -> assertThat(e.getType()).isEqualTo("Warning"));
+  }
 }

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,26 +41,8 @@ class WebServiceSchemaIT {
     client.close();
   }
 
-  private static GenericKubernetesResource webService(String name, String spec) {
-    String yaml =
-        """
-        apiVersion: web.bosun.dev/v1alpha1
-        kind: WebService
-        metadata:
-          name: %s
-        spec:
-        %s
-        """
-            .formatted(name, spec.indent(2));
-    return Serialization.unmarshal(yaml, GenericKubernetesResource.class);
-  }
-
-  private static GenericKubernetesResource create(GenericKubernetesResource ws) {
-    return client
-        .genericKubernetesResources("web.bosun.dev/v1alpha1", "WebService")
-        .inNamespace(NS)
-        .resource(ws)
-        .create();
+  private static GenericKubernetesResource create(String name, String spec) {
+    return Crds.createRaw(client, "web.bosun.dev/v1alpha1", "WebService", NS, name, spec);
   }
 
   static final String VALID_PORTS = "ports: [{name: http, port: 80}]";
@@ -161,7 +142,7 @@ class WebServiceSchemaIT {
   @MethodSource("invalidWebServices")
   void rejected(String description, String spec, String expectedMessage) {
     String name = description.replaceAll("[^a-z0-9]+", "-");
-    assertThatThrownBy(() -> create(webService(name, spec)))
+    assertThatThrownBy(() -> create(name, spec))
         .isInstanceOf(KubernetesClientException.class)
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
         .hasMessageContaining(expectedMessage);
@@ -169,8 +150,7 @@ class WebServiceSchemaIT {
 
   @Test
   void aMinimalWebServiceIsAcceptedAndDefaulted() {
-    GenericKubernetesResource created =
-        create(webService("minimal", "image: nginx:1.25\n" + VALID_PORTS));
+    GenericKubernetesResource created = create("minimal", "image: nginx:1.25\n" + VALID_PORTS);
     @SuppressWarnings("unchecked")
     var spec = (java.util.Map<String, Object>) created.getAdditionalProperties().get("spec");
     assertThat(spec)
