@@ -139,4 +139,21 @@ class ConfigSyncSchemaIT {
     var spec = (Map<String, Object>) created.getAdditionalProperties().get("spec");
     assertThat(spec).containsEntry("strategy", "RollingUpdate").containsEntry("debounceSeconds", 5);
   }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"samples/configmapsync.yaml", "samples/configmonitor.yaml"})
+  void theSamplesAreAcceptedByTheServer(String sample) throws Exception {
+    try (var in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(sample))) {
+      for (var item : client.load(in).items()) {
+        // Server-side dry run: validated and defaulted by the API server, stored nowhere.
+        boolean namespaced = !"Namespace".equals(item.getKind());
+        if (namespaced) {
+          item.getMetadata().setNamespace(NS); // the sample's own namespaces need not exist here
+        }
+        var accepted = client.resource(item).dryRun().create();
+        assertThat(accepted.getMetadata().getName()).isEqualTo(item.getMetadata().getName());
+      }
+    }
+  }
 }

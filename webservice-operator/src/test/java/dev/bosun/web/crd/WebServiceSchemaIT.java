@@ -159,4 +159,14 @@ class WebServiceSchemaIT {
         .containsEntry("progressDeadlineSeconds", 600)
         .containsEntry("service", java.util.Map.of("type", "ClusterIP"));
   }
+
+  @Test
+  void theSampleIsAcceptedByTheServer() throws Exception {
+    try (var in =
+        java.nio.file.Files.newInputStream(java.nio.file.Path.of("samples/hello-web.yaml"))) {
+      var item = client.load(in).items().get(0);
+      var accepted = client.resource(item).inNamespace(NS).dryRun().create();
+      assertThat(accepted.getMetadata().getName()).isEqualTo("hello-web");
+    }
+  }
 }
