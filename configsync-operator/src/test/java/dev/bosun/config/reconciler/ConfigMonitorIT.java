@@ -91,6 +91,41 @@ class ConfigMonitorIT {
         .create();
   }
 
+  private static void statefulSet(String ns, String app) {
+    client
+        .apps()
+        .statefulSets()
+        .inNamespace(ns)
+        .resource(
+            new io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder()
+                .withNewMetadata()
+                .withName(app + "-db")
+                .addToLabels("app", app)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(1)
+                .withServiceName(app + "-db")
+                // The monitor selects workloads by their own labels; the pods get their own so
+                // they never overlap the Deployment's selector.
+                .withNewSelector()
+                .addToMatchLabels("app", app + "-db")
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", app + "-db")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("db")
+                .withImage("registry.example.com/db:1")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build())
+        .create();
+  }
+
   private static void monitor(
       String ns, String name, String config, String app, String strategy, int debounce) {
     ConfigMonitorSpec spec = new ConfigMonitorSpec();
@@ -134,6 +169,7 @@ class ConfigMonitorIT {
     String ns = RunningOperator.namespace(client, "monitor", Map.of(), Map.of());
     configMap(ns, "web-config", "v1");
     deployment(ns, "web");
+    statefulSet(ns, "web");
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(replicaSets(ns, "web")).hasSize(1));
     monitor(ns, "web", "web-config", "web", "RollingUpdate", 1);
     awaitWatching(ns, "web");
@@ -152,9 +188,8 @@ class ConfigMonitorIT {
               assertThat(s.getConfigHash()).isNotEqualTo(baseline);
               assertThat(s.getLastRolloutTime()).isNotNull();
               assertThat(s.getWorkloads())
-                  .singleElement()
-                  .satisfies(
-                      w -> assertThat(w.getKind() + "/" + w.getName()).isEqualTo("Deployment/web"));
+                  .extracting(w -> w.getKind() + "/" + w.getName())
+                  .containsExactlyInAnyOrder("Deployment/web", "StatefulSet/web-db");
             });
     String hash = status(ns, "web").getConfigHash();
     assertThat(
@@ -176,6 +211,19 @@ class ConfigMonitorIT {
               assertThat(e.getReason()).isEqualTo("ConfigChanged");
               assertThat(e.getInvolvedObject().getKind()).isEqualTo("Deployment");
             });
+
+    assertThat(
+            client
+                .apps()
+                .statefulSets()
+                .inNamespace(ns)
+                .withName("web-db")
+                .get()
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations())
+        .containsEntry(CONFIG_HASH_ANNOTATION, hash);
 
     // An operator restart re-reads the persisted hash: nothing rolls by itself.
     operator.stop();
