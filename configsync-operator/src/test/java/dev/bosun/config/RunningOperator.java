@@ -5,13 +5,19 @@ import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.WriteCounter;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import java.util.UUID;
 
 /** The configsync operator as Main runs it, on the shared control plane, for integration tests. */
 public final class RunningOperator implements AutoCloseable {
+
+  /** The operator's three CRDs. */
+  public static final String[] CRDS = {
+    "configmapsyncs.config.bosun.dev",
+    "secretsyncs.config.bosun.dev",
+    "configmonitors.config.bosun.dev"
+  };
 
   public final WriteCounter writes = new WriteCounter();
   public final KubernetesClient client =
@@ -20,14 +26,7 @@ public final class RunningOperator implements AutoCloseable {
   private OperatorRuntime runtime;
 
   public RunningOperator() {
-    for (String crd :
-        new String[] {
-          "configmapsyncs.config.bosun.dev",
-          "secretsyncs.config.bosun.dev",
-          "configmonitors.config.bosun.dev"
-        }) {
-      Crds.install(client, crd);
-    }
+    Crds.install(client, CRDS);
   }
 
   public RunningOperator start() {
@@ -56,18 +55,7 @@ public final class RunningOperator implements AutoCloseable {
       String prefix,
       Map<String, String> labels,
       Map<String, String> annotations) {
-    String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 6);
-    client
-        .namespaces()
-        .resource(
-            new NamespaceBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withLabels(labels)
-                .withAnnotations(annotations)
-                .endMetadata()
-                .build())
-        .create();
-    return name;
+    return Crds.namespace(
+        client, prefix + "-" + UUID.randomUUID().toString().substring(0, 6), labels, annotations);
   }
 }

@@ -7,7 +7,6 @@ import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.KubeletSimulator;
 import dev.bosun.common.testing.LocalControlPlane;
 import dev.bosun.web.v1alpha1.WebService;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -60,10 +59,7 @@ public final class LocalRun {
                 }));
 
     String ns = "demo";
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-        .serverSideApply();
+    Crds.namespace(client, ns, java.util.Map.of(), java.util.Map.of());
     Path sample = repo.resolve("webservice-operator/samples/hello-web.yaml");
     step("applying " + repo.relativize(sample) + " in namespace " + ns);
     try (InputStream in = Files.newInputStream(sample)) {

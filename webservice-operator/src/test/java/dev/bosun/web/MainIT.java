@@ -10,7 +10,6 @@ import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
 import dev.bosun.web.v1alpha1.WebService;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -40,10 +39,7 @@ class MainIT {
     KubernetesClient client = ControlPlaneExtension.controlPlane().adminClient();
     Crds.install(client, "webservices.web.bosun.dev");
     String ns = "main-it";
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-        .serverSideApply();
+    Crds.namespace(client, ns, java.util.Map.of(), java.util.Map.of());
     OperatorSettings settings =
         OperatorSettings.fromMap(
             WebServiceOperator.NAME,

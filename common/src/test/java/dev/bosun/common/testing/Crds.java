@@ -43,8 +43,15 @@ public final class Crds {
     }
   }
 
-  /** Applies CRD {@code name} (as {@link #servableFile} adapts it) and waits until it is served. */
-  public static void install(KubernetesClient client, String name) {
+  /** Applies each CRD (as {@link #servableFile} adapts it) and waits until it is served. */
+  public static void install(KubernetesClient client, String... names) {
+    for (String name : names) {
+      installOne(client, name);
+    }
+  }
+
+  /** Applies one CRD and waits until the server reports it Established. */
+  private static void installOne(KubernetesClient client, String name) {
     try (InputStream in = Files.newInputStream(Path.of(servableFile(client, name)))) {
       var crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
       client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
@@ -68,6 +75,26 @@ public final class Crds {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Creates or updates a namespace with the given labels and annotations (server-side apply). */
+  public static String namespace(
+      KubernetesClient client,
+      String name,
+      java.util.Map<String, String> labels,
+      java.util.Map<String, String> annotations) {
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .build())
+        .serverSideApply();
+    return name;
   }
 
   /**

@@ -18,7 +18,6 @@ import dev.bosun.config.v1alpha1.configmapsyncspec.Source;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -51,19 +50,13 @@ public final class ConfigSyncBenchmark {
     LocalControlPlane plane =
         LocalControlPlane.start(Files.createTempDirectory("bosun-bench"), false);
     try (KubernetesClient admin = plane.adminClient()) {
-      for (String crd :
-          List.of(
-              "configmapsyncs.config.bosun.dev",
-              "secretsyncs.config.bosun.dev",
-              "configmonitors.config.bosun.dev")) {
-        Crds.install(admin, crd);
-      }
+      Crds.install(admin, dev.bosun.config.RunningOperator.CRDS);
       step("creating " + count + " destination namespaces");
-      namespace(admin, SRC, Map.of(), Map.of());
+      Crds.namespace(admin, SRC, Map.of(), Map.of());
       List<String> destinations = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         String ns = String.format("bench-dst-%03d", i);
-        namespace(admin, ns, Map.of(LABEL, "dst"), Map.of(ACCEPT_SYNC_FROM, "*"));
+        Crds.namespace(admin, ns, Map.of(LABEL, "dst"), Map.of(ACCEPT_SYNC_FROM, "*"));
         destinations.add(ns);
       }
 
@@ -210,24 +203,6 @@ public final class ConfigSyncBenchmark {
       }
       Thread.sleep(10);
     }
-  }
-
-  private static void namespace(
-      KubernetesClient client,
-      String name,
-      Map<String, String> labels,
-      Map<String, String> annotations) {
-    client
-        .namespaces()
-        .resource(
-            new NamespaceBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withLabels(labels)
-                .withAnnotations(annotations)
-                .endMetadata()
-                .build())
-        .serverSideApply();
   }
 
   private static void step(String what) {

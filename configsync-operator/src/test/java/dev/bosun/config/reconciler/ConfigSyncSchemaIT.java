@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Map;
@@ -28,18 +27,8 @@ class ConfigSyncSchemaIT {
   @BeforeAll
   static void installCrds() {
     client = ControlPlaneExtension.controlPlane().adminClient();
-    for (String crd :
-        new String[] {
-          "configmapsyncs.config.bosun.dev",
-          "secretsyncs.config.bosun.dev",
-          "configmonitors.config.bosun.dev"
-        }) {
-      Crds.install(client, crd);
-    }
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-        .serverSideApply();
+    Crds.install(client, dev.bosun.config.RunningOperator.CRDS);
+    Crds.namespace(client, NS, Map.of(), Map.of());
   }
 
   @AfterAll

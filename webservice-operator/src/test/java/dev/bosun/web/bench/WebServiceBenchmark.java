@@ -17,7 +17,6 @@ import dev.bosun.web.dependent.ServiceDependent;
 import dev.bosun.web.reconciler.WebServiceReconciler;
 import dev.bosun.web.v1alpha1.WebService;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -228,10 +227,7 @@ public final class WebServiceBenchmark {
   }
 
   private static void namespace(KubernetesClient client, String ns) {
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-        .serverSideApply();
+    Crds.namespace(client, ns, java.util.Map.of(), java.util.Map.of());
   }
 
   private static long usedHeapAfterGc() {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.stream.Stream;
@@ -29,10 +28,7 @@ class WebServiceSchemaIT {
   static void installCrd() {
     client = ControlPlaneExtension.controlPlane().adminClient();
     Crds.install(client, "webservices.web.bosun.dev");
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-        .serverSideApply();
+    Crds.namespace(client, NS, java.util.Map.of(), java.util.Map.of());
   }
 
   @AfterAll
