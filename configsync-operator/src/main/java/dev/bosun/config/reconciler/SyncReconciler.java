@@ -201,7 +201,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
         source(context, Namespace.class, NAMESPACES)
             .list(n -> true)
             .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
-    Map<String, R> copies = copiesOf(sync, context);
+    List<R> copies = copiesOf(sync, context);
 
     SyncPlan<R> plan = planner.plan(ns, request, source, namespaces, copies, copyLabels(sync));
     List<DestinationResult> results = execute(plan, context.getClient());
@@ -236,7 +236,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
     return retry ? control.rescheduleAfter(CONFLICT_RECHECK) : control;
   }
 
-  private Map<String, R> copiesOf(P sync, Context<P> context) {
+  private List<R> copiesOf(P sync, Context<P> context) {
     Map<String, String> labels = copyLabels(sync);
     return source(context, kind.type(), COPIES)
         .list(
@@ -248,9 +248,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
                     && labels
                         .get(SYNC_NAMESPACE_LABEL)
                         .equals(c.getMetadata().getLabels().get(SYNC_NAMESPACE_LABEL)))
-        .collect(
-            Collectors.toMap(
-                c -> c.getMetadata().getNamespace(), Function.identity(), (a, b) -> a));
+        .toList();
   }
 
   /** The labels that mark a copy as this sync's. */
@@ -400,7 +398,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
   @Override
   public DeleteControl cleanup(P sync, Context<P> context) {
     // Copies of a deleted sync go with it, also when it was deleted while the operator was down.
-    copiesOf(sync, context).values().forEach(copy -> delete(context.getClient(), copy));
+    copiesOf(sync, context).forEach(copy -> delete(context.getClient(), copy));
     return DeleteControl.defaultDelete();
   }
 }

@@ -28,6 +28,8 @@ public final class ContentHash {
   /** Adds a named section (a map, sorted by key; null is the empty map). */
   public ContentHash add(String section, Map<String, String> entries) {
     update(section);
+    // The entry count frames the section: no entry can pose as the next section's name.
+    update(Integer.toString(entries == null ? 0 : entries.size()));
     new TreeMap<>(entries == null ? Map.of() : entries)
         .forEach(
             (k, v) -> {

@@ -19,11 +19,8 @@ public final class SecretKind implements SyncedKind<Secret> {
 
   @Override
   public String hash(Secret secret) {
-    return ContentHash.start()
-        .add("type", secret.getType())
-        .add("data", secret.getData())
-        .add("stringData", secret.getStringData())
-        .hex();
+    // Exactly what a copy carries (the API server never returns stringData).
+    return ContentHash.start().add("type", secret.getType()).add("data", secret.getData()).hex();
   }
 
   @Override

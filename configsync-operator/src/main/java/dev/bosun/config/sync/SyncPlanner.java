@@ -9,6 +9,7 @@ import dev.bosun.config.model.SyncRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ public final class SyncPlanner<R extends HasMetadata> {
    * @param request what the sync asks for
    * @param source the source, if it exists and takes part in syncing
    * @param namespaces every namespace of the cluster
-   * @param copies this sync's existing copies, by namespace
+   * @param copies this sync's existing copies (under the current or an earlier target name)
    * @param copyLabels the labels every copy of this sync carries
    */
   public SyncPlan<R> plan(
@@ -45,11 +46,11 @@ public final class SyncPlanner<R extends HasMetadata> {
       SyncRequest request,
       Optional<R> source,
       Map<String, Namespace> namespaces,
-      Map<String, R> copies,
+      Collection<R> copies,
       Map<String, String> copyLabels) {
     if (source.isEmpty()) {
       // No source (never created, or deleted): no copy may outlive it.
-      return new SyncPlan<>(List.of(), List.copyOf(copies.values()));
+      return new SyncPlan<>(List.of(), List.copyOf(copies));
     }
     R src = source.get();
     String hash = kind.hash(src);
@@ -77,7 +78,16 @@ public final class SyncPlanner<R extends HasMetadata> {
         decisions.add(new SyncPlan.Refused<>(ns, State.NOT_ALLOWED, refusal.get()));
         continue;
       }
-      R existing = copies.get(ns);
+      // Only a copy under the current target name counts: after a rename the new name has no
+      // copy yet, so the writer must first make sure nobody else's object holds that name.
+      R existing =
+          copies.stream()
+              .filter(
+                  c ->
+                      c.getMetadata().getNamespace().equals(ns)
+                          && c.getMetadata().getName().equals(request.targetName()))
+              .findFirst()
+              .orElse(null);
       if (existing != null && upToDate(existing, hash, copyLabels, annotations)) {
         decisions.add(new SyncPlan.UpToDate<>(ns));
       } else {
@@ -88,16 +98,16 @@ public final class SyncPlanner<R extends HasMetadata> {
     // Copies where no copy may be any more: the namespace stopped matching, consent was
     // withdrawn, or the target name changed.
     List<R> deletions = new ArrayList<>();
-    for (Map.Entry<String, R> copy : copies.entrySet()) {
+    for (R copy : copies) {
       boolean kept =
-          decisions.stream()
-              .anyMatch(
-                  d ->
-                      d.namespace().equals(copy.getKey())
-                          && !(d instanceof SyncPlan.Refused<R>)
-                          && copy.getValue().getMetadata().getName().equals(request.targetName()));
+          copy.getMetadata().getName().equals(request.targetName())
+              && decisions.stream()
+                  .anyMatch(
+                      d ->
+                          d.namespace().equals(copy.getMetadata().getNamespace())
+                              && !(d instanceof SyncPlan.Refused<R>));
       if (!kept) {
-        deletions.add(copy.getValue());
+        deletions.add(copy);
       }
     }
     return new SyncPlan<>(decisions, deletions);

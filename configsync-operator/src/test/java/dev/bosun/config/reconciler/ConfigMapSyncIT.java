@@ -355,4 +355,44 @@ class ConfigMapSyncIT {
         .singleElement()
         .satisfies(e -> assertThat(e.getType()).isEqualTo("Warning"));
   }
+
+  @Test
+  void renamingTheCopiesNeverTakesOverAnObjectHoldingTheNewName() {
+    String src = ns("src", Map.of(), Map.of());
+    String dst = ns("dst", Map.of(), Map.of(ACCEPT_SYNC_FROM, "*"));
+    source(src, "cfg", "*", Map.of("x", "1"));
+    sync(src, "share", "cfg", List.of(dst), null);
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(copyData(dst, "cfg")).isNotNull());
+    client
+        .configMaps()
+        .inNamespace(dst)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("renamed")
+                .endMetadata()
+                .addToData("theirs", "keep")
+                .build())
+        .create();
+
+    client
+        .resources(ConfigMapSync.class)
+        .inNamespace(src)
+        .withName("share")
+        .edit(
+            s -> {
+              s.getSpec().setTargetName("renamed");
+              return s;
+            });
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(status(src, "share").getDestinations())
+                  .singleElement()
+                  .satisfies(d -> assertThat(d.getState().getValue()).isEqualTo("Conflict"));
+              assertThat(copyData(dst, "cfg")).as("the copy under the old name is gone").isNull();
+            });
+    assertThat(copyData(dst, "renamed")).isEqualTo(Map.of("theirs", "keep"));
+  }
 }

@@ -1,39 +1,42 @@
 package dev.bosun.web.chart;
 
+import static dev.bosun.common.testing.ChartAssertions.assertClusterRoleGrantsExactly;
+import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
+import static dev.bosun.common.testing.ChartAssertions.assertHardened;
+import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
+import static dev.bosun.common.testing.ChartAssertions.assertLeaderElectionRoleLimitedToLease;
+import static dev.bosun.common.testing.ChartAssertions.assertMetricsAndProbesOn;
+import static dev.bosun.common.testing.ChartAssertions.assertNoWildcards;
+import static dev.bosun.common.testing.ChartAssertions.assertResources;
+import static dev.bosun.common.testing.ChartAssertions.env;
+import static dev.bosun.common.testing.ChartAssertions.grants;
+import static dev.bosun.common.testing.ChartAssertions.leaderElectionRole;
+import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
+import static dev.bosun.common.testing.ChartAssertions.permissions;
+import static dev.bosun.common.testing.ChartAssertions.serviceAccountName;
+import static dev.bosun.common.testing.HelmChartFixture.all;
+import static dev.bosun.common.testing.HelmChartFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
-import com.marcnuri.helm.TemplateCommand;
 import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.common.testing.HelmChartFixture;
 import dev.bosun.web.WebServiceOperator;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.PodSecurityContext;
-import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.SecurityContext;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceAccount;
-import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,15 +55,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class WebServiceChartTest {
 
-  /** Surefire runs in the module directory. */
-  private static final Path CHART = Path.of("chart");
-
   private static final Path CRD_SOURCE =
       Path.of("..", "crds", "web.bosun.dev", "webservices.web.bosun.dev-v1.yml");
   private static final String RELEASE = "bosun";
   private static final String NAMESPACE = "bosun-system";
   private static final String FULLNAME = "bosun-bosun-webservice-operator";
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  /** Surefire runs in the module directory. */
+  private static final HelmChartFixture CHART =
+      new HelmChartFixture(Path.of("chart"), RELEASE, NAMESPACE);
 
   /** What the operator does, as "apiGroup|resource|verb"; the chart must grant exactly this. */
   private static final Set<String> OPERATOR_PERMISSIONS =
@@ -93,109 +96,25 @@ class WebServiceChartTest {
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 
-  private static Set<String> grants(String apiGroup, String resource, String... verbs) {
-    return Stream.of(verbs)
-        .map(verb -> apiGroup + "|" + resource + "|" + verb)
-        .collect(Collectors.toSet());
-  }
-
-  /** Every (apiGroup, resource, verb) the rules grant, as "apiGroup|resource|verb". */
-  private static Set<String> permissions(List<PolicyRule> rules) {
-    return rules.stream()
-        .flatMap(
-            rule ->
-                rule.getApiGroups().stream()
-                    .flatMap(
-                        group ->
-                            rule.getResources().stream()
-                                .flatMap(
-                                    resource ->
-                                        rule.getVerbs().stream()
-                                            .map(verb -> group + "|" + resource + "|" + verb))))
-        .collect(Collectors.toSet());
-  }
-
-  /** Renders the chart with the given --set pairs (key1, value1, key2, value2, ...). */
-  private static List<HasMetadata> render(String... keysAndValues) {
-    TemplateCommand template =
-        new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE);
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      template = template.set(keysAndValues[i], keysAndValues[i + 1]);
-    }
-    Object parsed = SERIALIZATION.unmarshal(template.call());
-    if (parsed instanceof List<?> documents) {
-      return documents.stream().map(HasMetadata.class::cast).toList();
-    }
-    return List.of((HasMetadata) parsed);
-  }
-
-  private static <T extends HasMetadata> List<T> all(List<HasMetadata> objects, Class<T> type) {
-    return objects.stream().filter(type::isInstance).map(type::cast).toList();
-  }
-
-  private static <T extends HasMetadata> T only(List<HasMetadata> objects, Class<T> type) {
-    List<T> found = all(objects, type);
-    assertThat(found).as("rendered %ss", type.getSimpleName()).hasSize(1);
-    return found.get(0);
-  }
-
-  private static Role leaderElectionRole(List<HasMetadata> objects) {
-    return all(objects, Role.class).stream()
-        .filter(role -> role.getMetadata().getName().equals(FULLNAME + "-leader-election"))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no leader-election Role rendered"));
-  }
-
-  private static Container operatorContainer(Deployment deployment) {
-    List<Container> containers = deployment.getSpec().getTemplate().getSpec().getContainers();
-    assertThat(containers).hasSize(1);
-    return containers.get(0);
-  }
-
-  private static Map<String, EnvVar> env(Deployment deployment) {
-    return operatorContainer(deployment).getEnv().stream()
-        .collect(Collectors.toMap(EnvVar::getName, e -> e));
-  }
-
   @Test
   void lintsCleanInStrictMode() {
-    LintResult result = new Helm(CHART).lint().strict().call();
-
-    assertThat(result.isFailed()).as("lint messages: %s", result.getMessages()).isFalse();
-    assertThat(result.getMessages())
-        .noneMatch(m -> m.contains("[WARNING]") || m.contains("[ERROR]"));
+    CHART.assertLintsClean();
   }
 
   @Test
-  void lintFailsWhenTheDefaultValuesBreakTheSchema(@TempDir Path copy) throws IOException {
-    copyChart(copy);
-    Path values = copy.resolve("values.yaml");
-    String defaults = Files.readString(values);
-    assertThat(defaults).contains("\nreplicaCount: 1\n");
-    Files.writeString(values, defaults.replace("\nreplicaCount: 1\n", "\nreplicaCount: -1\n"));
+  void lintFailsWhenTheDefaultValuesBreakTheSchema(@TempDir Path copy) {
+    HelmChartFixture broken = CHART.copyTo(copy);
+    broken.editValues("\nreplicaCount: 1\n", "\nreplicaCount: -1\n");
 
-    LintResult result = new Helm(copy).lint().strict().call();
+    LintResult result = broken.lint();
 
     assertThat(result.isFailed()).isTrue();
     assertThat(String.join("\n", result.getMessages())).contains("schema").contains("replicaCount");
   }
 
-  private static void copyChart(Path target) throws IOException {
-    try (Stream<Path> files = Files.walk(CHART)) {
-      for (Path source : files.toList()) {
-        Path destination = target.resolve(CHART.relativize(source).toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(destination);
-        } else {
-          Files.copy(source, destination);
-        }
-      }
-    }
-  }
-
   @Test
   void defaultsRenderTheOperatorWithClusterWideRbac() {
-    List<HasMetadata> objects = render();
+    List<HasMetadata> objects = CHART.render();
 
     assertThat(objects)
         .map(o -> o.getKind() + "/" + o.getMetadata().getName())
@@ -207,27 +126,15 @@ class WebServiceChartTest {
             "RoleBinding/" + FULLNAME + "-leader-election",
             "Service/" + FULLNAME + "-metrics",
             "Deployment/" + FULLNAME);
-    assertThat(objects)
-        .filteredOn(o -> !(o instanceof ClusterRole || o instanceof ClusterRoleBinding))
-        .allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo(NAMESPACE));
-    assertThat(objects)
-        .allSatisfy(
-            o ->
-                assertThat(o.getMetadata().getLabels())
-                    .containsEntry("app.kubernetes.io/name", "bosun-webservice-operator")
-                    .containsEntry("app.kubernetes.io/instance", RELEASE)
-                    .containsEntry("app.kubernetes.io/managed-by", "Helm")
-                    .containsEntry("app.kubernetes.io/part-of", "bosun")
-                    .containsEntry("app.kubernetes.io/component", "operator")
-                    .containsKey("app.kubernetes.io/version"));
+    assertLabelledInNamespace(objects, "bosun-webservice-operator", RELEASE, NAMESPACE);
   }
 
   @Test
   void noRoleUsesAWildcard() {
-    List<HasMetadata> objects =
+    assertNoWildcards(
         Stream.of(
-                render(),
-                render(
+                CHART.render(),
+                CHART.render(
                     "rbac.scope",
                     "namespace",
                     "watchNamespaces[0]",
@@ -235,89 +142,26 @@ class WebServiceChartTest {
                     "watchNamespaces[1]",
                     "b"))
             .flatMap(List::stream)
-            .toList();
-    List<PolicyRule> rules =
-        Stream.concat(
-                all(objects, ClusterRole.class).stream().flatMap(r -> r.getRules().stream()),
-                all(objects, Role.class).stream().flatMap(r -> r.getRules().stream()))
-            .toList();
-
-    assertThat(rules).hasSizeGreaterThan(2);
-    assertThat(rules)
-        .allSatisfy(
-            rule -> {
-              assertThat(rule.getApiGroups()).isNotEmpty().doesNotContain("*");
-              assertThat(rule.getResources()).isNotEmpty().noneMatch(r -> r.contains("*"));
-              assertThat(rule.getVerbs()).isNotEmpty().doesNotContain("*");
-              assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
-            });
+            .toList());
   }
 
   @Test
   void clusterRoleGrantsExactlyWhatTheOperatorNeeds() {
-    List<HasMetadata> objects = render();
-    ClusterRole role = only(objects, ClusterRole.class);
-
-    assertThat(permissions(role.getRules())).isEqualTo(OPERATOR_PERMISSIONS);
-    assertThat(role.getRules()).allSatisfy(r -> assertThat(r.getResourceNames()).isNullOrEmpty());
-    assertThat(role.getAggregationRule()).isNull();
-
-    ClusterRoleBinding binding = only(objects, ClusterRoleBinding.class);
-    assertThat(binding.getRoleRef().getKind()).isEqualTo("ClusterRole");
-    assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
-    assertThat(binding.getSubjects())
-        .extracting(Subject::getKind, Subject::getName, Subject::getNamespace)
-        .containsExactly(
-            tuple(
-                "ServiceAccount",
-                only(objects, ServiceAccount.class).getMetadata().getName(),
-                NAMESPACE));
+    assertClusterRoleGrantsExactly(CHART.render(), OPERATOR_PERMISSIONS, NAMESPACE);
   }
 
   @Test
   void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
-    List<HasMetadata> objects = render();
-    Role role = leaderElectionRole(objects);
     String lease = OperatorSettings.local(WebServiceOperator.NAME).leaseName();
 
-    assertThat(role.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
-    assertThat(permissions(role.getRules()))
-        .isEqualTo(grants("coordination.k8s.io", "leases", "get", "create", "update"));
-    // create cannot be restricted by name; get and update are restricted to the operator's Lease.
-    assertThat(role.getRules())
-        .allSatisfy(
-            rule -> {
-              if (!rule.getVerbs().equals(List.of("create"))) {
-                assertThat(rule.getResourceNames()).containsExactly(lease);
-              }
-            });
-
-    RoleBinding binding =
-        all(objects, RoleBinding.class).stream()
-            .filter(b -> b.getRoleRef().getName().equals(role.getMetadata().getName()))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("leader-election Role is not bound"));
-    assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
-    assertThat(binding.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
-    assertThat(binding.getSubjects())
-        .singleElement()
-        .satisfies(
-            s -> {
-              assertThat(s.getKind()).isEqualTo("ServiceAccount");
-              assertThat(s.getName())
-                  .isEqualTo(
-                      only(objects, Deployment.class)
-                          .getSpec()
-                          .getTemplate()
-                          .getSpec()
-                          .getServiceAccountName());
-            });
+    assertLeaderElectionRoleLimitedToLease(CHART.render(), FULLNAME, NAMESPACE, lease);
   }
 
   @Test
   void namespaceScopeGrantsRolesInTheWatchedNamespacesOnly() {
     List<HasMetadata> objects =
-        render("rbac.scope", "namespace", "watchNamespaces[0]", "a", "watchNamespaces[1]", "b");
+        CHART.render(
+            "rbac.scope", "namespace", "watchNamespaces[0]", "a", "watchNamespaces[1]", "b");
 
     assertThat(all(objects, ClusterRole.class)).isEmpty();
     assertThat(all(objects, ClusterRoleBinding.class)).isEmpty();
@@ -346,7 +190,8 @@ class WebServiceChartTest {
                   .containsExactly(tuple(FULLNAME, NAMESPACE));
             });
     // The Lease stays in the release namespace whatever the operator watches.
-    assertThat(leaderElectionRole(objects).getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+    assertThat(leaderElectionRole(objects, FULLNAME).getMetadata().getNamespace())
+        .isEqualTo(NAMESPACE);
     assertThat(
             env(only(objects, Deployment.class)).get(OperatorSettings.WATCH_NAMESPACES).getValue())
         .isEqualTo("a,b");
@@ -354,117 +199,29 @@ class WebServiceChartTest {
 
   @Test
   void deploymentIsHardened() {
-    Deployment deployment = only(render(), Deployment.class);
-    PodSpec pod = deployment.getSpec().getTemplate().getSpec();
-    Container container = operatorContainer(deployment);
+    Deployment deployment = only(CHART.render(), Deployment.class);
 
-    PodSecurityContext podSecurity = pod.getSecurityContext();
-    assertThat(podSecurity.getRunAsNonRoot()).isTrue();
-    assertThat(podSecurity.getRunAsUser()).isEqualTo(65532L);
-    assertThat(podSecurity.getRunAsGroup()).isEqualTo(65532L);
-    assertThat(podSecurity.getFsGroup()).isEqualTo(65532L);
-    assertThat(podSecurity.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
-
-    SecurityContext security = container.getSecurityContext();
-    assertThat(security.getReadOnlyRootFilesystem()).isTrue();
-    assertThat(security.getAllowPrivilegeEscalation()).isFalse();
-    assertThat(security.getPrivileged()).isFalse();
-    assertThat(security.getCapabilities().getDrop()).containsExactly("ALL");
-    assertThat(security.getCapabilities().getAdd()).isNullOrEmpty();
-
-    assertThat(container.getResources().getRequests())
-        .containsOnlyKeys("cpu", "memory")
-        .hasEntrySatisfying("cpu", q -> assertThat(q.toString()).isEqualTo("100m"))
-        .hasEntrySatisfying("memory", q -> assertThat(q.toString()).isEqualTo("256Mi"));
-    assertThat(container.getResources().getLimits())
-        .hasEntrySatisfying("memory", q -> assertThat(q.toString()).isEqualTo("512Mi"));
-
-    // A read-only root needs a writable /tmp for the JVM.
-    assertThat(container.getVolumeMounts())
-        .anySatisfy(
-            m -> {
-              assertThat(m.getMountPath()).isEqualTo("/tmp");
-              Volume volume =
-                  pod.getVolumes().stream()
-                      .filter(v -> v.getName().equals(m.getName()))
-                      .findFirst()
-                      .orElseThrow();
-              assertThat(volume.getEmptyDir()).isNotNull();
-            });
-    assertThat(pod.getServiceAccountName()).isEqualTo(FULLNAME);
-    assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
+    assertHardened(deployment);
+    assertResources(operatorContainer(deployment), "100m", "256Mi", "512Mi");
+    assertThat(serviceAccountName(deployment)).isEqualTo(FULLNAME);
   }
 
   @Test
   void environmentFollowsTheOperatorsSettingsContract() {
-    Deployment deployment = only(render(), Deployment.class);
-    Map<String, EnvVar> env = env(deployment);
-
-    assertThat(env.get(OperatorSettings.LEADER_ELECTION).getValue()).isEqualTo("true");
-    EnvVar leaseNamespace = env.get(OperatorSettings.LEASE_NAMESPACE);
-    assertThat(leaseNamespace.getValue()).isNull();
-    assertThat(leaseNamespace.getValueFrom().getFieldRef().getFieldPath())
-        .isEqualTo("metadata.namespace");
-    assertThat(env.get(OperatorSettings.HTTP_PORT).getValue()).isEqualTo("8080");
-    assertThat(env.get("BOSUN_LOG_LEVEL").getValue()).isEqualTo("INFO");
-    assertThat(env.get("JAVA_TOOL_OPTIONS").getValue()).isEqualTo("-XX:MaxRAMPercentage=75");
-
-    // What the operator reads from that environment, with the downward API resolved as the
-    // kubelet would: every namespace, leader election on a Lease in the release namespace.
-    Map<String, String> resolved = new HashMap<>();
-    env.forEach(
-        (name, var) -> resolved.put(name, var.getValue() != null ? var.getValue() : NAMESPACE));
-    OperatorSettings settings = OperatorSettings.fromMap(WebServiceOperator.NAME, resolved);
-    assertThat(settings.watchNamespaces()).isEmpty();
-    assertThat(settings.leaderElection()).isTrue();
-    assertThat(settings.leaseNamespace()).contains(NAMESPACE);
-    assertThat(settings.httpPort()).isEqualTo(8080);
+    assertDefaultSettingsEnv(
+        only(CHART.render(), Deployment.class), WebServiceOperator.NAME, NAMESPACE);
   }
 
   @Test
   void probesAndMetricsUseTheOperatorsHttpPort() {
-    List<HasMetadata> objects = render();
-    Deployment deployment = only(objects, Deployment.class);
-    Container container = operatorContainer(deployment);
-
-    assertThat(container.getPorts())
-        .singleElement()
-        .satisfies(
-            p -> {
-              assertThat(p.getName()).isEqualTo("http-metrics");
-              assertThat(p.getContainerPort()).isEqualTo(8080);
-            });
-    assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
-    assertThat(container.getLivenessProbe().getHttpGet().getPort().getStrVal())
-        .isEqualTo("http-metrics");
-    assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
-    assertThat(container.getReadinessProbe().getHttpGet().getPort().getStrVal())
-        .isEqualTo("http-metrics");
-    assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
-        .containsEntry("prometheus.io/scrape", "true")
-        .containsEntry("prometheus.io/port", "8080");
-
-    Service service = only(objects, Service.class);
-    assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
-    assertThat(service.getSpec().getPorts())
-        .singleElement()
-        .satisfies(
-            p -> {
-              assertThat(p.getName()).isEqualTo("http-metrics");
-              assertThat(p.getPort()).isEqualTo(8080);
-              assertThat(p.getTargetPort().getStrVal()).isEqualTo("http-metrics");
-            });
-    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
-        .containsAllEntriesOf(service.getSpec().getSelector());
-    assertThat(deployment.getSpec().getSelector().getMatchLabels())
-        .isEqualTo(service.getSpec().getSelector());
+    assertMetricsAndProbesOn(CHART.render(), 8080);
   }
 
   @Test
   void valuesReachTheDeployment() {
     Deployment deployment =
         only(
-            render(
+            CHART.render(
                 "image.tag", "1.2.3",
                 "logLevel", "DEBUG",
                 "metrics.port", "9090",
@@ -484,17 +241,16 @@ class WebServiceChartTest {
   }
 
   @Test
-  void defaultImageTagIsTheAppVersion() throws IOException {
-    Map<?, ?> chart =
-        SERIALIZATION.unmarshal(Files.readString(CHART.resolve("Chart.yaml")), Map.class);
+  void defaultImageTagIsTheAppVersion() {
+    Map<?, ?> chart = CHART.chartYaml();
 
-    assertThat(operatorContainer(only(render(), Deployment.class)).getImage())
+    assertThat(operatorContainer(only(CHART.render(), Deployment.class)).getImage())
         .isEqualTo("bosun/webservice-operator:" + chart.get("appVersion"));
   }
 
   @Test
   void withoutLeaderElectionTheOldPodStopsFirstAndNoLeaseIsGranted() {
-    List<HasMetadata> objects = render("leaderElection.enabled", "false");
+    List<HasMetadata> objects = CHART.render("leaderElection.enabled", "false");
     Deployment deployment = only(objects, Deployment.class);
 
     assertThat(env(deployment).get(OperatorSettings.LEADER_ELECTION).getValue()).isEqualTo("false");
@@ -507,43 +263,27 @@ class WebServiceChartTest {
   @Test
   void rbacAndServiceAccountCanBeLeftToTheCluster() {
     List<HasMetadata> objects =
-        render(
+        CHART.render(
             "rbac.create", "false", "serviceAccount.create", "false", "serviceAccount.name", "ops");
 
     assertThat(objects)
         .map(HasMetadata::getKind)
         .containsExactlyInAnyOrder("Service", "Deployment");
-    assertThat(
-            only(objects, Deployment.class)
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getServiceAccountName())
-        .isEqualTo("ops");
+    assertThat(serviceAccountName(only(objects, Deployment.class))).isEqualTo("ops");
   }
 
   @Test
   void notesShowHowToCreateAndWatchAFirstWebService() {
-    String notes =
-        new Helm(CHART)
-            .install()
-            .withName(RELEASE)
-            .withNamespace(NAMESPACE)
-            .clientOnly()
-            .dryRun()
-            .call()
-            .getOutput();
+    String notes = CHART.notes();
 
     assertThat(notes).contains("kubectl get webservices -w");
     // The example is a heredoc the user pastes: it must be a WebService of the shipped CRD with
     // every field the CRD requires.
-    String example =
-        notes.substring(
-            notes.indexOf("<<'EOF'\n") + "<<'EOF'\n".length(), notes.indexOf("\nEOF\n"));
     GenericKubernetesResource webService =
-        SERIALIZATION.unmarshal(example, GenericKubernetesResource.class);
+        HelmChartFixture.serialization()
+            .unmarshal(HelmChartFixture.heredoc(notes), GenericKubernetesResource.class);
     CustomResourceDefinition crd =
-        SERIALIZATION.unmarshal(readString(CRD_SOURCE), CustomResourceDefinition.class);
+        HelmChartFixture.read(CRD_SOURCE, CustomResourceDefinition.class);
     CustomResourceDefinitionVersion version = crd.getSpec().getVersions().get(0);
     assertThat(webService.getApiVersion())
         .isEqualTo(crd.getSpec().getGroup() + "/" + version.getName());
@@ -554,14 +294,6 @@ class WebServiceChartTest {
         version.getSchema().getOpenAPIV3Schema().getProperties().get("spec").getRequired();
     assertThat(required).isNotEmpty();
     assertThat(spec.keySet()).map(String::valueOf).containsAll(required);
-  }
-
-  private static String readString(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   static Stream<Arguments> valuesTheSchemaRejects() {
@@ -583,21 +315,15 @@ class WebServiceChartTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("valuesTheSchemaRejects")
   void schemaRejectsInvalidValues(List<String> keysAndValues, String where) {
-    assertThatThrownBy(() -> render(keysAndValues.toArray(String[]::new)))
-        .hasMessageContaining("schema")
-        .hasMessageContaining(where);
+    CHART.assertSchemaRejects(keysAndValues, where);
   }
 
   @Test
   void chartShipsTheCrdByteForByte() throws IOException {
-    Path crds = CHART.resolve("crds");
-    List<String> shipped;
-    try (Stream<Path> files = Files.list(crds)) {
-      shipped = files.map(p -> p.getFileName().toString()).sorted().toList();
-    }
+    List<String> shipped = CHART.shippedCrds();
 
     assertThat(shipped).containsExactly(CRD_SOURCE.getFileName().toString());
-    assertThat(Files.mismatch(crds.resolve(shipped.get(0)), CRD_SOURCE))
+    assertThat(Files.mismatch(CHART.dir().resolve("crds").resolve(shipped.get(0)), CRD_SOURCE))
         .as("chart/crds drifted from crds/web.bosun.dev: run the build to copy it again")
         .isEqualTo(-1L);
   }
