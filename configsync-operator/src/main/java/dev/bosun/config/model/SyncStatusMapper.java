@@ -24,6 +24,10 @@ public interface SyncStatusMapper {
   @Mapping(target = "selector", source = "destinations.namespaceSelector")
   SyncRequest request(SecretSyncSpec spec);
 
+  dev.bosun.config.v1alpha1.ConfigMapSyncStatus configMapStatus(SyncStatus status);
+
+  dev.bosun.config.v1alpha1.SecretSyncStatus secretStatus(SyncStatus status);
+
   dev.bosun.config.v1alpha1.configmapsyncstatus.Destinations configMapDestination(
       DestinationResult result);
 

@@ -6,6 +6,9 @@ import dev.bosun.config.ConfigSyncOperator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -21,13 +24,21 @@ import java.util.function.Function;
  */
 public final class WorkloadRoller {
 
+  /** The workload kinds that roll through their pod template, and how to reach it. */
+  private static final Map<Class<? extends HasMetadata>, Function<HasMetadata, PodTemplateSpec>>
+      WORKLOADS =
+          Map.of(
+              Deployment.class, w -> ((Deployment) w).getSpec().getTemplate(),
+              StatefulSet.class, w -> ((StatefulSet) w).getSpec().getTemplate(),
+              DaemonSet.class, w -> ((DaemonSet) w).getSpec().getTemplate());
+
   private final KubernetesClient client;
 
   public WorkloadRoller(KubernetesClient client) {
     this.client = client;
   }
 
-  /** The workloads it touched, as {@code Kind/name}. */
+  /** Rolls what the selector matches and returns the objects it touched. */
   public List<HasMetadata> roll(
       String namespace, LabelSelector selector, boolean deleteBarePods, String hash) {
     List<HasMetadata> rolled = new ArrayList<>();
@@ -43,60 +54,16 @@ public final class WorkloadRoller {
             .withPatchType(PatchType.JSON_MERGE)
             .withFieldManager(ConfigSyncOperator.NAME)
             .build();
-    rollAll(
-        client
-            .apps()
-            .deployments()
-            .inNamespace(namespace)
-            .withLabelSelector(selector)
-            .list()
-            .getItems(),
-        d -> d.getSpec().getTemplate(),
-        d ->
-            client
-                .apps()
-                .deployments()
-                .inNamespace(namespace)
-                .withName(d.getMetadata().getName())
-                .patch(context, patch),
-        hash,
-        rolled);
-    rollAll(
-        client
-            .apps()
-            .statefulSets()
-            .inNamespace(namespace)
-            .withLabelSelector(selector)
-            .list()
-            .getItems(),
-        s -> s.getSpec().getTemplate(),
-        s ->
-            client
-                .apps()
-                .statefulSets()
-                .inNamespace(namespace)
-                .withName(s.getMetadata().getName())
-                .patch(context, patch),
-        hash,
-        rolled);
-    rollAll(
-        client
-            .apps()
-            .daemonSets()
-            .inNamespace(namespace)
-            .withLabelSelector(selector)
-            .list()
-            .getItems(),
-        d -> d.getSpec().getTemplate(),
-        d ->
-            client
-                .apps()
-                .daemonSets()
-                .inNamespace(namespace)
-                .withName(d.getMetadata().getName())
-                .patch(context, patch),
-        hash,
-        rolled);
+    for (var kind : WORKLOADS.entrySet()) {
+      var resources = client.resources(kind.getKey()).inNamespace(namespace);
+      for (HasMetadata w : resources.withLabelSelector(selector).list().getItems()) {
+        Map<String, String> annotations = kind.getValue().apply(w).getMetadata().getAnnotations();
+        if (annotations == null || !hash.equals(annotations.get(CONFIG_HASH_ANNOTATION))) {
+          resources.withName(w.getMetadata().getName()).patch(context, patch);
+          rolled.add(w);
+        }
+      }
+    }
     if (deleteBarePods) {
       for (var pod :
           client.pods().inNamespace(namespace).withLabelSelector(selector).list().getItems()) {
@@ -110,20 +77,5 @@ public final class WorkloadRoller {
       }
     }
     return rolled;
-  }
-
-  private static <W extends HasMetadata> void rollAll(
-      List<W> workloads,
-      Function<W, PodTemplateSpec> template,
-      Function<W, ?> patch,
-      String hash,
-      List<HasMetadata> rolled) {
-    for (W w : workloads) {
-      Map<String, String> annotations = template.apply(w).getMetadata().getAnnotations();
-      if (annotations == null || !hash.equals(annotations.get(CONFIG_HASH_ANNOTATION))) {
-        patch.apply(w);
-        rolled.add(w);
-      }
-    }
   }
 }

@@ -2,8 +2,8 @@ package dev.bosun.config.reconciler;
 
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.config.ConfigSyncOperator;
-import dev.bosun.config.model.DestinationResult;
 import dev.bosun.config.model.SyncRequest;
+import dev.bosun.config.model.SyncStatus;
 import dev.bosun.config.model.SyncStatusMapper;
 import dev.bosun.config.sync.ConfigMapKind;
 import dev.bosun.config.v1alpha1.ConfigMapSync;
@@ -30,20 +30,8 @@ public class ConfigMapSyncReconciler
   }
 
   @Override
-  protected ConfigMapSyncStatus status(
-      long generation,
-      String sourceResourceVersion,
-      List<DestinationResult> destinations,
-      List<Condition> conditions) {
-    ConfigMapSyncStatus status = new ConfigMapSyncStatus();
-    status.setObservedGeneration(generation);
-    status.setSourceResourceVersion(sourceResourceVersion);
-    status.setDestinations(SyncStatusMapper.INSTANCE.configMapDestinations(destinations));
-    status.setSyncedCount(
-        (int)
-            destinations.stream().filter(d -> d.state() == DestinationResult.State.SYNCED).count());
-    status.setConditions(conditions);
-    return status;
+  protected ConfigMapSyncStatus status(SyncStatus status) {
+    return SyncStatusMapper.INSTANCE.configMapStatus(status);
   }
 
   @Override

@@ -2,8 +2,8 @@ package dev.bosun.config.reconciler;
 
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.config.ConfigSyncOperator;
-import dev.bosun.config.model.DestinationResult;
 import dev.bosun.config.model.SyncRequest;
+import dev.bosun.config.model.SyncStatus;
 import dev.bosun.config.model.SyncStatusMapper;
 import dev.bosun.config.sync.SecretKind;
 import dev.bosun.config.v1alpha1.SecretSync;
@@ -31,20 +31,8 @@ public class SecretSyncReconciler extends SyncReconciler<SecretSync, SecretSyncS
   }
 
   @Override
-  protected SecretSyncStatus status(
-      long generation,
-      String sourceResourceVersion,
-      List<DestinationResult> destinations,
-      List<Condition> conditions) {
-    SecretSyncStatus status = new SecretSyncStatus();
-    status.setObservedGeneration(generation);
-    status.setSourceResourceVersion(sourceResourceVersion);
-    status.setDestinations(SyncStatusMapper.INSTANCE.secretDestinations(destinations));
-    status.setSyncedCount(
-        (int)
-            destinations.stream().filter(d -> d.state() == DestinationResult.State.SYNCED).count());
-    status.setConditions(conditions);
-    return status;
+  protected SecretSyncStatus status(SyncStatus status) {
+    return SyncStatusMapper.INSTANCE.secretStatus(status);
   }
 
   @Override

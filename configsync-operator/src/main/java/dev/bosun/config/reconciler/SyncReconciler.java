@@ -16,6 +16,7 @@ import dev.bosun.config.ConfigSyncOperator;
 import dev.bosun.config.model.DestinationResult;
 import dev.bosun.config.model.DestinationResult.State;
 import dev.bosun.config.model.SyncRequest;
+import dev.bosun.config.model.SyncStatus;
 import dev.bosun.config.sync.SyncPlan;
 import dev.bosun.config.sync.SyncPlanner;
 import dev.bosun.config.sync.SyncedKind;
@@ -104,11 +105,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
   protected abstract SyncRequest request(P sync);
 
   /** The status of a sync of this kind. */
-  protected abstract S status(
-      long generation,
-      String sourceResourceVersion,
-      List<DestinationResult> destinations,
-      List<Condition> conditions);
+  protected abstract S status(SyncStatus status);
 
   /** The stored conditions of a sync of this kind. */
   protected abstract List<Condition> conditions(P sync);
@@ -193,7 +190,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
               clock);
       announce(sync, conditions(sync), merged);
       return StatusRecorder.patchIfChanged(
-          sync, status(sync.getMetadata().getGeneration(), null, List.of(), merged));
+          sync, status(SyncStatus.of(sync.getMetadata().getGeneration(), null, List.of(), merged)));
     }
     Optional<R> source =
         source(context, kind.type(), SOURCES).get(new ResourceID(request.sourceName(), ns));
@@ -229,7 +226,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
     long generation = sync.getMetadata().getGeneration();
     List<Condition> merged = Conditions.merge(conditions(sync), conditions, generation, clock);
     announce(sync, conditions(sync), merged);
-    S status = status(generation, sourceVersion, results, merged);
+    S status = status(SyncStatus.of(generation, sourceVersion, results, merged));
     UpdateControl<P> control = StatusRecorder.patchIfChanged(sync, status);
     boolean retry =
         results.stream().anyMatch(r -> r.state() != State.SYNCED && r.state() != State.NOT_ALLOWED);

@@ -33,12 +33,7 @@ public final class ConfigMapKind implements SyncedKind<ConfigMap> {
       Map<String, String> labels,
       Map<String, String> annotations) {
     return new ConfigMapBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(namespace)
-        .withLabels(labels)
-        .withAnnotations(annotations)
-        .endMetadata()
+        .withMetadata(SyncedKind.copyMetadata(name, namespace, labels, annotations))
         .withData(source.getData())
         .withBinaryData(source.getBinaryData())
         .build();

@@ -31,12 +31,7 @@ public final class SecretKind implements SyncedKind<Secret> {
       Map<String, String> labels,
       Map<String, String> annotations) {
     return new SecretBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(namespace)
-        .withLabels(labels)
-        .withAnnotations(annotations)
-        .endMetadata()
+        .withMetadata(SyncedKind.copyMetadata(name, namespace, labels, annotations))
         .withType(source.getType())
         .withData(source.getData())
         .build();
