@@ -34,6 +34,9 @@ public record OperatorSettings(
   public static final String RECONCILE_THREADS = "BOSUN_RECONCILE_THREADS";
   public static final String LEASE_DURATION_SECONDS = "BOSUN_LEASE_DURATION_SECONDS";
 
+  /** Concurrent reconciliations by default (more only adds contention on a busy API server). */
+  public static final int DEFAULT_RECONCILE_THREADS = 10;
+
   public OperatorSettings {
     // The name is also a label value (managed-by): a DNS label of at most 63 characters.
     if (name == null || name.length() > 63 || !name.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
@@ -60,7 +63,13 @@ public record OperatorSettings(
   /** Settings for a local run: all namespaces, no leader election, a free HTTP port. */
   public static OperatorSettings local(String name) {
     return new OperatorSettings(
-        name, Set.of(), false, Optional.empty(), 0, 10, Duration.ofSeconds(15));
+        name,
+        Set.of(),
+        false,
+        Optional.empty(),
+        0,
+        DEFAULT_RECONCILE_THREADS,
+        Duration.ofSeconds(15));
   }
 
   /** Reads the settings from the process environment. */
@@ -83,7 +92,7 @@ public record OperatorSettings(
         parseBoolean(env, LEADER_ELECTION, false),
         leaseNamespace,
         parseInt(env, HTTP_PORT, 8080),
-        parseInt(env, RECONCILE_THREADS, 10),
+        parseInt(env, RECONCILE_THREADS, DEFAULT_RECONCILE_THREADS),
         Duration.ofSeconds(parseInt(env, LEASE_DURATION_SECONDS, 15)));
   }
 

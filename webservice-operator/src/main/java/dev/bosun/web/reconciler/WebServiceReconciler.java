@@ -191,9 +191,17 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     } else if ("True".equals(degraded.getStatus())) {
       LOG.warn("degraded ({}): {}", degraded.getReason(), degraded.getMessage());
       events.warning(ws, degraded.getReason(), degraded.getMessage());
-    } else if ("RollingOut".equals(ready.getReason())) {
+    } else if ("RollingOut".equals(ready.getReason()) && !firstRollout(previous)) {
+      // A rollout of a change is news; the first rollout of a new WebService is not.
       events.normal(ws, "RollingOut", ready.getMessage());
     }
+  }
+
+  private static boolean firstRollout(WebServiceStatus previous) {
+    return previous == null
+        || Conditions.find(previous.getConditions(), WebServiceStatusAggregator.READY)
+            .map(c -> "Creating".equals(c.getReason()))
+            .orElse(true);
   }
 
   private static boolean sameReady(WebServiceStatus previous, WebServiceStatus now) {
