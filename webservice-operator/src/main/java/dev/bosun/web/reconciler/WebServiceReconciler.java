@@ -78,11 +78,18 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   public List<EventSource<?, WebService>> prepareEventSources(
       EventSourceContext<WebService> context) {
     // Pods carry the WebService's name in the instance label; their container states explain a
-    // rollout that does not progress (image pull errors, crash loops).
+    // rollout that does not progress (image pull errors, crash loops). Only a change of those
+    // problems triggers a reconcile: binding and readiness reach us through the Deployment, and
+    // reacting to every pod update would multiply the reconciles of a rollout.
     var pods =
         InformerEventSourceConfiguration.from(Pod.class, WebService.class)
             .withName("pods")
             .withLabelSelector(WebServiceOperator.MANAGED_SELECTOR)
+            .withOnAddFilter(pod -> !WebServiceStatusAggregator.problemReasons(pod).isEmpty())
+            .withOnUpdateFilter(
+                (pod, old) ->
+                    !WebServiceStatusAggregator.problemReasons(pod)
+                        .equals(WebServiceStatusAggregator.problemReasons(old)))
             .withSecondaryToPrimaryMapper(
                 pod ->
                     Set.of(

@@ -749,4 +749,51 @@ class WebServiceStatusAggregatorTest {
         .endStatus()
         .build();
   }
+
+  @org.junit.jupiter.api.Test
+  void problemReasonsAreTheWaitingReasonsAPersonMustActOn() {
+    var healthy =
+        new io.fabric8.kubernetes.api.model.PodBuilder()
+            .withNewStatus()
+            .addNewContainerStatus()
+            .withName("app")
+            .withNewState()
+            .withNewRunning()
+            .endRunning()
+            .endState()
+            .endContainerStatus()
+            .endStatus()
+            .build();
+    var creating =
+        new io.fabric8.kubernetes.api.model.PodBuilder()
+            .withNewStatus()
+            .addNewContainerStatus()
+            .withName("app")
+            .withNewState()
+            .withNewWaiting()
+            .withReason("ContainerCreating")
+            .endWaiting()
+            .endState()
+            .endContainerStatus()
+            .endStatus()
+            .build();
+    var pulling =
+        new io.fabric8.kubernetes.api.model.PodBuilder(creating)
+            .editStatus()
+            .editFirstContainerStatus()
+            .editState()
+            .editWaiting()
+            .withReason("ImagePullBackOff")
+            .endWaiting()
+            .endState()
+            .endContainerStatus()
+            .endStatus()
+            .build();
+    assertThat(WebServiceStatusAggregator.problemReasons(new io.fabric8.kubernetes.api.model.Pod()))
+        .isEmpty();
+    assertThat(WebServiceStatusAggregator.problemReasons(healthy)).isEmpty();
+    assertThat(WebServiceStatusAggregator.problemReasons(creating)).isEmpty();
+    assertThat(WebServiceStatusAggregator.problemReasons(pulling))
+        .containsExactly("ImagePullBackOff");
+  }
 }
