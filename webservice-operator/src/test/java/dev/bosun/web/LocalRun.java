@@ -15,6 +15,9 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The main job: a local control plane, the simulated kubelet, the WebService operator, and a sample
@@ -77,15 +80,21 @@ public final class LocalRun {
             + "Press Ctrl-C to stop.%n%n",
         plane.kubeconfig(), operator.httpPort(), plane.workDir().resolve("logs"));
 
-    String last = null;
-    while (true) {
-      String table = table(client);
-      if (!Objects.equals(table, last)) {
-        System.out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "\n" + table);
-        last = table;
-      }
-      Thread.sleep(1000);
-    }
+    // The live table: printed again whenever it changes, until Ctrl-C ends the JVM.
+    String[] last = {null};
+    Executors.newSingleThreadScheduledExecutor()
+        .scheduleWithFixedDelay(
+            () -> {
+              String table = table(client);
+              if (!Objects.equals(table, last[0])) {
+                System.out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "\n" + table);
+                last[0] = table;
+              }
+            },
+            0,
+            1,
+            TimeUnit.SECONDS);
+    new CountDownLatch(1).await();
   }
 
   private static String table(KubernetesClient client) {

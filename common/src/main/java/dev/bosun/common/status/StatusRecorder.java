@@ -39,6 +39,10 @@ public final class StatusRecorder {
       return UpdateControl.noUpdate();
     }
     resource.setStatus(newStatus);
+    // The status is derived from what was observed, so the latest write is the right one: no
+    // optimistic lock, which would only turn a slightly older cached view into a failed
+    // reconcile and a retry.
+    resource.getMetadata().setResourceVersion(null);
     return UpdateControl.patchStatus(resource);
   }
 }

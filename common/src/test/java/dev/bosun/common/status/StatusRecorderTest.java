@@ -184,6 +184,19 @@ class StatusRecorderTest {
     assertThat(control.getResource()).get().extracting(Widget::getStatus).isSameAs(first);
   }
 
+  @Test
+  void aPatchCarriesNoResourceVersionSoAStaleCachedViewCannotFailIt() {
+    Widget widget = widget(null);
+    widget.getMetadata().setResourceVersion("41");
+
+    UpdateControl<Widget> control =
+        StatusRecorder.patchIfChanged(widget, status(1L, "Ready", "True", "2024-01-01T00:00:00Z"));
+
+    assertThat(control.getResource())
+        .get()
+        .satisfies(w -> assertThat(w.getMetadata().getResourceVersion()).isNull());
+  }
+
   private static Widget widget(WidgetStatus status) {
     Widget widget = new Widget();
     widget.setMetadata(new ObjectMetaBuilder().withName("w").withNamespace("ns").build());

@@ -264,29 +264,14 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   private void waitFor(String what, Duration timeout, java.util.function.BooleanSupplier ready) {
-    Instant deadline = Instant.now().plus(timeout);
-    RuntimeException last = null;
-    while (Instant.now().isBefore(deadline)) {
-      for (Process p : processes) {
-        if (!p.isAlive()) {
-          throw new IllegalStateException("a control plane process died while waiting for " + what);
-        }
-      }
-      try {
-        if (ready.getAsBoolean()) {
-          return;
-        }
-      } catch (RuntimeException e) {
-        last = e;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted", e);
-      }
-    }
-    throw new IllegalStateException("timed out waiting for " + what, last);
+    org.awaitility.Awaitility.await(what)
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions()
+        .failFast(
+            "a control plane process died while waiting for " + what,
+            () -> processes.stream().anyMatch(p -> !p.isAlive()))
+        .until(ready::getAsBoolean);
   }
 
   /** https://127.0.0.1:port of the API server. */

@@ -1,8 +1,11 @@
 package dev.bosun.common.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -25,6 +28,32 @@ public final class WriteCounter implements Interceptor {
   /** How many writes so far. */
   public int count() {
     return writes.size();
+  }
+
+  /**
+   * Waits until no write has been made for {@code quiet} (at most {@code max}): the work a
+   * convergence set off has landed, so a following idle period measures idleness only.
+   */
+  public void awaitQuiet(Duration quiet, Duration max) {
+    long[] last = {count(), System.nanoTime()};
+    await()
+        .atMost(max.plus(quiet))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              if (count() != last[0]) {
+                last[0] = count();
+                last[1] = System.nanoTime();
+              }
+              return System.nanoTime() - last[1] >= quiet.toNanos();
+            });
+  }
+
+  /** The writes made while {@code period} passes. */
+  public List<String> writesDuring(Duration period) {
+    int from = count();
+    await().pollDelay(period).atMost(period.plusSeconds(5)).until(() -> true);
+    return since(from);
   }
 
   /** The writes since {@code from}, as "METHOD /path" lines (for a failure message). */

@@ -110,10 +110,8 @@ public final class ConfigSyncBenchmark {
       copies.close();
 
       step("operator idle for " + idleSeconds + " s after convergence");
-      Thread.sleep(2000); // the last status write of the update lands first
-      int before = writes.count();
-      Thread.sleep(idleSeconds * 1000L);
-      List<String> idle = writes.since(before);
+      writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
+      List<String> idle = writes.writesDuring(Duration.ofSeconds(idleSeconds));
       operator.close();
       operatorClient.close();
 
@@ -192,17 +190,16 @@ public final class ConfigSyncBenchmark {
   }
 
   private static void waitForValue(
-      SharedIndexInformer<ConfigMap> informer, int count, String value, long start)
-      throws InterruptedException {
-    while (informer.getStore().list().stream()
-            .filter(c -> c.getData() != null && value.equals(c.getData().get("value")))
-            .count()
-        < count) {
-      if (System.nanoTime() - start > Duration.ofMinutes(5).toNanos()) {
-        throw new IllegalStateException("copies did not converge in 5 minutes");
-      }
-      Thread.sleep(10);
-    }
+      SharedIndexInformer<ConfigMap> informer, int count, String value, long start) {
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofMinutes(5))
+        .pollInterval(Duration.ofMillis(10))
+        .until(
+            () ->
+                informer.getStore().list().stream()
+                        .filter(c -> c.getData() != null && value.equals(c.getData().get("value")))
+                        .count()
+                    >= count);
   }
 
   private static void step(String what) {

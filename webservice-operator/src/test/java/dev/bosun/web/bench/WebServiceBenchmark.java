@@ -98,13 +98,11 @@ public final class WebServiceBenchmark {
 
       // Ready comes first; the Deployment's own Available condition follows and is recorded too.
       // The idle period starts once the operator has been quiet for 3 s.
-      waitForQuiet(writes, Duration.ofSeconds(3), Duration.ofSeconds(60));
+      writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
       int convergenceWrites = writes.count() - writesAtStart;
       step("operator idle for " + idleSeconds + " s after convergence");
-      int writesBefore = writes.count();
       int reconcilesBefore = reconciles.count();
-      Thread.sleep(idleSeconds * 1000L);
-      List<String> idleWrites = writes.since(writesBefore);
+      List<String> idleWrites = writes.writesDuring(Duration.ofSeconds(idleSeconds));
       int idleReconciles = reconciles.count() - reconcilesBefore;
       operator.close();
       operatorClient.close();
@@ -213,39 +211,21 @@ public final class WebServiceBenchmark {
   }
 
   private static <T extends HasMetadata> void waitFor(
-      int count, Supplier<List<T>> items, Predicate<T> done, long start)
-      throws InterruptedException {
-    long lastReport = 0;
-    while (true) {
-      long n = items.get().stream().filter(done).count();
-      long now = System.nanoTime();
-      if (n >= count) {
-        System.out.printf("    %d/%d after %.1f s%n", n, count, (now - start) / 1e9);
-        return;
-      }
-      if (now - lastReport > 5_000_000_000L) {
-        System.out.printf("    %d/%d after %.1f s%n", n, count, (now - start) / 1e9);
-        lastReport = now;
-      }
-      if (now - start > Duration.ofMinutes(20).toNanos()) {
-        throw new IllegalStateException("only " + n + " of " + count + " converged in 20 minutes");
-      }
-      Thread.sleep(50);
-    }
-  }
-
-  private static void waitForQuiet(WriteCounter writes, Duration quiet, Duration max)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + max.toNanos();
-    int last = writes.count();
-    long lastChange = System.nanoTime();
-    while (System.nanoTime() - lastChange < quiet.toNanos() && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-      if (writes.count() != last) {
-        last = writes.count();
-        lastChange = System.nanoTime();
-      }
-    }
+      int count, Supplier<List<T>> items, Predicate<T> done, long start) {
+    long[] lastReport = {0};
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofMinutes(20))
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () -> {
+              long n = items.get().stream().filter(done).count();
+              long now = System.nanoTime();
+              if (n >= count || now - lastReport[0] > 5_000_000_000L) {
+                System.out.printf("    %d/%d after %.1f s%n", n, count, (now - start) / 1e9);
+                lastReport[0] = now;
+              }
+              return n >= count;
+            });
   }
 
   private static void namespace(KubernetesClient client, String ns) {
