@@ -44,11 +44,6 @@ public final class Labels {
     return labels;
   }
 
-  /** The label selector string an operator's secondary informers use. */
-  public static String managedBy(String operator) {
-    return MANAGED_BY + "=" + operator;
-  }
-
   /** A selector map rendered as the string form the API accepts. */
   public static String render(Map<String, String> selector) {
     StringBuilder sb = new StringBuilder();

@@ -3,6 +3,7 @@ package dev.bosun.common.status;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 
 /**
@@ -35,14 +36,32 @@ public final class StatusRecorder {
    */
   public static <S, P extends CustomResource<?, S>> UpdateControl<P> patchIfChanged(
       P resource, S newStatus) {
+    return prepare(resource, newStatus)
+        ? UpdateControl.patchStatus(resource)
+        : UpdateControl.noUpdate();
+  }
+
+  /**
+   * The same for a failed reconcile: the status is patched only when it changed; either way JOSDK's
+   * bounded retry stays on.
+   */
+  public static <S, P extends CustomResource<?, S>> ErrorStatusUpdateControl<P> patchErrorIfChanged(
+      P resource, S newStatus) {
+    return prepare(resource, newStatus)
+        ? ErrorStatusUpdateControl.patchStatus(resource)
+        : ErrorStatusUpdateControl.defaultErrorProcessing();
+  }
+
+  /** Sets the status for a patch, or says there is nothing to write. */
+  private static <S, P extends CustomResource<?, S>> boolean prepare(P resource, S newStatus) {
     if (sameStatus(resource.getStatus(), newStatus)) {
-      return UpdateControl.noUpdate();
+      return false;
     }
     resource.setStatus(newStatus);
     // The status is derived from what was observed, so the latest write is the right one: no
     // optimistic lock, which would only turn a slightly older cached view into a failed
     // reconcile and a retry.
     resource.getMetadata().setResourceVersion(null);
-    return UpdateControl.patchStatus(resource);
+    return true;
   }
 }

@@ -57,12 +57,6 @@ class LabelsTest {
   }
 
   @Test
-  void managedBySelector() {
-    assertThat(Labels.managedBy("bosun-webservice-operator"))
-        .isEqualTo("app.kubernetes.io/managed-by=bosun-webservice-operator");
-  }
-
-  @Test
   void renderKeepsTheMapOrder() {
     Map<String, String> selector = new LinkedHashMap<>();
     selector.put("b", "2");

@@ -12,6 +12,18 @@ import org.junit.jupiter.api.Test;
 
 class OwnerReferencesTest {
 
+  /** A controller reference as JOSDK and the built-in controllers write it. */
+  private static OwnerReference controllerOf(Deployment owner) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion("apps/v1")
+        .withKind("Deployment")
+        .withName(owner.getMetadata().getName())
+        .withUid(owner.getMetadata().getUid())
+        .withController(true)
+        .withBlockOwnerDeletion(true)
+        .build();
+  }
+
   private static final Deployment OWNER =
       new DeploymentBuilder()
           .withNewMetadata()
@@ -22,20 +34,8 @@ class OwnerReferencesTest {
           .build();
 
   @Test
-  void controllerReferenceNamesTheOwner() {
-    OwnerReference ref = OwnerReferences.controller(OWNER);
-
-    assertThat(ref.getApiVersion()).isEqualTo("apps/v1");
-    assertThat(ref.getKind()).isEqualTo("Deployment");
-    assertThat(ref.getName()).isEqualTo("shop");
-    assertThat(ref.getUid()).isEqualTo("uid-1");
-    assertThat(ref.getController()).isTrue();
-    assertThat(ref.getBlockOwnerDeletion()).isTrue();
-  }
-
-  @Test
   void aChildWithTheControllerReferenceIsControlled() {
-    ConfigMap child = child(OwnerReferences.controller(OWNER));
+    ConfigMap child = child(controllerOf(OWNER));
 
     assertThat(OwnerReferences.isControlledBy(child, OWNER)).isTrue();
   }
@@ -50,9 +50,9 @@ class OwnerReferencesTest {
   @Test
   void aNonControllerReferenceDoesNotCount() {
     OwnerReference plain =
-        new OwnerReferenceBuilder(OwnerReferences.controller(OWNER)).withController(false).build();
+        new OwnerReferenceBuilder(controllerOf(OWNER)).withController(false).build();
     OwnerReference unset =
-        new OwnerReferenceBuilder(OwnerReferences.controller(OWNER)).withController(null).build();
+        new OwnerReferenceBuilder(controllerOf(OWNER)).withController(null).build();
 
     assertThat(OwnerReferences.isControlledBy(child(plain), OWNER)).isFalse();
     assertThat(OwnerReferences.isControlledBy(child(unset), OWNER)).isFalse();
@@ -62,7 +62,7 @@ class OwnerReferencesTest {
   void sameNameButAnotherUidIsAnotherOwner() {
     Deployment recreated =
         new DeploymentBuilder(OWNER).editMetadata().withUid("uid-2").endMetadata().build();
-    ConfigMap child = child(OwnerReferences.controller(OWNER));
+    ConfigMap child = child(controllerOf(OWNER));
 
     assertThat(OwnerReferences.isControlledBy(child, recreated)).isFalse();
   }
@@ -77,8 +77,8 @@ class OwnerReferencesTest {
             .endMetadata()
             .build();
     OwnerReference nonController =
-        new OwnerReferenceBuilder(OwnerReferences.controller(other)).withController(false).build();
-    ConfigMap child = child(nonController, OwnerReferences.controller(OWNER));
+        new OwnerReferenceBuilder(controllerOf(other)).withController(false).build();
+    ConfigMap child = child(nonController, controllerOf(OWNER));
 
     assertThat(OwnerReferences.isControlledBy(child, OWNER)).isTrue();
     assertThat(OwnerReferences.isControlledBy(child, other)).isFalse();

@@ -197,6 +197,30 @@ class StatusRecorderTest {
         .satisfies(w -> assertThat(w.getMetadata().getResourceVersion()).isNull());
   }
 
+  @Test
+  void anErrorStatusIsPatchedOnlyWhenItChangedAndRetriesStayOn() {
+    WidgetStatus failing = status(1L, "Failing", "False", "2024-01-01T00:00:00Z");
+    Widget widget = widget(null);
+    widget.getMetadata().setResourceVersion("7");
+
+    var first = StatusRecorder.patchErrorIfChanged(widget, failing);
+    assertThat(first.getResource())
+        .get()
+        .satisfies(
+            w -> {
+              assertThat(w.getStatus()).isSameAs(failing);
+              assertThat(w.getMetadata().getResourceVersion()).isNull();
+            });
+    assertThat(first.isNoRetry()).isFalse();
+
+    var again =
+        StatusRecorder.patchErrorIfChanged(
+            widget(status(1L, "Failing", "False", "2024-01-01T00:00:00Z")),
+            status(1L, "Failing", "False", "2024-01-01T00:00:00Z"));
+    assertThat(again.getResource()).isEmpty();
+    assertThat(again.isDefaultErrorProcessing()).isTrue();
+  }
+
   private static Widget widget(WidgetStatus status) {
     Widget widget = new Widget();
     widget.setMetadata(new ObjectMetaBuilder().withName("w").withNamespace("ns").build());

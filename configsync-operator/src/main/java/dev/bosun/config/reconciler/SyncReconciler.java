@@ -217,12 +217,14 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
                             r.namespace(), r.state(), sourceVersion, r.message())
                         : r)
             .toList();
-    List<DesiredCondition> conditions =
-        source.isPresent()
-            ? conditions(results)
-            : List.of(
-                isFalse(READY, "SourceNotFound", sourceMissing(request, ns, context)),
-                isTrue(DEGRADED, "SourceNotFound", sourceMissing(request, ns, context)));
+    List<DesiredCondition> conditions;
+    if (source.isPresent()) {
+      conditions = conditions(results);
+    } else {
+      String why = sourceMissing(request, ns, context);
+      conditions =
+          List.of(isFalse(READY, "SourceNotFound", why), isTrue(DEGRADED, "SourceNotFound", why));
+    }
     long generation = sync.getMetadata().getGeneration();
     List<Condition> merged = Conditions.merge(conditions(sync), conditions, generation, clock);
     announce(sync, conditions(sync), merged);

@@ -229,11 +229,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     // Retries with back-off stay on (JOSDK's default, bounded); the user sees why meanwhile.
     String message = "reconcile failed, retrying: " + e.getMessage();
     LOG.warn(message, e);
-    WebServiceStatus status = aggregator.blocked(ws, "ReconcileError", message);
-    if (StatusRecorder.sameStatus(ws.getStatus(), status)) {
-      return ErrorStatusUpdateControl.defaultErrorProcessing();
-    }
-    ws.setStatus(status);
-    return ErrorStatusUpdateControl.patchStatus(ws);
+    return StatusRecorder.patchErrorIfChanged(
+        ws, aggregator.blocked(ws, "ReconcileError", message));
   }
 }
