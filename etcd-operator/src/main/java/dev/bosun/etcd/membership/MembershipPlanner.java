@@ -1,0 +1,206 @@
+package dev.bosun.etcd.membership;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Chooses the one next step that brings an etcd cluster closer to its spec, or none. A pure
+ * function of an {@link Observation}; every change it proposes has passed the {@link QuorumGuard}.
+ *
+ * <p>The order matters: give members their Pods back first (never destructive), then stop at lost
+ * quorum, then remove what does not belong, then finish a started learner, then scale one member at
+ * a time, then upgrade one member at a time with the leader last.
+ */
+public final class MembershipPlanner {
+
+  /** A learner is promoted once its applied index is within this fraction of the leader's. */
+  static final double CAUGHT_UP = 0.9;
+
+  private MembershipPlanner() {}
+
+  public static Step plan(Observation o) {
+    if (!o.reachable()) {
+      return unreachable(o);
+    }
+    List<ObservedMember> members = o.members();
+
+    List<String> podless =
+        members.stream()
+            .map(ObservedMember::name)
+            .filter(n -> MemberNames.isOurs(o.cluster(), n))
+            .filter(n -> o.resources().containsKey(n))
+            .filter(n -> o.resources().get(n).volume() && !o.resources().get(n).pod())
+            .sorted(byIndex(o.cluster()))
+            .toList();
+    if (!podless.isEmpty()) {
+      return new Step.RecreatePods(podless);
+    }
+
+    if (!QuorumGuard.hasQuorum(members)) {
+      long healthy = QuorumGuard.healthyVoters(members);
+      long voters = QuorumGuard.voters(members);
+      return new Step.QuorumLost(
+          healthy
+              + " of "
+              + voters
+              + " voting members are healthy, "
+              + QuorumGuard.quorum((int) voters)
+              + " are needed: no member is removed or replaced until quorum returns");
+    }
+
+    for (ObservedMember m : sorted(o.cluster(), members)) {
+      if (!MemberNames.isOurs(o.cluster(), m.name())) {
+        return remove(members, m, Step.RemovalCause.UnexpectedMember);
+      }
+      MemberResources r = o.resources().get(m.name());
+      if (r == null || (!r.volume() && !r.pod())) {
+        return remove(members, m, Step.RemovalCause.DataLost);
+      }
+    }
+
+    Set<String> memberNames =
+        members.stream().map(ObservedMember::name).collect(Collectors.toSet());
+    Optional<String> leftover =
+        o.resources().keySet().stream()
+            .filter(n -> !memberNames.contains(n))
+            .min(byIndex(o.cluster()));
+    if (leftover.isPresent()) {
+      return new Step.DeleteResources(leftover.get());
+    }
+
+    Optional<ObservedMember> learner = members.stream().filter(ObservedMember::learner).findFirst();
+    if (learner.isPresent()) {
+      return promote(members, learner.get());
+    }
+
+    long voters = QuorumGuard.voters(members);
+    if (voters < o.size()) {
+      if (!QuorumGuard.canAddLearner(members)) {
+        return new Step.Wait(
+            "WaitingForHealthyMembers",
+            "a member is added only while every voting member is healthy");
+      }
+      Set<String> used = new HashSet<>(memberNames);
+      used.addAll(o.resources().keySet());
+      used.addAll(o.retained());
+      return new Step.AddLearner(MemberNames.next(o.cluster(), used));
+    }
+    if (voters > o.size()) {
+      return scaleDown(o.cluster(), members);
+    }
+    return upgrade(o);
+  }
+
+  private static Step unreachable(Observation o) {
+    if (!o.bootstrapped() && o.resources().isEmpty()) {
+      Set<String> used = new HashSet<>(o.retained());
+      return new Step.Bootstrap(MemberNames.next(o.cluster(), used));
+    }
+    List<String> podless =
+        o.resources().values().stream()
+            .filter(r -> r.volume() && !r.pod())
+            .map(MemberResources::name)
+            .sorted(byIndex(o.cluster()))
+            .toList();
+    if (!podless.isEmpty()) {
+      return new Step.RecreatePods(podless);
+    }
+    return new Step.Wait(
+        "MembersUnreachable", "no member answers yet; waiting for the member Pods to start");
+  }
+
+  private static Step remove(
+      List<ObservedMember> members, ObservedMember m, Step.RemovalCause cause) {
+    if (m.leader() && QuorumGuard.voters(members) > 1) {
+      Optional<ObservedMember> to =
+          members.stream().filter(x -> x.voter() && x.healthy() && x.id() != m.id()).findFirst();
+      if (to.isPresent()) {
+        return new Step.MoveLeader(
+            m.name(), m.id(), to.get().name(), to.get().id(), "removing " + m.name());
+      }
+    }
+    if (!QuorumGuard.canRemove(members, m)) {
+      return new Step.Wait(
+          "RemovalBlocked",
+          "removing "
+              + (m.name().isEmpty() ? m.hexId() : m.name())
+              + " would leave fewer healthy voting members than quorum; waiting");
+    }
+    return new Step.RemoveMember(m.name(), m.id(), cause);
+  }
+
+  private static Step promote(List<ObservedMember> members, ObservedMember learner) {
+    long leaderIndex =
+        members.stream()
+            .filter(ObservedMember::leader)
+            .mapToLong(ObservedMember::raftIndex)
+            .max()
+            .orElse(0);
+    boolean caughtUp = learner.raftIndex() >= (long) (leaderIndex * CAUGHT_UP);
+    if (caughtUp && QuorumGuard.canPromote(members, learner)) {
+      return new Step.Promote(learner.name(), learner.id());
+    }
+    return new Step.Wait(
+        "LearnerCatchingUp",
+        "learner " + learner.name() + " is catching up with the leader before its promotion");
+  }
+
+  private static Step scaleDown(String cluster, List<ObservedMember> members) {
+    // An unhealthy voter goes first (it serves nobody), otherwise the newest one.
+    Comparator<ObservedMember> order =
+        Comparator.comparing((ObservedMember m) -> m.healthy())
+            .thenComparing(
+                (ObservedMember m) -> MemberNames.index(cluster, m.name()).orElse(-1),
+                Comparator.reverseOrder());
+    ObservedMember victim =
+        members.stream().filter(ObservedMember::voter).sorted(order).findFirst().orElseThrow();
+    return remove(members, victim, Step.RemovalCause.ScaleDown);
+  }
+
+  private static Step upgrade(Observation o) {
+    List<ObservedMember> outdated =
+        sorted(o.cluster(), o.members()).stream()
+            .filter(m -> !o.version().equals(o.resources().get(m.name()).version()))
+            .toList();
+    if (outdated.isEmpty()) {
+      return new Step.Converged();
+    }
+    Optional<ObservedMember> follower = outdated.stream().filter(m -> !m.leader()).findFirst();
+    ObservedMember next = follower.orElse(outdated.get(0));
+    if (next.leader() && QuorumGuard.voters(o.members()) > 1) {
+      Optional<ObservedMember> to =
+          o.members().stream()
+              .filter(m -> m.voter() && m.healthy() && m.id() != next.id())
+              .findFirst();
+      if (to.isPresent()) {
+        return new Step.MoveLeader(
+            next.name(), next.id(), to.get().name(), to.get().id(), "upgrading " + next.name());
+      }
+    }
+    if (!QuorumGuard.canRestart(o.members(), next)) {
+      return new Step.Wait(
+          "UpgradeWaitingForHealth",
+          "the next member is upgraded once every voting member is healthy");
+    }
+    return new Step.Upgrade(next.name(), o.resources().get(next.name()).version(), o.version());
+  }
+
+  private static List<ObservedMember> sorted(String cluster, List<ObservedMember> members) {
+    List<ObservedMember> copy = new ArrayList<>(members);
+    copy.sort(
+        Comparator.comparing(
+            (ObservedMember m) -> MemberNames.index(cluster, m.name()).orElse(Integer.MAX_VALUE)));
+    return copy;
+  }
+
+  private static Comparator<String> byIndex(String cluster) {
+    return Comparator.comparing(
+            (String n) -> MemberNames.index(cluster, n).orElse(Integer.MAX_VALUE))
+        .thenComparing(Comparator.naturalOrder());
+  }
+}

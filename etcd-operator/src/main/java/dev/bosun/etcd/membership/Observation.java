@@ -1,0 +1,35 @@
+package dev.bosun.etcd.membership;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything the planner looks at: etcd's view of the membership and Kubernetes' view of the
+ * members' Pods and volumes, plus what the spec asks for.
+ *
+ * @param cluster the EtcdCluster's name (member names are derived from it)
+ * @param reachable whether any member answered the member list
+ * @param members etcd's members with their health (empty when unreachable)
+ * @param resources Pods and volumes by member name
+ * @param retained names of volumes kept after a scale-down (their index is never reused)
+ * @param bootstrapped whether the cluster ever ran (a cluster ID was recorded)
+ * @param size the desired number of voters
+ * @param version the desired etcd version
+ */
+public record Observation(
+    String cluster,
+    boolean reachable,
+    List<ObservedMember> members,
+    Map<String, MemberResources> resources,
+    Set<String> retained,
+    boolean bootstrapped,
+    int size,
+    String version) {
+
+  public Observation {
+    members = List.copyOf(members);
+    resources = Map.copyOf(resources);
+    retained = Set.copyOf(retained);
+  }
+}

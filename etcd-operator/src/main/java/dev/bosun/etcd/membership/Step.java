@@ -1,0 +1,155 @@
+package dev.bosun.etcd.membership;
+
+import java.util.List;
+
+/** The one thing the planner wants done next, with the reason a person reads in the status. */
+public sealed interface Step {
+
+  /** CamelCase reason for conditions and Events. */
+  String reason();
+
+  /** What and why, for a person. */
+  String message();
+
+  /** Whether the step changes the cluster's membership or its members (Scaling/Upgrading). */
+  default boolean changes() {
+    return true;
+  }
+
+  /** Start a new cluster with its first member (the others join as learners). */
+  record Bootstrap(String member) implements Step {
+    public String reason() {
+      return "Bootstrapping";
+    }
+
+    public String message() {
+      return "starting the first member " + member;
+    }
+  }
+
+  /** Recreate the Pods of members whose Pod is gone but whose volume holds their data. */
+  record RecreatePods(List<String> members) implements Step {
+    public String reason() {
+      return "RecreatingPods";
+    }
+
+    public String message() {
+      return "recreating the Pods of " + String.join(", ", members) + " on their own volumes";
+    }
+  }
+
+  /** Add a member as a non-voting learner, then start its Pod. */
+  record AddLearner(String member) implements Step {
+    public String reason() {
+      return "AddingMember";
+    }
+
+    public String message() {
+      return "adding " + member + " as a learner";
+    }
+  }
+
+  /** Promote a learner that has caught up to a voter. */
+  record Promote(String member, long id) implements Step {
+    public String reason() {
+      return "PromotingMember";
+    }
+
+    public String message() {
+      return "promoting learner " + member + " to a voting member";
+    }
+  }
+
+  /** Move leadership away from a member about to be removed or restarted. */
+  record MoveLeader(String from, long fromId, String to, long toId, String why) implements Step {
+    public String reason() {
+      return "MovingLeader";
+    }
+
+    public String message() {
+      return "moving leadership from " + from + " to " + to + " before " + why;
+    }
+  }
+
+  /** Why a member is removed. */
+  enum RemovalCause {
+    ScaleDown,
+    UnexpectedMember,
+    DataLost
+  }
+
+  /** Remove a member from the cluster through the etcd API, then delete its Pod (and volume). */
+  record RemoveMember(String member, long id, RemovalCause cause) implements Step {
+    public String reason() {
+      return switch (cause) {
+        case ScaleDown -> "RemovingMember";
+        case UnexpectedMember -> "RemovingUnexpectedMember";
+        case DataLost -> "ReplacingLostMember";
+      };
+    }
+
+    public String message() {
+      String who = member.isEmpty() ? "member " + Long.toHexString(id) : member;
+      return switch (cause) {
+        case ScaleDown -> "removing " + who + " to scale down";
+        case UnexpectedMember -> "removing " + who + ": it is not a member this cluster created";
+        case DataLost -> "removing " + who + ": its volume is gone, a new member will replace it";
+      };
+    }
+  }
+
+  /** Delete the Pod and volume of a member that is no longer in the cluster. */
+  record DeleteResources(String member) implements Step {
+    public String reason() {
+      return "CleaningUp";
+    }
+
+    public String message() {
+      return "deleting the Pod of " + member + ", which is no longer a member";
+    }
+  }
+
+  /** Restart a member's Pod on a new etcd version, keeping its volume. */
+  record Upgrade(String member, String from, String to) implements Step {
+    public String reason() {
+      return "UpgradingMember";
+    }
+
+    public String message() {
+      return "upgrading " + member + " from " + from + " to " + to;
+    }
+  }
+
+  /** Nothing may be done now; look again later. */
+  record Wait(String reason, String message) implements Step {
+    public boolean changes() {
+      return false;
+    }
+  }
+
+  /** Fewer healthy voters than quorum: no destructive action at all. */
+  record QuorumLost(String message) implements Step {
+    public String reason() {
+      return "QuorumLost";
+    }
+
+    public boolean changes() {
+      return false;
+    }
+  }
+
+  /** The cluster is what the spec asks for. */
+  record Converged() implements Step {
+    public String reason() {
+      return "Converged";
+    }
+
+    public String message() {
+      return "all members healthy";
+    }
+
+    public boolean changes() {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,313 @@
+package dev.bosun.etcd.membership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class MembershipPlannerTest {
+
+  static final String V = "3.5.17";
+
+  /** Builds observations: members c-0..c-n with Pods and volumes unless told otherwise. */
+  static final class Cluster {
+    final List<ObservedMember> members = new ArrayList<>();
+    final Map<String, MemberResources> resources = new LinkedHashMap<>();
+    final java.util.Set<String> retained = new java.util.HashSet<>();
+    boolean reachable = true;
+    boolean bootstrapped = true;
+
+    Cluster voter(int index, boolean healthy, boolean leader) {
+      members.add(new ObservedMember("c-" + index, 100 + index, false, healthy, leader, 1000));
+      resources.put("c-" + index, new MemberResources("c-" + index, true, true, V));
+      return this;
+    }
+
+    Cluster voters(int n) {
+      for (int i = 0; i < n; i++) {
+        voter(i, true, i == 0);
+      }
+      return this;
+    }
+
+    Cluster learner(int index, boolean healthy, long raftIndex) {
+      members.add(new ObservedMember("c-" + index, 100 + index, true, healthy, false, raftIndex));
+      resources.put("c-" + index, new MemberResources("c-" + index, true, true, V));
+      return this;
+    }
+
+    Cluster resources(String name, boolean pod, boolean volume, String version) {
+      resources.put(name, new MemberResources(name, pod, volume, version));
+      return this;
+    }
+
+    Cluster noResources(String name) {
+      resources.remove(name);
+      return this;
+    }
+
+    Cluster foreign(String name, long id) {
+      members.add(new ObservedMember(name, id, false, true, false, 1000));
+      return this;
+    }
+
+    Step plan(int size) {
+      return plan(size, V);
+    }
+
+    Step plan(int size, String version) {
+      return MembershipPlanner.plan(
+          new Observation(
+              "c", reachable, members, resources, retained, bootstrapped, size, version));
+    }
+  }
+
+  @Test
+  void aNewClusterStartsWithOneMember() {
+    Cluster c = new Cluster();
+    c.reachable = false;
+    c.bootstrapped = false;
+    assertThat(c.plan(3)).isEqualTo(new Step.Bootstrap("c-0"));
+  }
+
+  @Test
+  void aNewClusterNeverReusesARetainedVolumeName() {
+    Cluster c = new Cluster();
+    c.reachable = false;
+    c.bootstrapped = false;
+    c.retained.add("c-4");
+    assertThat(c.plan(3)).isEqualTo(new Step.Bootstrap("c-5"));
+  }
+
+  @Test
+  void anUnreachableStartingClusterWaits() {
+    Cluster c = new Cluster().resources("c-0", true, true, V);
+    c.reachable = false;
+    c.bootstrapped = false;
+    assertThat(c.plan(3)).isInstanceOf(Step.Wait.class);
+    assertThat(c.plan(3).reason()).isEqualTo("MembersUnreachable");
+  }
+
+  @Test
+  void anUnreachableClusterGetsThePodsOfItsVolumesBack() {
+    Cluster c =
+        new Cluster()
+            .resources("c-0", false, true, V)
+            .resources("c-1", true, true, V)
+            .resources("c-2", false, true, V);
+    c.reachable = false;
+    assertThat(c.plan(3)).isEqualTo(new Step.RecreatePods(List.of("c-0", "c-2")));
+  }
+
+  @Test
+  void aBootstrappedClusterWithoutAnythingIsNotBootstrappedAgain() {
+    Cluster c = new Cluster();
+    c.reachable = false;
+    assertThat(c.plan(3)).isInstanceOf(Step.Wait.class);
+  }
+
+  @Test
+  void scaleUpAddsOneLearnerWithTheNextIndex() {
+    assertThat(new Cluster().voters(3).plan(5)).isEqualTo(new Step.AddLearner("c-3"));
+  }
+
+  @Test
+  void scaleUpSkipsIndexesOfRetainedVolumes() {
+    Cluster c = new Cluster().voters(3);
+    c.retained.add("c-7");
+    assertThat(c.plan(4)).isEqualTo(new Step.AddLearner("c-8"));
+  }
+
+  @Test
+  void scaleUpWaitsWhileAVoterIsDown() {
+    Cluster c = new Cluster().voter(0, true, true).voter(1, true, false).voter(2, false, false);
+    assertThat(c.plan(5)).isInstanceOf(Step.Wait.class);
+    assertThat(c.plan(5).reason()).isEqualTo("WaitingForHealthyMembers");
+  }
+
+  @Test
+  void aCaughtUpLearnerIsPromoted() {
+    Cluster c = new Cluster().voters(3).learner(3, true, 950);
+    assertThat(c.plan(5)).isEqualTo(new Step.Promote("c-3", 103));
+  }
+
+  @Test
+  void aLaggingOrSickLearnerIsWaitedFor() {
+    assertThat(new Cluster().voters(3).learner(3, true, 10).plan(5).reason())
+        .isEqualTo("LearnerCatchingUp");
+    assertThat(new Cluster().voters(3).learner(3, false, 1000).plan(5).reason())
+        .isEqualTo("LearnerCatchingUp");
+  }
+
+  @Test
+  void aLearnerIsFinishedBeforeAnyScaleDown() {
+    // The spec went back to 3 while c-3 was a learner: promote it, then scale down normally.
+    Cluster c = new Cluster().voters(3).learner(3, true, 1000);
+    assertThat(c.plan(3)).isEqualTo(new Step.Promote("c-3", 103));
+  }
+
+  @Test
+  void scaleDownRemovesTheNewestFollower() {
+    assertThat(new Cluster().voters(5).plan(3))
+        .isEqualTo(new Step.RemoveMember("c-4", 104, Step.RemovalCause.ScaleDown));
+  }
+
+  @Test
+  void scaleDownRemovesAnUnhealthyVoterFirst() {
+    Cluster c =
+        new Cluster()
+            .voter(0, true, true)
+            .voter(1, false, false)
+            .voter(2, true, false)
+            .voter(3, true, false)
+            .voter(4, true, false);
+    assertThat(c.plan(3)).isEqualTo(new Step.RemoveMember("c-1", 101, Step.RemovalCause.ScaleDown));
+  }
+
+  @Test
+  void scaleDownMovesLeadershipAwayFirst() {
+    Cluster c = new Cluster().voter(0, true, false).voter(1, true, false).voter(2, true, true);
+    Step step = c.plan(2);
+    assertThat(step).isInstanceOf(Step.MoveLeader.class);
+    Step.MoveLeader move = (Step.MoveLeader) step;
+    assertThat(move.from()).isEqualTo("c-2");
+    assertThat(move.to()).isEqualTo("c-0");
+  }
+
+  @Test
+  void aMemberWhosePodIsGoneComesBackOnItsVolume() {
+    Cluster c = new Cluster().voters(3).resources("c-1", false, true, V);
+    assertThat(c.plan(3)).isEqualTo(new Step.RecreatePods(List.of("c-1")));
+  }
+
+  @Test
+  void podsComeBackEvenWithoutQuorum() {
+    Cluster c =
+        new Cluster()
+            .voter(0, true, false)
+            .voter(1, false, false)
+            .voter(2, false, false)
+            .resources("c-1", false, true, V)
+            .resources("c-2", false, true, V);
+    assertThat(c.plan(3)).isEqualTo(new Step.RecreatePods(List.of("c-1", "c-2")));
+  }
+
+  @Test
+  void quorumLostMeansNothingIsRemovedOrReplaced() {
+    Cluster c = new Cluster().voter(0, true, false).voter(1, false, false).voter(2, false, false);
+    // Even a member whose data is gone is left alone, and no scaling happens.
+    c.noResources("c-2");
+    Step step = c.plan(5);
+    assertThat(step).isInstanceOf(Step.QuorumLost.class);
+    assertThat(step.message()).contains("1 of 3");
+    assertThat(c.plan(1)).isInstanceOf(Step.QuorumLost.class);
+  }
+
+  @Test
+  void aMemberWhoseDataIsGoneIsRemovedSoItCanBeReplaced() {
+    Cluster c = new Cluster().voter(0, true, true).voter(1, true, false).voter(2, false, false);
+    c.noResources("c-2");
+    assertThat(c.plan(3)).isEqualTo(new Step.RemoveMember("c-2", 102, Step.RemovalCause.DataLost));
+    // Once removed, a learner with a fresh name replaces it.
+    Cluster after = new Cluster().voter(0, true, true).voter(1, true, false);
+    after.retained.clear();
+    assertThat(after.plan(3)).isEqualTo(new Step.AddLearner("c-2"));
+  }
+
+  @Test
+  void anUnexpectedMemberIsRemovedButOnlyWithQuorumToSpare() {
+    Cluster c = new Cluster().voters(3).foreign("intruder", 999);
+    assertThat(c.plan(3))
+        .isEqualTo(new Step.RemoveMember("intruder", 999, Step.RemovalCause.UnexpectedMember));
+    // 2 healthy of 3 ours + a healthy intruder = 3 of 4: removing the intruder leaves 2 of 3.
+    Cluster tight =
+        new Cluster()
+            .voter(0, true, true)
+            .voter(1, false, false)
+            .voter(2, false, false)
+            .foreign("intruder", 999);
+    assertThat(tight.plan(3)).isInstanceOf(Step.QuorumLost.class);
+  }
+
+  @Test
+  void aRemovalThatWouldLoseQuorumIsBlocked() {
+    // 4 voters, 2 dead (one of them lost its data): 2 of 4 is no quorum -> QuorumLost;
+    // 5 voters, 2 dead: removing a healthy unexpected member would leave 2 of 4.
+    Cluster c =
+        new Cluster()
+            .voter(0, true, true)
+            .voter(1, true, false)
+            .voter(2, false, false)
+            .voter(3, false, false)
+            .foreign("x", 999);
+    assertThat(c.plan(4).reason()).isEqualTo("RemovalBlocked");
+  }
+
+  @Test
+  void leftoverPodsOfRemovedMembersAreDeleted() {
+    Cluster c = new Cluster().voters(3).resources("c-3", true, true, V);
+    assertThat(c.plan(3)).isEqualTo(new Step.DeleteResources("c-3"));
+  }
+
+  @Test
+  void upgradesFollowersFirstOneAtATimeAndTheLeaderLast() {
+    Cluster c = new Cluster().voters(3);
+    c.members.replaceAll(m -> m);
+    for (String n : List.of("c-0", "c-1", "c-2")) {
+      c.resources(n, true, true, "3.5.16");
+    }
+    assertThat(c.plan(3)).isEqualTo(new Step.Upgrade("c-1", "3.5.16", V));
+    c.resources("c-1", true, true, V);
+    assertThat(c.plan(3)).isEqualTo(new Step.Upgrade("c-2", "3.5.16", V));
+    c.resources("c-2", true, true, V);
+    Step last = c.plan(3);
+    assertThat(last).isInstanceOf(Step.MoveLeader.class);
+    assertThat(((Step.MoveLeader) last).from()).isEqualTo("c-0");
+  }
+
+  @Test
+  void theFormerLeaderIsUpgradedOnceItIsAFollower() {
+    Cluster c = new Cluster().voter(0, true, false).voter(1, true, true).voter(2, true, false);
+    c.resources("c-0", true, true, "3.5.16");
+    assertThat(c.plan(3)).isEqualTo(new Step.Upgrade("c-0", "3.5.16", V));
+  }
+
+  @Test
+  void anUpgradeWaitsForAHealthyCluster() {
+    Cluster c = new Cluster().voter(0, true, true).voter(1, true, false).voter(2, false, false);
+    c.resources("c-1", true, true, "3.5.16");
+    assertThat(c.plan(3).reason()).isEqualTo("UpgradeWaitingForHealth");
+  }
+
+  @Test
+  void aSingleMemberIsUpgradedInPlace() {
+    Cluster c = new Cluster().voter(0, true, true).resources("c-0", true, true, "3.5.16");
+    assertThat(c.plan(1)).isEqualTo(new Step.Upgrade("c-0", "3.5.16", V));
+  }
+
+  @Test
+  void aConvergedClusterNeedsNothing() {
+    assertThat(new Cluster().voters(3).plan(3)).isEqualTo(new Step.Converged());
+    assertThat(new Cluster().voters(3).plan(3).changes()).isFalse();
+  }
+
+  @Test
+  void aDegradedButQuorateClusterOfTheRightSizeIsLeftAlone() {
+    Cluster c = new Cluster().voter(0, true, true).voter(1, true, false).voter(2, false, false);
+    assertThat(c.plan(3)).isEqualTo(new Step.Converged());
+  }
+
+  @Test
+  void memberNames() {
+    assertThat(MemberNames.index("c", "c-12")).hasValue(12);
+    assertThat(MemberNames.index("c", "c-012")).isEmpty();
+    assertThat(MemberNames.index("c", "other-1")).isEmpty();
+    assertThat(MemberNames.index("my-c", "my-c-0")).hasValue(0);
+    assertThat(MemberNames.next("c", Set.of())).isEqualTo("c-0");
+    assertThat(MemberNames.next("c", Set.of("c-0", "c-5", "x-9"))).isEqualTo("c-6");
+  }
+}
