@@ -6,8 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -40,14 +37,14 @@ public final class LocalControlPlane implements AutoCloseable {
   private final Path kubeconfig;
   private final int apiPort;
   private final String adminToken;
-  private final List<Process> processes = new ArrayList<>();
+  private final List<LocalProcess> processes = new ArrayList<>();
   private final boolean keepWorkDir;
 
   private LocalControlPlane(Path workDir, boolean keepWorkDir) throws IOException {
     this.workDir = workDir;
     this.keepWorkDir = keepWorkDir;
     this.kubeconfig = workDir.resolve("kubeconfig");
-    this.apiPort = freePort();
+    this.apiPort = LocalProcess.freePort("127.0.0.1");
     this.adminToken = HexFormat.of().formatHex(randomBytes(16));
   }
 
@@ -85,22 +82,8 @@ public final class LocalControlPlane implements AutoCloseable {
   /**
    * Runs the install script (a no-op when everything is cached) and returns the binaries' folder.
    */
-  static Path ensureBinaries() throws IOException {
-    Path script = repoRoot().resolve("hack/install-control-plane.sh");
-    ProcessBuilder pb = new ProcessBuilder("bash", script.toString());
-    pb.redirectError(ProcessBuilder.Redirect.INHERIT);
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    try {
-      if (p.waitFor() != 0) {
-        throw new IllegalStateException("install-control-plane.sh failed (see its output above)");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while installing the control plane", e);
-    }
-    String[] lines = out.split("\n");
-    return Path.of(lines[lines.length - 1].trim());
+  static Path ensureBinaries() {
+    return InstallScript.run("install-control-plane.sh");
   }
 
   /**
@@ -124,8 +107,8 @@ public final class LocalControlPlane implements AutoCloseable {
     Instant t0 = Instant.now();
     Files.createDirectories(workDir.resolve("logs"));
     Files.createDirectories(workDir.resolve("certs"));
-    int etcdPort = freePort();
-    int peerPort = freePort();
+    int etcdPort = LocalProcess.freePort("127.0.0.1");
+    int peerPort = LocalProcess.freePort("127.0.0.1");
     Files.writeString(workDir.resolve("tokens.csv"), adminToken + ",admin,admin,system:masters\n");
     writeServiceAccountKeys();
 
@@ -194,26 +177,8 @@ public final class LocalControlPlane implements AutoCloseable {
         VERSION, apiPort, Duration.between(t0, Instant.now()).toMillis(), kubeconfig);
   }
 
-  private void spawn(String name, List<String> command) throws IOException {
-    // The watchdog shell ends the server when this JVM is gone, so a killed test run leaks nothing.
-    long jvm = ProcessHandle.current().pid();
-    String quoted = String.join(" ", command.stream().map(LocalControlPlane::shellQuote).toList());
-    String script =
-        quoted
-            + " & child=$!; trap 'kill $child 2>/dev/null; wait $child; exit 0' TERM INT;"
-            + " while kill -0 "
-            + jvm
-            + " 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 1; done;"
-            + " kill $child 2>/dev/null; wait $child";
-    ProcessBuilder pb = new ProcessBuilder("setsid", "bash", "-c", script);
-    Path log = workDir.resolve("logs/" + name + ".log");
-    pb.redirectErrorStream(true);
-    pb.redirectOutput(log.toFile());
-    processes.add(pb.start());
-  }
-
-  private static String shellQuote(String s) {
-    return "'" + s.replace("'", "'\\''") + "'";
+  private void spawn(String name, List<String> command) {
+    processes.add(LocalProcess.start(name, command, workDir.resolve("logs/" + name + ".log")));
   }
 
   private void writeServiceAccountKeys() throws IOException {
@@ -338,15 +303,7 @@ public final class LocalControlPlane implements AutoCloseable {
   public synchronized void close() {
     // Reverse order: the controller manager first, etcd last.
     for (int i = processes.size() - 1; i >= 0; i--) {
-      Process p = processes.get(i);
-      p.destroy();
-      try {
-        if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      processes.get(i).stop();
     }
     processes.clear();
     if (!keepWorkDir) {
@@ -369,22 +326,5 @@ public final class LocalControlPlane implements AutoCloseable {
     byte[] b = new byte[n];
     new SecureRandom().nextBytes(b);
     return b;
-  }
-
-  /**
-   * A free port below the ephemeral range (32768+), where outgoing connections would collide with
-   * it.
-   */
-  static int freePort() {
-    for (int attempt = 0; attempt < 200; attempt++) {
-      int port = ThreadLocalRandom.current().nextInt(20000, 32000);
-      try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-        s.setReuseAddress(true);
-        return port;
-      } catch (IOException busy) {
-        // try another
-      }
-    }
-    throw new IllegalStateException("no free port in 20000-32000");
   }
 }

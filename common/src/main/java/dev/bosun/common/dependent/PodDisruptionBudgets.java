@@ -1,0 +1,141 @@
+package dev.bosun.common.dependent;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps a PodDisruptionBudget as desired, in policy/v1 where the server serves it and
+ * policy/v1beta1 otherwise (Kubernetes before 1.21). It reads the live object first and writes only
+ * when something differs, so a converged owner causes no writes; the owner reference lets garbage
+ * collection remove the budget with its owner.
+ */
+public final class PodDisruptionBudgets {
+
+  /** policy/v1, served from Kubernetes 1.21 on. */
+  public static final String POLICY_V1 = "policy/v1";
+
+  /** policy/v1beta1, the only version Kubernetes 1.20 serves. */
+  public static final String POLICY_V1BETA1 = "policy/v1beta1";
+
+  private static final Map<String, String> VERSION_BY_SERVER = new ConcurrentHashMap<>();
+
+  private PodDisruptionBudgets() {}
+
+  /** The PodDisruptionBudget API version this client's server serves (asked once per server). */
+  public static String apiVersion(KubernetesClient client) {
+    return VERSION_BY_SERVER.computeIfAbsent(
+        client.getMasterUrl().toString(),
+        server ->
+            client.supports(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class)
+                ? POLICY_V1
+                : POLICY_V1BETA1);
+  }
+
+  /**
+   * Creates or updates the budget by server-side apply under {@code fieldManager}.
+   *
+   * @return true when something was written
+   */
+  public static boolean ensure(
+      KubernetesClient client, HasMetadata owner, DisruptionBudget desired, String fieldManager) {
+    String namespace = owner.getMetadata().getNamespace();
+    ObjectMeta meta = metadata(owner, desired);
+    LabelSelector selector = new LabelSelectorBuilder().withMatchLabels(desired.selector()).build();
+    IntOrString min = intOrNull(desired.minAvailable());
+    IntOrString max = intOrNull(desired.maxUnavailable());
+    if (POLICY_V1.equals(apiVersion(client))) {
+      var live =
+          client
+              .resources(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class)
+              .inNamespace(namespace)
+              .withName(desired.name())
+              .get();
+      if (live != null
+          && matches(live, owner, desired)
+          && Objects.equals(live.getSpec().getSelector(), selector)
+          && Objects.equals(live.getSpec().getMinAvailable(), min)
+          && Objects.equals(live.getSpec().getMaxUnavailable(), max)) {
+        return false;
+      }
+      var pdb =
+          new io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder()
+              .withMetadata(meta)
+              .withNewSpec()
+              .withSelector(selector)
+              .withMinAvailable(min)
+              .withMaxUnavailable(max)
+              .endSpec()
+              .build();
+      client.resource(pdb).fieldManager(fieldManager).forceConflicts().serverSideApply();
+    } else {
+      var live =
+          client
+              .resources(io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget.class)
+              .inNamespace(namespace)
+              .withName(desired.name())
+              .get();
+      if (live != null
+          && matches(live, owner, desired)
+          && Objects.equals(live.getSpec().getSelector(), selector)
+          && Objects.equals(live.getSpec().getMinAvailable(), min)
+          && Objects.equals(live.getSpec().getMaxUnavailable(), max)) {
+        return false;
+      }
+      var pdb =
+          new io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudgetBuilder()
+              .withMetadata(meta)
+              .withNewSpec()
+              .withSelector(selector)
+              .withMinAvailable(min)
+              .withMaxUnavailable(max)
+              .endSpec()
+              .build();
+      client.resource(pdb).fieldManager(fieldManager).forceConflicts().serverSideApply();
+    }
+    return true;
+  }
+
+  private static ObjectMeta metadata(HasMetadata owner, DisruptionBudget desired) {
+    return new ObjectMetaBuilder()
+        .withName(desired.name())
+        .withNamespace(owner.getMetadata().getNamespace())
+        .withLabels(desired.labels())
+        .withOwnerReferences(
+            new OwnerReferenceBuilder()
+                .withApiVersion(owner.getApiVersion())
+                .withKind(owner.getKind())
+                .withName(owner.getMetadata().getName())
+                .withUid(owner.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build())
+        .build();
+  }
+
+  /** Labels present and the owner's controller reference in place. */
+  private static boolean matches(HasMetadata live, HasMetadata owner, DisruptionBudget desired) {
+    Map<String, String> labels = live.getMetadata().getLabels();
+    boolean labelled =
+        desired.labels().entrySet().stream()
+            .allMatch(e -> labels != null && e.getValue().equals(labels.get(e.getKey())));
+    return labelled
+        && live.getMetadata().getOwnerReferences().stream()
+            .anyMatch(
+                r ->
+                    Boolean.TRUE.equals(r.getController())
+                        && owner.getMetadata().getUid().equals(r.getUid()));
+  }
+
+  private static IntOrString intOrNull(Integer value) {
+    return value == null ? null : new IntOrString(value);
+  }
+}
