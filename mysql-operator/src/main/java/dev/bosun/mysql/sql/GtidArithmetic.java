@@ -1,0 +1,40 @@
+package dev.bosun.mysql.sql;
+
+/** Comparison of GTID positions of one flavour. */
+public interface GtidArithmetic {
+
+  /** How position a relates to position b. */
+  enum Order {
+    EQUAL,
+    AHEAD,
+    BEHIND,
+    DIVERGED
+  }
+
+  /** Compares two executed positions. */
+  Order compare(String a, String b);
+
+  /**
+   * Whether the replicated position is separate from the binlog position, so local writes on a
+   * replica show as a binlog beyond it (MariaDB's gtid_slave_pos).
+   */
+  boolean tracksReplicatedPosition();
+
+  /** Whether the position holds no transaction. */
+  boolean isEmpty(String position);
+
+  /**
+   * Whether {@code position} holds transactions {@code reference} does not: everything an instance
+   * has beyond a reference it should be contained in is errant.
+   */
+  default boolean hasBeyond(String position, String reference) {
+    Order o = compare(position, reference);
+    return o == Order.AHEAD || o == Order.DIVERGED;
+  }
+
+  /** Whether a as far as or further than b (contains everything b has). */
+  default boolean covers(String a, String b) {
+    Order o = compare(a, b);
+    return o == Order.EQUAL || o == Order.AHEAD;
+  }
+}

@@ -1,0 +1,241 @@
+package dev.bosun.mysql.sql;
+
+import static dev.bosun.mysql.sql.SqlDialect.quote;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * MariaDB 10.11 / 11.x: MASTER_USE_GTID=slave_pos, read_only fencing, rpl_semi_sync_* variables.
+ */
+public final class MariaDbDialect implements SqlDialect {
+
+  private static final GtidArithmetic GTIDS = new MariaDbGtids();
+
+  @Override
+  public Flavour flavour() {
+    return Flavour.MARIADB;
+  }
+
+  @Override
+  public GtidArithmetic gtids() {
+    return GTIDS;
+  }
+
+  @Override
+  public String stateQuery() {
+    return "SELECT @@GLOBAL.gtid_current_pos, @@GLOBAL.gtid_binlog_pos, @@GLOBAL.gtid_slave_pos,"
+        + " @@GLOBAL.read_only, @@GLOBAL.server_id";
+  }
+
+  @Override
+  public String replicaStatusQuery() {
+    return "SHOW SLAVE STATUS";
+  }
+
+  @Override
+  public ReplicaStatusColumns replicaStatusColumns() {
+    return new ReplicaStatusColumns(
+        "Master_Host",
+        "Master_Port",
+        "Slave_IO_Running",
+        "Slave_SQL_Running",
+        "Seconds_Behind_Master",
+        "Last_IO_Errno",
+        "Last_SQL_Errno",
+        "Gtid_IO_Pos");
+  }
+
+  @Override
+  public String semiSyncSourceStatusQuery() {
+    return "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_master_status'";
+  }
+
+  @Override
+  public List<String> replicateFrom(String host, int port, String user, String password) {
+    // The source side must stay off on replicas: with log-slave-updates their SQL thread would
+    // otherwise wait for acknowledgements. gtid_slave_pos takes the binlog position so an old
+    // primary (whose own writes are only in its binlog) resumes where it stopped.
+    return List.of(
+        "STOP SLAVE",
+        "SET GLOBAL rpl_semi_sync_master_enabled=OFF",
+        "SET GLOBAL read_only=ON",
+        "SET GLOBAL gtid_slave_pos=@@GLOBAL.gtid_binlog_pos",
+        "CHANGE MASTER TO MASTER_HOST="
+            + quote(host)
+            + ", MASTER_PORT="
+            + port
+            + ", MASTER_USER="
+            + quote(user)
+            + ", MASTER_PASSWORD="
+            + quote(password)
+            + ", MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1",
+        "SET GLOBAL rpl_semi_sync_slave_enabled=ON",
+        "START SLAVE");
+  }
+
+  @Override
+  public List<String> stopReplication() {
+    return List.of("STOP SLAVE");
+  }
+
+  @Override
+  public List<String> promote(boolean withReplicas, long semiSyncTimeoutMillis) {
+    List<String> s = new ArrayList<>();
+    s.add("STOP SLAVE");
+    s.add("RESET SLAVE ALL");
+    s.add("SET GLOBAL rpl_semi_sync_slave_enabled=OFF");
+    s.addAll(semiSyncSource(withReplicas, semiSyncTimeoutMillis));
+    s.add("SET GLOBAL read_only=OFF");
+    return s;
+  }
+
+  @Override
+  public List<String> fence() {
+    return List.of("SET GLOBAL read_only=ON", "SET GLOBAL rpl_semi_sync_master_enabled=OFF");
+  }
+
+  @Override
+  public List<String> semiSyncSource(boolean on, long semiSyncTimeoutMillis) {
+    if (!on) {
+      return List.of("SET GLOBAL rpl_semi_sync_master_enabled=OFF");
+    }
+    return List.of(
+        "SET GLOBAL rpl_semi_sync_master_timeout=" + semiSyncTimeoutMillis,
+        "SET GLOBAL rpl_semi_sync_master_wait_point=AFTER_SYNC",
+        "SET GLOBAL rpl_semi_sync_master_enabled=ON");
+  }
+
+  @Override
+  public String waitForApplied(String gtidPosition, int timeoutSeconds) {
+    return "SELECT MASTER_GTID_WAIT(" + quote(gtidPosition) + ", " + timeoutSeconds + ")";
+  }
+
+  @Override
+  public boolean waitSucceeded(long value) {
+    return value == 0;
+  }
+
+  @Override
+  public List<String> bootstrapUsers(
+      String rootPassword, String replicationPassword, String operatorPassword) {
+    // Bootstrap runs with skip-grant-tables: FLUSH PRIVILEGES first so CREATE USER works.
+    // Application users must never get READ_ONLY ADMIN: read_only would not stop them.
+    return List.of(
+        "FLUSH PRIVILEGES",
+        "CREATE OR REPLACE USER 'root'@'%' IDENTIFIED BY " + quote(rootPassword),
+        "GRANT ALL PRIVILEGES ON *.* TO 'root'@'%' WITH GRANT OPTION",
+        "CREATE OR REPLACE USER "
+            + quote(replicationUser())
+            + "@'%' IDENTIFIED BY "
+            + quote(replicationPassword),
+        "GRANT REPLICATION SLAVE ON *.* TO " + quote(replicationUser()) + "@'%'",
+        "CREATE OR REPLACE USER "
+            + quote(operatorUser())
+            + "@'%' IDENTIFIED BY "
+            + quote(operatorPassword),
+        "GRANT ALL PRIVILEGES ON *.* TO " + quote(operatorUser()) + "@'%' WITH GRANT OPTION");
+  }
+
+  @Override
+  public List<String> dumpCommand(String host, int port, List<String> databases) {
+    List<String> c = new ArrayList<>();
+    c.add("mariadb-dump");
+    c.add("--host=" + host);
+    c.add("--port=" + port);
+    c.add("--protocol=TCP");
+    c.add("--single-transaction");
+    c.add("--gtid");
+    // master-data=1, not 2: with 2 the gtid_slave_pos line is commented out.
+    c.add("--master-data=1");
+    c.add("--routines");
+    c.add("--events");
+    c.add("--triggers");
+    c.add("--databases");
+    c.addAll(databases);
+    return c;
+  }
+
+  @Override
+  public List<String> clientCommand(String host, int port) {
+    return List.of("mariadb", "--host=" + host, "--port=" + port, "--protocol=TCP", "--batch");
+  }
+
+  @Override
+  public boolean skipOnRestore(String line) {
+    // A new cluster's primary takes the data as its own transactions (so its replicas receive
+    // them); it must not adopt the source cluster's replication position.
+    String l = line.stripLeading().toUpperCase();
+    return l.startsWith("SET GLOBAL GTID_SLAVE_POS") || l.startsWith("CHANGE MASTER TO");
+  }
+
+  @Override
+  public String dumpGtid(String line) {
+    String prefix = "SET GLOBAL gtid_slave_pos='";
+    int i = line.indexOf(prefix);
+    if (i < 0) {
+      return null;
+    }
+    int end = line.indexOf('\'', i + prefix.length());
+    return end < 0 ? null : line.substring(i + prefix.length(), end);
+  }
+
+  @Override
+  public List<String> ownedSettings() {
+    return List.of(
+        "server-id",
+        "server_id",
+        "port",
+        "bind-address",
+        "bind_address",
+        "datadir",
+        "socket",
+        "read-only",
+        "read_only",
+        "log-bin",
+        "log_bin",
+        "log-slave-updates",
+        "log_slave_updates",
+        "gtid-strict-mode",
+        "gtid_strict_mode",
+        "binlog-format",
+        "binlog_format",
+        "skip-slave-start",
+        "skip_slave_start",
+        "skip-grant-tables",
+        "skip_grant_tables",
+        "rpl-semi-sync-master-enabled",
+        "rpl_semi_sync_master_enabled",
+        "rpl-semi-sync-slave-enabled",
+        "rpl_semi_sync_slave_enabled",
+        "rpl-semi-sync-master-wait-point",
+        "rpl_semi_sync_master_wait_point",
+        "innodb-flush-log-at-trx-commit",
+        "innodb_flush_log_at_trx_commit",
+        "log-basename",
+        "log_basename",
+        "relay-log",
+        "relay_log");
+  }
+
+  @Override
+  public List<String> baseConfig(int serverId, int port) {
+    return List.of(
+        "server-id=" + serverId,
+        "port=" + port,
+        "skip-name-resolve",
+        "log-bin=mysql-bin",
+        "relay-log=relay-bin",
+        "log-slave-updates=ON",
+        "binlog-format=ROW",
+        "gtid-strict-mode=ON",
+        "skip-slave-start",
+        // Every member boots fenced; the operator decides who takes writes.
+        "read-only=ON",
+        // 1, not 0 or 2 in production: a crash must not lose a commit the binlog already has.
+        "innodb-flush-log-at-trx-commit=1",
+        "rpl-semi-sync-master-enabled=OFF",
+        "rpl-semi-sync-slave-enabled=ON",
+        "rpl-semi-sync-master-wait-point=AFTER_SYNC");
+  }
+}

@@ -1,0 +1,77 @@
+package dev.bosun.mysql.sql;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * MariaDB GTID positions: one {@code domain-server-sequence} per replication domain, not sets.
+ *
+ * <p>Only the last transaction of each domain is known, so two positions with the same sequence but
+ * another origin server have diverged, and a higher sequence is taken as containing the lower.
+ * Divergence below the last sequence is caught by the replica itself (errors 1236 and 1950 with
+ * gtid_strict_mode) and by the promotion point recorded at failover.
+ */
+public final class MariaDbGtids implements GtidArithmetic {
+
+  /** The last transaction of one domain. */
+  record Last(long serverId, long sequence) {}
+
+  /** Parses {@code 0-1-10,1-2-5}; an empty or null text is the empty position. */
+  static Map<Long, Last> parse(String position) {
+    Map<Long, Last> byDomain = new LinkedHashMap<>();
+    if (position == null || position.isBlank()) {
+      return byDomain;
+    }
+    for (String part : position.split(",")) {
+      String p = part.trim();
+      if (p.isEmpty()) {
+        continue;
+      }
+      String[] f = p.split("-");
+      if (f.length != 3) {
+        throw new IllegalArgumentException("not a MariaDB GTID: " + p);
+      }
+      byDomain.put(Long.parseLong(f[0]), new Last(Long.parseLong(f[1]), Long.parseLong(f[2])));
+    }
+    return byDomain;
+  }
+
+  @Override
+  public Order compare(String a, String b) {
+    Map<Long, Last> pa = parse(a);
+    Map<Long, Last> pb = parse(b);
+    boolean ahead = false;
+    boolean behind = false;
+    for (Map.Entry<Long, Last> e : pa.entrySet()) {
+      Last other = pb.get(e.getKey());
+      if (other == null) {
+        ahead = true;
+      } else if (e.getValue().sequence() > other.sequence()) {
+        ahead = true;
+      } else if (e.getValue().sequence() < other.sequence()) {
+        behind = true;
+      } else if (e.getValue().serverId() != other.serverId()) {
+        return Order.DIVERGED;
+      }
+    }
+    for (Long domain : pb.keySet()) {
+      if (!pa.containsKey(domain)) {
+        behind = true;
+      }
+    }
+    if (ahead && behind) {
+      return Order.DIVERGED;
+    }
+    return ahead ? Order.AHEAD : behind ? Order.BEHIND : Order.EQUAL;
+  }
+
+  @Override
+  public boolean isEmpty(String position) {
+    return parse(position).isEmpty();
+  }
+
+  @Override
+  public boolean tracksReplicatedPosition() {
+    return true;
+  }
+}

@@ -1,0 +1,17 @@
+package dev.bosun.mysql.topology;
+
+/**
+ * Maps an instance (pod) name to where its server answers. Production uses the headless Service's
+ * DNS names; tests map to 127.0.0.1 ports of real servers.
+ */
+public interface Addressing {
+
+  /** The address of one instance of a cluster. */
+  Address of(String namespace, String cluster, String instance);
+
+  /** Production addressing: {@code <pod>.<cluster>-headless.<ns>.svc:<port>}. */
+  static Addressing headlessService(int port) {
+    return (ns, cluster, instance) ->
+        new Address(instance + "." + cluster + "-headless." + ns + ".svc", port);
+  }
+}

@@ -1,0 +1,52 @@
+package dev.bosun.mysql.topology;
+
+/**
+ * What one observation of an instance found. Unreachable instances carry only their name and
+ * ordinal.
+ */
+public record InstanceState(
+    String name,
+    int ordinal,
+    boolean reachable,
+    String executed,
+    String binlog,
+    String replicated,
+    boolean readOnly,
+    boolean replicaConfigured,
+    String sourceHost,
+    int sourcePort,
+    boolean ioRunning,
+    boolean sqlRunning,
+    Long lagSeconds,
+    int lastIoErrno,
+    int lastSqlErrno,
+    String received,
+    boolean semiSyncSourceOn) {
+
+  /** An instance that did not answer. */
+  public static InstanceState unreachable(String name, int ordinal) {
+    return new InstanceState(
+        name, ordinal, false, "", "", "", true, false, null, 0, false, false, null, 0, 0, "",
+        false);
+  }
+
+  /** Whether the instance takes writes. */
+  public boolean writable() {
+    return reachable && !readOnly;
+  }
+
+  /** Whether it replicates from the given address with both threads running. */
+  public boolean replicatesFrom(Address source) {
+    return replicaConfigured
+        && ioRunning
+        && sqlRunning
+        && source.host().equals(sourceHost)
+        && source.port() == sourcePort;
+  }
+
+  /** Replication errors that mean the replica diverged from its source. */
+  public boolean diverged() {
+    // 1236: the source cannot serve the replica's position; 1950: out-of-order GTID (strict mode).
+    return lastIoErrno == 1236 || lastSqlErrno == 1950;
+  }
+}

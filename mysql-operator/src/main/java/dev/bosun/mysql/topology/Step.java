@@ -1,0 +1,43 @@
+package dev.bosun.mysql.topology;
+
+import java.util.List;
+
+/** The one thing the executor does next; the planner returns exactly one. */
+public sealed interface Step {
+
+  /** Nothing to do: the topology is as desired. */
+  record Steady() implements Step {}
+
+  /** Wait for something that will change by itself (a reason for conditions, a message). */
+  record Wait(String reason, String message) implements Step {}
+
+  /** The operator will not act without a person: the reason and what to do. */
+  record Blocked(String reason, String message) implements Step {}
+
+  /** An instance already takes writes and no primary is recorded: record it as the primary. */
+  record Adopt(String instance) implements Step {}
+
+  /** Stop writes on an instance that must not take them. */
+  record Fence(String instance) implements Step {}
+
+  /** Point a replica at the primary. */
+  record Attach(String instance, String primary) implements Step {}
+
+  /** Make an instance the primary (why: Bootstrap, FullClusterRestart, RestartedPrimary). */
+  record Promote(String instance, String why) implements Step {}
+
+  /**
+   * Replace an unreachable primary: let the candidates apply what they received, then promote the
+   * most advanced one without errant transactions.
+   */
+  record Failover(String oldPrimary, List<String> candidates) implements Step {}
+
+  /** Hand the primary role over: fence the primary, let the target catch up, promote it. */
+  record Switchover(String from, String to, String why) implements Step {}
+
+  /** Turn semi-sync on or off on the primary. */
+  record SemiSync(String primary, boolean on) implements Step {}
+
+  /** Load the cluster's fromBackup into the primary before any replica is attached. */
+  record Restore(String primary) implements Step {}
+}

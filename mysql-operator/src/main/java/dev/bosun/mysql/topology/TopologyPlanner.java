@@ -1,0 +1,283 @@
+package dev.bosun.mysql.topology;
+
+import dev.bosun.mysql.sql.GtidArithmetic;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Decides the one next step that brings the observed topology closer to one writable primary with
+ * every other instance replicating from it. A pure function of its input.
+ *
+ * <p>Data safety rules: a member with errant transactions is never promoted nor attached; a new
+ * primary must hold every transaction any member holds; failover and full-cluster start wait until
+ * every member can be observed, because a member that cannot be seen may hold the only copy of an
+ * acknowledged commit.
+ */
+public final class TopologyPlanner {
+
+  private final GtidArithmetic gtids;
+
+  /** A planner for one flavour's GTID positions. */
+  public TopologyPlanner(GtidArithmetic gtids) {
+    this.gtids = gtids;
+  }
+
+  /** The next step. */
+  public Plan plan(TopologyInput in) {
+    Map<String, InstanceState> byName =
+        in.instances().stream().collect(Collectors.toMap(InstanceState::name, Function.identity()));
+    InstanceState primary = in.recordedPrimary() == null ? null : byName.get(in.recordedPrimary());
+    Set<String> errant = errant(in, primary);
+    return new Plan(next(in, primary, errant), errant);
+  }
+
+  private Step next(TopologyInput in, InstanceState primary, Set<String> errant) {
+    List<InstanceState> all = in.instances();
+    List<InstanceState> writable = all.stream().filter(InstanceState::writable).toList();
+    if (primary == null) {
+      return noRecordedPrimary(in, errant, writable);
+    }
+    if (primary.writable()) {
+      return withWritablePrimary(in, primary, errant);
+    }
+    List<InstanceState> otherWritable =
+        writable.stream().filter(w -> !w.name().equals(primary.name())).toList();
+    if (otherWritable.size() == 1) {
+      // A promotion whose status write was lost: the writable member is the primary.
+      return new Step.Adopt(otherWritable.get(0).name());
+    }
+    if (otherWritable.size() > 1) {
+      return splitBrain(otherWritable);
+    }
+    if (primary.reachable()) {
+      return fencedPrimary(in, primary, errant);
+    }
+    return unreachablePrimary(in, primary, errant);
+  }
+
+  private Step noRecordedPrimary(
+      TopologyInput in, Set<String> errant, List<InstanceState> writable) {
+    if (writable.size() == 1) {
+      return new Step.Adopt(writable.get(0).name());
+    }
+    if (writable.size() > 1) {
+      return splitBrain(writable);
+    }
+    Step wait = waitForEveryone(in, null, "to choose the instance to start from");
+    if (wait != null) {
+      return wait;
+    }
+    List<InstanceState> all = in.instances();
+    if (all.stream().allMatch(i -> gtids.isEmpty(i.executed()))) {
+      InstanceState first =
+          all.stream().min(Comparator.comparingInt(InstanceState::ordinal)).orElseThrow();
+      return new Step.Promote(first.name(), "Bootstrap");
+    }
+    List<InstanceState> candidates = all.stream().filter(i -> !errant.contains(i.name())).toList();
+    Candidates.Choice choice = Candidates.choose(candidates, all, gtids);
+    if (choice.chosen().isEmpty()) {
+      return new Step.Blocked(choice.reason(), choice.message());
+    }
+    return new Step.Promote(choice.chosen().get().name(), "FullClusterRestart");
+  }
+
+  private Step withWritablePrimary(TopologyInput in, InstanceState primary, Set<String> errant) {
+    for (InstanceState other : in.instances()) {
+      if (!other.name().equals(primary.name()) && other.writable()) {
+        return new Step.Fence(other.name());
+      }
+    }
+    if (in.restorePending()) {
+      return new Step.Restore(primary.name());
+    }
+    Address primaryAddress = in.addresses().get(primary.name());
+    String target = in.switchoverTarget();
+    if (target != null && !target.equals(primary.name())) {
+      InstanceState t =
+          in.instances().stream().filter(i -> i.name().equals(target)).findFirst().orElse(null);
+      if (t == null || !t.reachable() || errant.contains(target)) {
+        return new Step.Blocked(
+            "SwitchoverRefused",
+            "switchover target "
+                + target
+                + (t == null
+                    ? " is not an instance of this cluster"
+                    : !t.reachable() ? " is unreachable" : " holds errant transactions"));
+      }
+      if (t.ordinal() >= in.desiredInstances()) {
+        return new Step.Blocked(
+            "SwitchoverRefused", "switchover target " + target + " is being scaled away");
+      }
+      return new Step.Switchover(primary.name(), target, "Requested");
+    }
+    if (primary.ordinal() >= in.desiredInstances()) {
+      InstanceState successor =
+          in.instances().stream()
+              .filter(i -> i.ordinal() < in.desiredInstances())
+              .filter(i -> !errant.contains(i.name()))
+              .filter(i -> i.replicatesFrom(primaryAddress))
+              .min(Comparator.comparingInt(InstanceState::ordinal))
+              .orElse(null);
+      if (successor == null) {
+        return new Step.Wait(
+            "ScaleDownWaiting",
+            "the primary "
+                + primary.name()
+                + " is being scaled away; waiting for a healthy replica to hand over to");
+      }
+      return new Step.Switchover(primary.name(), successor.name(), "ScaleDown");
+    }
+    for (InstanceState r : in.instances()) {
+      if (r.name().equals(primary.name()) || !r.reachable() || errant.contains(r.name())) {
+        continue;
+      }
+      if (!r.replicatesFrom(primaryAddress)) {
+        return new Step.Attach(r.name(), primary.name());
+      }
+    }
+    if (primary.semiSyncSourceOn() != in.withReplicas()) {
+      return new Step.SemiSync(primary.name(), in.withReplicas());
+    }
+    return new Step.Steady();
+  }
+
+  private Step fencedPrimary(TopologyInput in, InstanceState primary, Set<String> errant) {
+    // The primary answers but does not take writes: it restarted (members boot read-only) or a
+    // switchover stopped half-way. Re-open it only if nobody holds more than it does.
+    Step wait = waitForEveryone(in, null, "before the primary takes writes again");
+    if (wait != null) {
+      return wait;
+    }
+    List<InstanceState> candidates =
+        in.instances().stream().filter(i -> !errant.contains(i.name())).toList();
+    Candidates.Choice choice = Candidates.choose(candidates, in.instances(), gtids);
+    if (choice.chosen().isEmpty()) {
+      return new Step.Blocked(choice.reason(), choice.message());
+    }
+    InstanceState chosen = choice.chosen().get();
+    if (chosen.name().equals(primary.name())
+        || gtids.covers(primary.executed(), chosen.executed())) {
+      return new Step.Promote(primary.name(), "RestartedPrimary");
+    }
+    return new Step.Failover(
+        primary.name(),
+        candidates.stream()
+            .map(InstanceState::name)
+            .filter(n -> !n.equals(primary.name()))
+            .toList());
+  }
+
+  private Step unreachablePrimary(TopologyInput in, InstanceState primary, Set<String> errant) {
+    if (!in.failoverEnabled()) {
+      return new Step.Blocked(
+          "FailoverDisabled",
+          "the primary " + primary.name() + " is unreachable and spec.failover.enabled is false");
+    }
+    if (in.primaryUnreachableFor().compareTo(in.failoverAfter()) < 0) {
+      return new Step.Wait(
+          "PrimaryUnreachable",
+          "the primary "
+              + primary.name()
+              + " has been unreachable for "
+              + in.primaryUnreachableFor().toSeconds()
+              + "s; failover after "
+              + in.failoverAfter().toSeconds()
+              + "s");
+    }
+    Step wait = waitForEveryone(in, primary.name(), "before failing over");
+    if (wait != null) {
+      return wait;
+    }
+    List<String> candidates =
+        in.instances().stream()
+            .filter(i -> !i.name().equals(primary.name()))
+            .filter(i -> !errant.contains(i.name()))
+            .sorted(Comparator.comparingInt(InstanceState::ordinal))
+            .map(InstanceState::name)
+            .toList();
+    if (candidates.isEmpty()) {
+      return new Step.Blocked(
+          "NoCandidate",
+          "the primary "
+              + primary.name()
+              + " is unreachable and no replica without errant transactions is left to promote");
+    }
+    return new Step.Failover(primary.name(), candidates);
+  }
+
+  /** A Wait when an instance other than {@code except} is missing or unreachable, else null. */
+  private static Step waitForEveryone(TopologyInput in, String except, String why) {
+    long expected = Math.max(in.desiredInstances(), in.instances().size());
+    List<String> missing =
+        in.instances().stream()
+            .filter(i -> !i.reachable() && !i.name().equals(except))
+            .map(InstanceState::name)
+            .toList();
+    if (!missing.isEmpty() || in.instances().size() < expected) {
+      return new Step.Wait(
+          "WaitingForInstances",
+          "waiting for "
+              + (missing.isEmpty() ? "every instance to exist" : String.join(", ", missing))
+              + " "
+              + why
+              + ": an instance that cannot be observed may hold acknowledged transactions");
+    }
+    return null;
+  }
+
+  private static Step splitBrain(List<InstanceState> writable) {
+    return new Step.Blocked(
+        "SplitBrain",
+        "several instances take writes ("
+            + writable.stream().map(InstanceState::name).collect(Collectors.joining(", "))
+            + ") and none is recorded as the primary; fence all but one by hand");
+  }
+
+  private Set<String> errant(TopologyInput in, InstanceState primary) {
+    Set<String> errant = new TreeSet<>();
+    for (InstanceState i : in.instances()) {
+      if (primary != null && i.name().equals(primary.name())) {
+        continue;
+      }
+      if (!i.reachable()) {
+        if (in.knownErrant().contains(i.name())) {
+          errant.add(i.name());
+        }
+        continue;
+      }
+      if (isErrant(in, primary, i)) {
+        errant.add(i.name());
+      }
+    }
+    return errant;
+  }
+
+  private boolean isErrant(TopologyInput in, InstanceState primary, InstanceState i) {
+    if (i.diverged()) {
+      return true;
+    }
+    boolean returningOldPrimary = i.name().equals(in.previousPrimary()) && !i.replicaConfigured();
+    if (returningOldPrimary
+        && in.promotionGtid() != null
+        && gtids.hasBeyond(i.binlog(), in.promotionGtid())) {
+      // Transactions it wrote after the last one the new primary had when it was promoted.
+      return true;
+    }
+    if (gtids.tracksReplicatedPosition()
+        && i.replicaConfigured()
+        && gtids.hasBeyond(i.binlog(), i.replicated())) {
+      // A replica whose binlog holds more than it received: local writes.
+      return true;
+    }
+    if (primary != null && primary.writable() && !returningOldPrimary) {
+      // Observed after the replicas, so a healthy replica is never ahead of the primary.
+      return gtids.hasBeyond(i.executed(), primary.executed());
+    }
+    return false;
+  }
+}

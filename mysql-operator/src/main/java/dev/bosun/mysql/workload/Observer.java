@@ -1,0 +1,137 @@
+package dev.bosun.mysql.workload;
+
+import dev.bosun.mysql.sql.ReplicaStatusColumns;
+import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.InstanceState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Observes every instance with three queries each: state, replica status, semi-sync status. The
+ * recorded primary is observed last so a healthy replica never appears ahead of it.
+ */
+public final class Observer {
+
+  private final SqlDialect dialect;
+  private final Credentials credentials;
+  private final Duration timeout;
+  private final AtomicLong queries = new AtomicLong();
+
+  /** An observer for one flavour. */
+  public Observer(SqlDialect dialect, Credentials credentials, Duration timeout) {
+    this.dialect = dialect;
+    this.credentials = credentials;
+    this.timeout = timeout;
+  }
+
+  /** Queries sent so far (the health-polling cost). */
+  public long queries() {
+    return queries.get();
+  }
+
+  /** Observes the named instances (name -> address); the primary, if named, goes last. */
+  public List<InstanceState> observe(Map<String, Address> instances, String primary) {
+    List<String> order = new ArrayList<>(instances.keySet());
+    order.sort(Comparator.comparing((String n) -> n.equals(primary)).thenComparing(n -> n));
+    List<InstanceState> out = new ArrayList<>();
+    for (String name : order) {
+      out.add(observe(name, ordinal(name), instances.get(name)));
+    }
+    out.sort(Comparator.comparingInt(InstanceState::ordinal));
+    return out;
+  }
+
+  /** The ordinal of a StatefulSet pod name ({@code db-2} -> 2). */
+  public static int ordinal(String name) {
+    int dash = name.lastIndexOf('-');
+    try {
+      return Integer.parseInt(name.substring(dash + 1));
+    } catch (NumberFormatException e) {
+      return Integer.MAX_VALUE;
+    }
+  }
+
+  /** Observes one instance; any failure makes it unreachable. */
+  public InstanceState observe(String name, int ordinal, Address address) {
+    InstanceClient client = new InstanceClient(address, credentials, timeout);
+    try {
+      queries.incrementAndGet();
+      Map<String, String> st = first(client.query(dialect.stateQuery(), timeout));
+      List<String> v = new ArrayList<>(st.values());
+      queries.incrementAndGet();
+      List<Map<String, String>> rs = client.query(dialect.replicaStatusQuery(), timeout);
+      queries.incrementAndGet();
+      Map<String, String> semi = first(client.query(dialect.semiSyncSourceStatusQuery(), timeout));
+      boolean semiOn = semi != null && "ON".equalsIgnoreCase(lastValue(semi));
+      boolean readOnly = "1".equals(v.get(3)) || "ON".equalsIgnoreCase(v.get(3));
+      if (rs.isEmpty()) {
+        return new InstanceState(
+            name,
+            ordinal,
+            true,
+            nz(v.get(0)),
+            nz(v.get(1)),
+            nz(v.get(2)),
+            readOnly,
+            false,
+            null,
+            0,
+            false,
+            false,
+            null,
+            0,
+            0,
+            "",
+            semiOn);
+      }
+      Map<String, String> r = rs.get(0);
+      ReplicaStatusColumns c = dialect.replicaStatusColumns();
+      String lag = r.get(c.lagSeconds());
+      return new InstanceState(
+          name,
+          ordinal,
+          true,
+          nz(v.get(0)),
+          nz(v.get(1)),
+          nz(v.get(2)),
+          readOnly,
+          true,
+          r.get(c.sourceHost()),
+          parseInt(r.get(c.sourcePort())),
+          "Yes".equalsIgnoreCase(r.get(c.ioRunning())),
+          "Yes".equalsIgnoreCase(r.get(c.sqlRunning())),
+          lag == null ? null : Long.parseLong(lag),
+          parseInt(r.get(c.lastIoErrno())),
+          parseInt(r.get(c.lastSqlErrno())),
+          nz(r.get(c.receivedGtid())),
+          semiOn);
+    } catch (InstanceException | RuntimeException e) {
+      return InstanceState.unreachable(name, ordinal);
+    }
+  }
+
+  private static Map<String, String> first(List<Map<String, String>> rows) {
+    return rows.isEmpty() ? null : rows.get(0);
+  }
+
+  private static String lastValue(Map<String, String> row) {
+    String last = null;
+    for (String s : row.values()) {
+      last = s;
+    }
+    return last;
+  }
+
+  private static String nz(String s) {
+    return s == null ? "" : s;
+  }
+
+  private static int parseInt(String s) {
+    return s == null || s.isBlank() ? 0 : Integer.parseInt(s.trim());
+  }
+}

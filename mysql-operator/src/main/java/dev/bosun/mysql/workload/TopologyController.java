@@ -1,0 +1,129 @@
+package dev.bosun.mysql.workload;
+
+import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.topology.Plan;
+import dev.bosun.mysql.topology.Step;
+import dev.bosun.mysql.topology.TopologyInput;
+import dev.bosun.mysql.topology.TopologyPlanner;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One cluster's replication loop: observe every instance, plan one step, execute it. Remembers
+ * since when the primary has been unreachable (a restarted operator starts that clock again, which
+ * only delays a failover).
+ */
+public final class TopologyController {
+
+  private final SqlDialect dialect;
+  private final Observer observer;
+  private final StepExecutor executor;
+  private final TopologyPlanner planner;
+  private final Clock clock;
+  private Instant primaryUnreachableSince;
+  private String unreachablePrimary;
+
+  /** A controller for one cluster of one flavour. */
+  public TopologyController(
+      SqlDialect dialect,
+      Credentials credentials,
+      Duration timeout,
+      Clock clock,
+      int catchUpSeconds) {
+    this.dialect = dialect;
+    this.observer = new Observer(dialect, credentials, timeout);
+    this.executor = new StepExecutor(dialect, credentials, timeout, clock, catchUpSeconds);
+    this.planner = new TopologyPlanner(dialect.gtids());
+    this.clock = clock;
+  }
+
+  /** What the spec asks of the topology. */
+  public record Desired(
+      int instances,
+      boolean failoverEnabled,
+      Duration failoverAfter,
+      String switchoverTarget,
+      boolean restorePending,
+      long semiSyncTimeoutMillis) {}
+
+  /** One round: what was seen, what was planned, what happened (or the error). */
+  public record Tick(List<InstanceState> observed, Plan plan, Outcome outcome, String error) {
+
+    /** The record after this round. */
+    public TopologyRecord record() {
+      return outcome.record();
+    }
+
+    /** Whether the round found nothing to do. */
+    public boolean steady() {
+      return plan.step() instanceof Step.Steady && error == null;
+    }
+  }
+
+  /** Health-poll queries sent so far. */
+  public long observationQueries() {
+    return observer.queries();
+  }
+
+  /** Observes, plans and executes one step. */
+  public Tick tick(
+      Desired desired,
+      TopologyRecord record,
+      Map<String, Address> addresses,
+      Set<String> knownErrant,
+      Restorer restorer) {
+    List<InstanceState> observed = observer.observe(addresses, record.primary());
+    Duration unreachableFor = unreachableFor(record.primary(), observed);
+    TopologyInput input =
+        new TopologyInput(
+            desired.instances(),
+            observed,
+            addresses,
+            record.primary(),
+            record.previousPrimary(),
+            record.promotionGtid(),
+            knownErrant,
+            desired.failoverEnabled(),
+            unreachableFor,
+            desired.failoverAfter(),
+            desired.switchoverTarget(),
+            desired.restorePending());
+    Plan plan = planner.plan(input);
+    StepExecutor.Context ctx =
+        new StepExecutor.Context(
+            addresses, record, desired.instances() > 1, desired.semiSyncTimeoutMillis(), restorer);
+    try {
+      Outcome outcome = executor.execute(plan.step(), ctx);
+      return new Tick(observed, plan, outcome, null);
+    } catch (InstanceException e) {
+      return new Tick(observed, plan, Outcome.quiet(record), e.getMessage());
+    }
+  }
+
+  private Duration unreachableFor(String primary, List<InstanceState> observed) {
+    boolean reachable =
+        primary == null
+            || observed.stream().anyMatch(i -> i.name().equals(primary) && i.reachable());
+    if (reachable) {
+      primaryUnreachableSince = null;
+      unreachablePrimary = null;
+      return Duration.ZERO;
+    }
+    if (primaryUnreachableSince == null || !primary.equals(unreachablePrimary)) {
+      primaryUnreachableSince = clock.instant();
+      unreachablePrimary = primary;
+    }
+    return Duration.between(primaryUnreachableSince, clock.instant());
+  }
+
+  /** The dialect this controller speaks. */
+  public SqlDialect dialect() {
+    return dialect;
+  }
+}

@@ -1,0 +1,138 @@
+package dev.bosun.mysql.testing;
+
+import dev.bosun.mysql.topology.Address;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * An application as users run it: a user without admin rights (so read_only stops it) writing
+ * numbered rows to whichever instance is the primary, remembering which inserts were acknowledged.
+ */
+public final class AppClient {
+
+  public static final String USER = "app";
+  public static final String PASSWORD = "app-secret-1";
+
+  /** Creates the app user and table on the primary (as the operator user). */
+  public static void createSchema(Address primary) throws SQLException {
+    try (Connection c = admin(primary);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE IF NOT EXISTS app");
+      s.execute("CREATE TABLE IF NOT EXISTS app.items (id BIGINT PRIMARY KEY, note VARCHAR(64))");
+      s.execute("CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY '" + PASSWORD + "'");
+      s.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON app.* TO 'app'@'%'");
+    }
+  }
+
+  static Connection admin(Address a) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", MariaDbServers.CREDENTIALS.operatorUser());
+    p.setProperty("password", MariaDbServers.CREDENTIALS.operatorPassword());
+    p.setProperty("connectTimeout", "2000");
+    p.setProperty("socketTimeout", "10000");
+    return DriverManager.getConnection("jdbc:mariadb://" + a.host() + ":" + a.port() + "/", p);
+  }
+
+  static Connection app(Address a) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", USER);
+    p.setProperty("password", PASSWORD);
+    p.setProperty("connectTimeout", "1000");
+    p.setProperty("socketTimeout", "5000");
+    return DriverManager.getConnection("jdbc:mariadb://" + a.host() + ":" + a.port() + "/app", p);
+  }
+
+  /** Inserts one row as the app user; throws when the instance refuses (read-only, down). */
+  public static void insert(Address a, long id) throws SQLException {
+    try (Connection c = app(a);
+        PreparedStatement ps = c.prepareStatement("INSERT INTO items (id, note) VALUES (?, ?)")) {
+      ps.setLong(1, id);
+      ps.setString(2, "row " + id);
+      ps.executeUpdate();
+    }
+  }
+
+  /** Ids present on an instance. */
+  public static List<Long> ids(Address a) throws SQLException {
+    try (Connection c = admin(a);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT id FROM app.items ORDER BY id")) {
+      List<Long> ids = new ArrayList<>();
+      while (rs.next()) {
+        ids.add(rs.getLong(1));
+      }
+      return ids;
+    }
+  }
+
+  /** Runs one SQL statement as the operator user and returns the first column of the first row. */
+  public static String adminQuery(Address a, String sql) throws SQLException {
+    try (Connection c = admin(a);
+        Statement s = c.createStatement()) {
+      if (!s.execute(sql)) {
+        return null;
+      }
+      try (ResultSet rs = s.getResultSet()) {
+        return rs.next() ? rs.getString(rs.getMetaData().getColumnCount()) : null;
+      }
+    }
+  }
+
+  /** A writer thread that keeps inserting to the current primary, one row at a time. */
+  public static final class Writer implements AutoCloseable {
+    private final Thread thread;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final ConcurrentLinkedQueue<Long> acknowledged = new ConcurrentLinkedQueue<>();
+    private final AtomicReference<Long> failures = new AtomicReference<>(0L);
+
+    public Writer(Supplier<Address> primary, long firstId) {
+      thread =
+          new Thread(
+              () -> {
+                long id = firstId;
+                while (running.get()) {
+                  try {
+                    insert(primary.get(), id);
+                    acknowledged.add(id);
+                    id++;
+                  } catch (SQLException e) {
+                    // Not acknowledged: the next attempt uses a fresh id, like a client that
+                    // does not know whether the failed insert committed.
+                    failures.updateAndGet(f -> f + 1);
+                    id++;
+                  }
+                }
+              },
+              "app-writer");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    public List<Long> acknowledged() {
+      return List.copyOf(acknowledged);
+    }
+
+    public int acknowledgedCount() {
+      return acknowledged.size();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      running.set(false);
+      thread.join(30_000);
+    }
+  }
+
+  private AppClient() {}
+}

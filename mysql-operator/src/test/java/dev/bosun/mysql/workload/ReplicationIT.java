@@ -1,0 +1,189 @@
+package dev.bosun.mysql.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.mysql.sql.MariaDbDialect;
+import dev.bosun.mysql.testing.AppClient;
+import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.topology.Step;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The replication, failover and rejoin logic on real MariaDB servers playing the member pods of a
+ * three-instance cluster, driven by the same controller the reconciler runs.
+ */
+class ReplicationIT {
+
+  private static final Duration FAILOVER_AFTER = Duration.ofSeconds(2);
+  private MariaDbServers fleet;
+  private final Map<String, MariaDbServers.Server> servers = new LinkedHashMap<>();
+  private final Map<String, Address> addresses = new LinkedHashMap<>();
+  private TopologyController controller;
+  private TopologyRecord record = TopologyRecord.empty();
+  private final Set<String> knownErrant = new HashSet<>();
+  private TopologyController.Tick last;
+
+  @BeforeEach
+  void startThreeServers() {
+    fleet = new MariaDbServers();
+    for (int i = 0; i < 3; i++) {
+      String name = "db-" + i;
+      MariaDbServers.Server s = fleet.create(name, 100 + i).start();
+      servers.put(name, s);
+      addresses.put(name, s.address());
+    }
+    controller =
+        new TopologyController(
+            new MariaDbDialect(),
+            MariaDbServers.CREDENTIALS,
+            Duration.ofSeconds(2),
+            Clock.systemUTC(),
+            10);
+  }
+
+  @AfterEach
+  void stopServers() {
+    fleet.close();
+  }
+
+  private TopologyController.Tick tick() {
+    last =
+        controller.tick(
+            new TopologyController.Desired(3, true, FAILOVER_AFTER, null, false, 3_600_000),
+            record,
+            addresses,
+            knownErrant,
+            null);
+    record = last.record();
+    knownErrant.addAll(last.plan().errant());
+    return last;
+  }
+
+  private void driveUntilSteady() {
+    await("steady topology")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> tick().steady());
+  }
+
+  private Address primary() {
+    return addresses.get(record.primary());
+  }
+
+  private InstanceState observed(String name) {
+    return last.observed().stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void replicasAttachAndFollowWithSemiSyncOn() throws Exception {
+    driveUntilSteady();
+    assertThat(record.primary()).isEqualTo("db-0");
+    AppClient.createSchema(primary());
+    for (long id = 1; id <= 20; id++) {
+      AppClient.insert(primary(), id);
+    }
+    for (String replica : List.of("db-1", "db-2")) {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> AppClient.ids(addresses.get(replica)).size() == 20);
+      assertThat(AppClient.adminQuery(addresses.get(replica), "SELECT @@GLOBAL.read_only"))
+          .isEqualTo("1");
+      assertThat(
+              AppClient.adminQuery(
+                  addresses.get(replica), "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_slave_status'"))
+          .isEqualTo("ON");
+    }
+    assertThat(
+            AppClient.adminQuery(
+                primary(), "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_master_status'"))
+        .isEqualTo("ON");
+    assertThat(
+            AppClient.adminQuery(
+                primary(), "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_master_clients'"))
+        .isEqualTo("2");
+    tick();
+    assertThat(observed("db-1").replicatesFrom(primary())).isTrue();
+    assertThat(last.plan().errant()).isEmpty();
+  }
+
+  @Test
+  void primaryKilledUnderAWriterLosesNoAcknowledgedRowAndComesBackAsAReplica() throws Exception {
+    driveUntilSteady();
+    AppClient.createSchema(primary());
+    AtomicReference<Address> target = new AtomicReference<>(primary());
+    List<Long> acknowledged;
+    try (AppClient.Writer writer = new AppClient.Writer(target::get, 1)) {
+      await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() >= 50);
+      servers.get("db-0").kill();
+      await("failover")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> !"db-0".equals(tick().record().primary()));
+      assertThat(last.outcome().reason()).isEqualTo("FailedOver");
+      target.set(primary());
+      int before = writer.acknowledgedCount();
+      driveUntilSteady();
+      await("writes on the new primary")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> writer.acknowledgedCount() > before + 20);
+      writer.close();
+      acknowledged = writer.acknowledged();
+    }
+    assertThat(record.previousPrimary()).isEqualTo("db-0");
+    assertThat(record.promotionGtid()).isNotBlank();
+    assertThat(AppClient.ids(primary())).containsAll(acknowledged);
+
+    // The old primary comes back: read-only from its first moment, then a replica again.
+    MariaDbServers.Server old = servers.get("db-0").start();
+    assertThat(AppClient.adminQuery(old.address(), "SELECT @@GLOBAL.read_only")).isEqualTo("1");
+    driveUntilSteady();
+    assertThat(observed("db-0").replicatesFrom(primary())).isTrue();
+    assertThat(observed("db-0").readOnly()).isTrue();
+    assertThat(last.plan().errant()).isEmpty();
+    AppClient.insert(primary(), 1_000_000);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> AppClient.ids(old.address()).containsAll(AppClient.ids(primary())));
+  }
+
+  @Test
+  void aReplicaWithAnErrantTransactionIsReportedAndNeverPromoted() throws Exception {
+    driveUntilSteady();
+    AppClient.createSchema(primary());
+    for (long id = 1; id <= 10; id++) {
+      AppClient.insert(primary(), id);
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> AppClient.ids(addresses.get("db-2")).size() == 10);
+    // A local write on a replica by an admin (read_only does not stop READ_ONLY ADMIN): the
+    // replica now holds a transaction the primary never had, and it is the most "advanced".
+    AppClient.adminQuery(addresses.get("db-2"), "INSERT INTO app.items VALUES (999, 'errant')");
+    tick();
+    assertThat(last.plan().errant()).containsExactly("db-2");
+
+    servers.get("db-0").kill();
+    await("failover")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> !"db-0".equals(tick().record().primary()));
+    assertThat(record.primary()).isEqualTo("db-1");
+    assertThat(AppClient.ids(primary())).hasSize(10).doesNotContain(999L);
+    tick();
+    assertThat(last.plan().errant()).contains("db-2");
+    assertThat(last.plan().step()).isNotInstanceOf(Step.Attach.class);
+  }
+}
