@@ -244,13 +244,14 @@ public final class TopologyPlanner {
       if (primary != null && i.name().equals(primary.name())) {
         continue;
       }
-      if (!i.reachable()) {
-        if (in.knownErrant().contains(i.name())) {
-          errant.add(i.name());
-        }
+      // With a writable primary to compare against, the check is complete and a rebuilt member
+      // is cleared; without one (failover, restart) what was found before still holds.
+      boolean authoritative = primary != null && primary.writable() && i.reachable();
+      if (!authoritative && in.knownErrant().contains(i.name())) {
+        errant.add(i.name());
         continue;
       }
-      if (isErrant(in, primary, i)) {
+      if (i.reachable() && isErrant(in, primary, i)) {
         errant.add(i.name());
       }
     }

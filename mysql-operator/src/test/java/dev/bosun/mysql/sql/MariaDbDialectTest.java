@@ -1,0 +1,117 @@
+package dev.bosun.mysql.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every statement a step issues on MariaDB, statement by statement. */
+class MariaDbDialectTest {
+
+  private final MariaDbDialect d = new MariaDbDialect();
+
+  @Test
+  void replicaSetupUsesGtidAutoPositioningAndOnlyTheReplicaSideOfSemiSync() {
+    assertThat(d.replicateFrom("db-0.db-headless.ns.svc", 3306, "bosun_repl", "pw"))
+        .containsExactly(
+            "STOP SLAVE",
+            "SET GLOBAL rpl_semi_sync_master_enabled=OFF",
+            "SET GLOBAL read_only=ON",
+            "SET GLOBAL gtid_slave_pos=@@GLOBAL.gtid_binlog_pos",
+            "CHANGE MASTER TO MASTER_HOST='db-0.db-headless.ns.svc', MASTER_PORT=3306,"
+                + " MASTER_USER='bosun_repl', MASTER_PASSWORD='pw', MASTER_USE_GTID=slave_pos,"
+                + " MASTER_CONNECT_RETRY=1",
+            "SET GLOBAL rpl_semi_sync_slave_enabled=ON",
+            "START SLAVE");
+  }
+
+  @Test
+  void passwordsAreQuotedSoTheyCannotEndTheLiteral() {
+    assertThat(d.replicateFrom("h", 1, "u", "a'b\\c"))
+        .anySatisfy(s -> assertThat(s).contains("MASTER_PASSWORD='a''b\\\\c'"));
+  }
+
+  @Test
+  void promotionRemovesReplicationTurnsSemiSyncOnAndOpensWritesLast() {
+    List<String> s = d.promote(true, 5000);
+    assertThat(s)
+        .containsExactly(
+            "STOP SLAVE",
+            "RESET SLAVE ALL",
+            "SET GLOBAL rpl_semi_sync_slave_enabled=OFF",
+            "SET GLOBAL rpl_semi_sync_master_timeout=5000",
+            "SET GLOBAL rpl_semi_sync_master_wait_point=AFTER_SYNC",
+            "SET GLOBAL rpl_semi_sync_master_enabled=ON",
+            "SET GLOBAL read_only=OFF");
+  }
+
+  @Test
+  void aSingleInstanceIsPromotedWithoutSemiSync() {
+    assertThat(d.promote(false, 5000))
+        .contains("SET GLOBAL rpl_semi_sync_master_enabled=OFF")
+        .doesNotContain("SET GLOBAL rpl_semi_sync_master_enabled=ON")
+        .last()
+        .isEqualTo("SET GLOBAL read_only=OFF");
+  }
+
+  @Test
+  void fencingIsReadOnlyBecauseMariaDbHasNoSuperReadOnly() {
+    assertThat(d.fence())
+        .containsExactly("SET GLOBAL read_only=ON", "SET GLOBAL rpl_semi_sync_master_enabled=OFF");
+  }
+
+  @Test
+  void positionQueriesReadCurrentBinlogAndSlavePositions() {
+    assertThat(d.stateQuery())
+        .isEqualTo(
+            "SELECT @@GLOBAL.gtid_current_pos, @@GLOBAL.gtid_binlog_pos, @@GLOBAL.gtid_slave_pos,"
+                + " @@GLOBAL.read_only, @@GLOBAL.server_id");
+    assertThat(d.replicaStatusQuery()).isEqualTo("SHOW SLAVE STATUS");
+    assertThat(d.replicaStatusColumns().receivedGtid()).isEqualTo("Gtid_IO_Pos");
+    assertThat(d.semiSyncSourceStatusQuery())
+        .isEqualTo("SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_master_status'");
+    assertThat(d.waitForApplied("0-1-10", 5)).isEqualTo("SELECT MASTER_GTID_WAIT('0-1-10', 5)");
+    assertThat(d.waitSucceeded(0)).isTrue();
+    assertThat(d.waitSucceeded(-1)).isFalse();
+  }
+
+  @Test
+  void bootstrapFlushesPrivilegesFirstAndNeverGivesReplicationMoreThanItNeeds() {
+    List<String> s = d.bootstrapUsers("r", "p", "o");
+    assertThat(s.get(0)).isEqualTo("FLUSH PRIVILEGES");
+    assertThat(s).contains("GRANT REPLICATION SLAVE ON *.* TO 'bosun_repl'@'%'");
+    assertThat(s).noneMatch(x -> x.contains("bosun_repl") && x.contains("ALL PRIVILEGES"));
+  }
+
+  @Test
+  void dumpsCarryTheGtidPositionUncommented() {
+    assertThat(d.dumpCommand("h", 3306, List.of("app")))
+        .contains("mariadb-dump", "--single-transaction", "--gtid", "--master-data=1")
+        .doesNotContain("--master-data=2")
+        .endsWith("--databases", "app");
+    assertThat(d.dumpGtid("SET GLOBAL gtid_slave_pos='0-1-42';")).isEqualTo("0-1-42");
+    assertThat(d.dumpGtid("-- SET GLOBAL gtid_slave_pos")).isNull();
+  }
+
+  @Test
+  void aRestoreSkipsTheSourceClustersReplicationPosition() {
+    assertThat(d.skipOnRestore("SET GLOBAL gtid_slave_pos='0-1-42';")).isTrue();
+    assertThat(d.skipOnRestore("CHANGE MASTER TO MASTER_USE_GTID=slave_pos;")).isTrue();
+    assertThat(d.skipOnRestore("INSERT INTO t VALUES (1);")).isFalse();
+  }
+
+  @Test
+  void everyMemberBootsFencedWithGtidStrictModeAndDurableCommits() {
+    assertThat(d.baseConfig(7, 3306))
+        .contains(
+            "server-id=7",
+            "port=3306",
+            "read-only=ON",
+            "gtid-strict-mode=ON",
+            "log-slave-updates=ON",
+            "skip-slave-start",
+            "innodb-flush-log-at-trx-commit=1",
+            "rpl-semi-sync-master-enabled=OFF");
+    assertThat(d.ownedSettings()).contains("read_only", "server-id", "gtid_strict_mode");
+  }
+}

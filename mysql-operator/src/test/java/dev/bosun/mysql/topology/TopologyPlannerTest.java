@@ -1,0 +1,399 @@
+package dev.bosun.mysql.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.mysql.sql.MariaDbGtids;
+import dev.bosun.mysql.sql.MySqlGtids;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The topology decisions, one scenario at a time, on MariaDB positions unless said. */
+class TopologyPlannerTest {
+
+  private final TopologyPlanner maria = new TopologyPlanner(new MariaDbGtids());
+  private final TopologyPlanner mysql = new TopologyPlanner(new MySqlGtids());
+
+  static Address addr(String name) {
+    return new Address("127.0.0.1", 3300 + Integer.parseInt(name.substring(3)));
+  }
+
+  static InstanceState primary(String name, String gtid) {
+    return new InstanceState(
+        name, ord(name), true, gtid, gtid, "", false, false, null, 0, false, false, null, 0, 0, "",
+        true);
+  }
+
+  static InstanceState fenced(String name, String gtid) {
+    return new InstanceState(
+        name, ord(name), true, gtid, gtid, "", true, false, null, 0, false, false, null, 0, 0, "",
+        false);
+  }
+
+  static InstanceState replica(String name, String gtid, String source) {
+    Address a = addr(source);
+    return new InstanceState(
+        name, ord(name), true, gtid, gtid, gtid, true, true, a.host(), a.port(), true, true, 0L, 0,
+        0, gtid, false);
+  }
+
+  static InstanceState down(String name) {
+    return InstanceState.unreachable(name, ord(name));
+  }
+
+  static int ord(String name) {
+    return Integer.parseInt(name.substring(3));
+  }
+
+  /** Builder of planner inputs with the usual defaults (3 instances, failover after 30 s). */
+  static final class In {
+    int desired = 3;
+    List<InstanceState> instances = new ArrayList<>();
+    String primary;
+    String previous;
+    String promotion;
+    Set<String> errant = Set.of();
+    boolean failover = true;
+    Duration unreachable = Duration.ZERO;
+    String switchover;
+    boolean restore;
+
+    In with(InstanceState... states) {
+      instances.addAll(List.of(states));
+      return this;
+    }
+
+    TopologyInput build() {
+      Map<String, Address> addresses = new LinkedHashMap<>();
+      for (InstanceState i : instances) {
+        addresses.put(i.name(), addr(i.name()));
+      }
+      return new TopologyInput(
+          desired,
+          instances,
+          addresses,
+          primary,
+          previous,
+          promotion,
+          errant,
+          failover,
+          unreachable,
+          Duration.ofSeconds(30),
+          switchover,
+          restore);
+    }
+  }
+
+  @Test
+  void aFreshClusterWaitsForEveryMemberThenBootstrapsTheFirst() {
+    In in = new In().with(fenced("db-0", ""), fenced("db-1", ""));
+    assertThat(maria.plan(in.build()).step()).isInstanceOf(Step.Wait.class);
+    in.with(fenced("db-2", ""));
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Promote("db-0", "Bootstrap"));
+  }
+
+  @Test
+  void aFullClusterRestartStartsFromTheMostAdvancedMemberNeverAnEmptyOne() {
+    In in = new In().with(fenced("db-0", ""), fenced("db-1", "0-1-40"), fenced("db-2", "0-1-42"));
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Promote("db-2", "FullClusterRestart"));
+  }
+
+  @Test
+  void aFullClusterRestartWaitsForAMissingMemberThatMayHoldMore() {
+    In in = new In().with(fenced("db-0", "0-1-40"), fenced("db-1", "0-1-40"), down("db-2"));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).message()).contains("db-2");
+  }
+
+  @Test
+  void divergedMembersBlockAFullClusterRestart() {
+    In in = new In().with(fenced("db-0", "0-1-40"), fenced("db-1", "0-2-40"), fenced("db-2", ""));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("NoCompleteCandidate");
+  }
+
+  @Test
+  void replicasAreAttachedToThePrimaryOneAtATimeThenSemiSyncIsTurnedOn() {
+    In in = new In().with(primary("db-0", "0-1-5"), fenced("db-1", ""), fenced("db-2", ""));
+    in.primary = "db-0";
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Attach("db-1", "db-0"));
+
+    In steady =
+        new In()
+            .with(
+                new InstanceState(
+                    "db-0", 0, true, "0-1-5", "0-1-5", "", false, false, null, 0, false, false,
+                    null, 0, 0, "", false),
+                replica("db-1", "0-1-5", "db-0"),
+                replica("db-2", "0-1-5", "db-0"));
+    steady.primary = "db-0";
+    assertThat(maria.plan(steady.build()).step()).isEqualTo(new Step.SemiSync("db-0", true));
+  }
+
+  @Test
+  void aHealthyClusterIsSteady() {
+    In in =
+        new In()
+            .with(
+                primary("db-0", "0-1-9"),
+                replica("db-1", "0-1-9", "db-0"),
+                replica("db-2", "0-1-8", "db-0"));
+    in.primary = "db-0";
+    Plan plan = maria.plan(in.build());
+    assertThat(plan.step()).isEqualTo(new Step.Steady());
+    assertThat(plan.errant()).isEmpty();
+  }
+
+  @Test
+  void aSingleInstanceRunsWithoutSemiSync() {
+    In in = new In().with(primary("db-0", "0-1-9"));
+    in.desired = 1;
+    in.primary = "db-0";
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.SemiSync("db-0", false));
+  }
+
+  @Test
+  void aSecondWritableInstanceIsFenced() {
+    In in =
+        new In()
+            .with(
+                primary("db-0", "0-1-9"),
+                primary("db-1", "0-1-9"),
+                replica("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Fence("db-1"));
+  }
+
+  @Test
+  void aReplicaWithLocalWritesIsErrantAndNotReattached() {
+    InstanceState errant =
+        new InstanceState(
+            "db-2",
+            2,
+            true,
+            "0-3-10",
+            "0-3-10",
+            "0-1-9",
+            true,
+            true,
+            "127.0.0.1",
+            3300,
+            false,
+            true,
+            null,
+            0,
+            0,
+            "0-1-9",
+            false);
+    In in = new In().with(primary("db-0", "0-1-9"), replica("db-1", "0-1-9", "db-0"), errant);
+    in.primary = "db-0";
+    Plan plan = maria.plan(in.build());
+    assertThat(plan.errant()).containsExactly("db-2");
+    assertThat(plan.step()).isEqualTo(new Step.Steady());
+  }
+
+  @Test
+  void aMySqlReplicaHoldingTransactionsThePrimaryLacksIsErrant() {
+    In in =
+        new In()
+            .with(
+                primary("db-0", "aaaa:1-100"),
+                replica("db-1", "aaaa:1-90", "db-0"),
+                replica("db-2", "aaaa:1-90,bbbb:1", "db-0"));
+    in.primary = "db-0";
+    assertThat(mysql.plan(in.build()).errant()).containsExactly("db-2");
+  }
+
+  @Test
+  void aDivergedReplicationErrorMarksTheReplicaErrant() {
+    InstanceState broken =
+        new InstanceState(
+            "db-1",
+            1,
+            true,
+            "0-1-5",
+            "0-1-5",
+            "0-1-5",
+            true,
+            true,
+            "127.0.0.1",
+            3300,
+            false,
+            true,
+            null,
+            1236,
+            0,
+            "0-1-5",
+            false);
+    In in = new In().with(primary("db-0", "0-1-9"), broken, replica("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    assertThat(maria.plan(in.build()).errant()).containsExactly("db-1");
+  }
+
+  @Test
+  void anUnreachablePrimaryIsWaitedForUntilTheDetectionTimeout() {
+    In in =
+        new In()
+            .with(down("db-0"), replica("db-1", "0-1-9", "db-0"), replica("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    in.unreachable = Duration.ofSeconds(10);
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).reason()).isEqualTo("PrimaryUnreachable");
+    in.unreachable = Duration.ofSeconds(30);
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Failover("db-0", List.of("db-1", "db-2")));
+  }
+
+  @Test
+  void failoverNeverOffersAnErrantReplica() {
+    In in =
+        new In()
+            .with(down("db-0"), replica("db-1", "0-1-9", "db-0"), replica("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    in.errant = Set.of("db-2");
+    in.unreachable = Duration.ofMinutes(1);
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Failover("db-0", List.of("db-1")));
+  }
+
+  @Test
+  void failoverWaitsForAnUnreachableReplicaThatMayHoldTheAcknowledgedCommit() {
+    In in = new In().with(down("db-0"), replica("db-1", "0-1-9", "db-0"), down("db-2"));
+    in.primary = "db-0";
+    in.unreachable = Duration.ofMinutes(1);
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).message()).contains("db-2");
+  }
+
+  @Test
+  void failoverCanBeTurnedOff() {
+    In in = new In().with(down("db-0"), replica("db-1", "0-1-9", "db-0"));
+    in.desired = 2;
+    in.primary = "db-0";
+    in.failover = false;
+    in.unreachable = Duration.ofMinutes(1);
+    assertThat(maria.plan(in.build()).step()).isInstanceOf(Step.Blocked.class);
+  }
+
+  @Test
+  void aReturningOldPrimaryWithWritesBeyondThePromotionPointIsErrant() {
+    In in =
+        new In()
+            .with(
+                fenced("db-0", "0-1-12"),
+                primary("db-1", "0-2-20"),
+                replica("db-2", "0-2-20", "db-1"));
+    in.primary = "db-1";
+    in.previous = "db-0";
+    in.promotion = "0-1-10";
+    Plan plan = maria.plan(in.build());
+    assertThat(plan.errant()).containsExactly("db-0");
+    assertThat(plan.step()).isNotEqualTo(new Step.Attach("db-0", "db-1"));
+  }
+
+  @Test
+  void aReturningOldPrimaryWhoseWritesAllReachedTheNewOneRejoins() {
+    In in =
+        new In()
+            .with(
+                fenced("db-0", "0-1-10"),
+                primary("db-1", "0-2-20"),
+                replica("db-2", "0-2-20", "db-1"));
+    in.primary = "db-1";
+    in.previous = "db-0";
+    in.promotion = "0-1-10";
+    Plan plan = maria.plan(in.build());
+    assertThat(plan.errant()).isEmpty();
+    assertThat(plan.step()).isEqualTo(new Step.Attach("db-0", "db-1"));
+  }
+
+  @Test
+  void aRestartedPrimaryTakesWritesAgainWhenNobodyHoldsMore() {
+    In in =
+        new In()
+            .with(
+                fenced("db-0", "0-1-10"),
+                replica("db-1", "0-1-10", "db-0"),
+                replica("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Promote("db-0", "RestartedPrimary"));
+  }
+
+  @Test
+  void aRestartedPrimaryThatLostItsTailIsReplacedByTheReplicaHoldingIt() {
+    In in =
+        new In()
+            .with(
+                fenced("db-0", "0-1-8"),
+                replica("db-1", "0-1-10", "db-0"),
+                replica("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Failover("db-0", List.of("db-1", "db-2")));
+  }
+
+  @Test
+  void aRequestedSwitchoverGoesToAHealthyReplicaOnly() {
+    In in =
+        new In()
+            .with(
+                primary("db-0", "0-1-9"),
+                replica("db-1", "0-1-9", "db-0"),
+                replica("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    in.switchover = "db-2";
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Switchover("db-0", "db-2", "Requested"));
+    in.switchover = "db-7";
+    assertThat(maria.plan(in.build()).step()).isInstanceOf(Step.Blocked.class);
+    in.switchover = "db-0";
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Steady());
+  }
+
+  @Test
+  void scaleDownSwitchesAwayFromAPrimaryAboutToBeRemoved() {
+    In in =
+        new In()
+            .with(
+                replica("db-0", "0-3-9", "db-2"),
+                replica("db-1", "0-3-9", "db-2"),
+                primary("db-2", "0-3-9"));
+    in.primary = "db-2";
+    in.desired = 2;
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Switchover("db-2", "db-0", "ScaleDown"));
+  }
+
+  @Test
+  void aRestoreHappensBeforeAnyReplicaIsAttached() {
+    In in = new In().with(primary("db-0", "0-1-1"), fenced("db-1", ""), fenced("db-2", ""));
+    in.primary = "db-0";
+    in.restore = true;
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Restore("db-0"));
+  }
+
+  @Test
+  void aWritableInstanceIsAdoptedWhenTheStatusLostThePrimary() {
+    In in = new In().with(primary("db-1", "0-1-9"), replica("db-0", "0-1-9", "db-1"));
+    in.desired = 2;
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Adopt("db-1"));
+  }
+
+  @Test
+  void twoWritableInstancesWithoutARecordedPrimaryAreASplitBrainForAPerson() {
+    In in = new In().with(primary("db-0", "0-1-9"), primary("db-1", "0-2-9"));
+    in.desired = 2;
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("SplitBrain");
+  }
+}
