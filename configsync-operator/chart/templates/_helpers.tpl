@@ -61,10 +61,23 @@ The ServiceAccount the operator runs as.
 {{- end }}
 
 {{/*
-The operator image reference; the tag defaults to the chart's appVersion.
+The operator image reference. An umbrella chart's global.image.registry prefixes the repository;
+the tag is image.tag, else global.image.tag, else the chart's appVersion.
 */}}
 {{- define "bosun-configsync-operator.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- $global := (.Values.global | default dict).image | default dict }}
+{{- $repository := .Values.image.repository }}
+{{- with $global.registry }}
+{{- $repository = printf "%s/%s" (trimSuffix "/" .) $repository }}
+{{- end }}
+{{- printf "%s:%s" $repository (.Values.image.tag | default $global.tag | default .Chart.AppVersion) }}
+{{- end }}
+
+{{/*
+The operator container's resources: an umbrella chart's global.resources when set, else resources.
+*/}}
+{{- define "bosun-configsync-operator.resources" -}}
+{{- (.Values.global | default dict).resources | default .Values.resources | toYaml }}
 {{- end }}
 
 {{/*

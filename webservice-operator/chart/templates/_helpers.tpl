@@ -61,10 +61,23 @@ The ServiceAccount the operator runs as.
 {{- end }}
 
 {{/*
-The operator image reference; the tag defaults to the chart's appVersion.
+The operator image reference. An umbrella chart's global.image.registry prefixes the repository;
+the tag is image.tag, else global.image.tag, else the chart's appVersion.
 */}}
 {{- define "bosun-webservice-operator.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- $global := (.Values.global | default dict).image | default dict }}
+{{- $repository := .Values.image.repository }}
+{{- with $global.registry }}
+{{- $repository = printf "%s/%s" (trimSuffix "/" .) $repository }}
+{{- end }}
+{{- printf "%s:%s" $repository (.Values.image.tag | default $global.tag | default .Chart.AppVersion) }}
+{{- end }}
+
+{{/*
+The operator container's resources: an umbrella chart's global.resources when set, else resources.
+*/}}
+{{- define "bosun-webservice-operator.resources" -}}
+{{- (.Values.global | default dict).resources | default .Values.resources | toYaml }}
 {{- end }}
 
 {{/*
@@ -108,10 +121,18 @@ Cross-field rules, also stated in values.schema.json; checked here as well so th
 schema validation is skipped (--skip-schema-validation).
 */}}
 {{- define "bosun-webservice-operator.validate" -}}
-{{- if and (eq .Values.rbac.scope "namespace") (empty .Values.watchNamespaces) }}
+{{- if and (eq .Values.rbac.scope "namespace") (empty (include "bosun-webservice-operator.watchNamespaces" . | fromJsonArray)) }}
 {{- fail "rbac.scope=namespace needs watchNamespaces: the namespaces to create a Role in" }}
 {{- end }}
 {{- if and (not .Values.leaderElection.enabled) (gt (int .Values.replicaCount) 1) }}
 {{- fail "replicaCount > 1 needs leaderElection.enabled=true: only one replica may reconcile" }}
 {{- end }}
+{{- end }}
+
+{{/*
+The watched namespaces as a JSON list: watchNamespaces, else an umbrella chart's
+global.watchNamespaces. Read it with: include "bosun-webservice-operator.watchNamespaces" . | fromJsonArray
+*/}}
+{{- define "bosun-webservice-operator.watchNamespaces" -}}
+{{- .Values.watchNamespaces | default (.Values.global | default dict).watchNamespaces | default list | toJson }}
 {{- end }}

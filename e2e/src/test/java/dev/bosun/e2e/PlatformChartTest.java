@@ -1,0 +1,165 @@
+package dev.bosun.e2e;
+
+import static dev.bosun.common.testing.HelmChartFixture.all;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.common.testing.HelmChartFixture;
+import dev.bosun.common.testing.LocalControlPlane;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The umbrella chart, linted and rendered in-process by helm-java. */
+class PlatformChartTest {
+
+  private final HelmChartFixture chart = PlatformChart.fixture("bosun", "bosun-system");
+
+  private static Map<String, Container> operatorContainers(List<HasMetadata> objects) {
+    return all(objects, Deployment.class).stream()
+        .collect(
+            Collectors.toMap(
+                d -> d.getMetadata().getLabels().get("app.kubernetes.io/name"),
+                d -> d.getSpec().getTemplate().getSpec().getContainers().get(0)));
+  }
+
+  private static String env(Container c, String name) {
+    return c.getEnv().stream()
+        .filter(e -> e.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(c.getImage() + " has no env " + name))
+        .getValue();
+  }
+
+  @Test
+  void lintsClean() {
+    chart.assertLintsClean();
+  }
+
+  @Test
+  void installsTheFourOperatorsByDefault() {
+    assertThat(operatorContainers(chart.render()))
+        .containsOnlyKeys(PlatformChart.OPERATORS.stream().map(PlatformChart::chartName).toList());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"webservice", "configsync", "etcd", "mysql"})
+  void eachOperatorCanBeLeftOut(String operator) {
+    List<HasMetadata> objects = chart.render(operator + ".enabled", "false");
+
+    assertThat(objects)
+        .noneMatch(
+            o ->
+                PlatformChart.chartName(operator)
+                    .equals(o.getMetadata().getLabels().get("app.kubernetes.io/name")));
+    assertThat(operatorContainers(objects)).hasSize(3);
+  }
+
+  @Test
+  void sharedImageRegistryAndTagReachEveryOperator() {
+    Map<String, Container> containers =
+        operatorContainers(
+            chart.render("global.image.registry", "ghcr.io/acme", "global.image.tag", "1.2.3"));
+
+    assertThat(containers)
+        .allSatisfy(
+            (name, c) ->
+                assertThat(c.getImage())
+                    .isEqualTo(
+                        "ghcr.io/acme/bosun/" + name.substring("bosun-".length()) + ":1.2.3"));
+  }
+
+  @Test
+  void anOperatorsOwnTagWinsOverTheSharedOne() {
+    Map<String, Container> containers =
+        operatorContainers(
+            chart.render("global.image.tag", "1.2.3", "etcd.image.tag", "1.2.4-fix"));
+
+    assertThat(containers.get("bosun-etcd-operator").getImage()).endsWith(":1.2.4-fix");
+    assertThat(containers.get("bosun-mysql-operator").getImage()).endsWith(":1.2.3");
+  }
+
+  @Test
+  void sharedWatchedNamespacesReachTheNamespacedOperators() {
+    Map<String, Container> containers =
+        operatorContainers(chart.render("global.watchNamespaces", "{team-a,team-b}"));
+
+    for (String operator : List.of("webservice", "etcd", "mysql")) {
+      assertThat(env(containers.get(PlatformChart.chartName(operator)), "BOSUN_WATCH_NAMESPACES"))
+          .as(operator)
+          .isEqualTo("team-a,team-b");
+    }
+  }
+
+  @Test
+  void sharedResourcesReachEveryOperator() {
+    Map<String, Container> containers =
+        operatorContainers(
+            chart.render(
+                "global.resources.requests.cpu", "50m",
+                "global.resources.limits.memory", "300Mi"));
+
+    assertThat(containers)
+        .allSatisfy(
+            (name, c) -> {
+              assertThat(c.getResources().getRequests().get("cpu").toString()).isEqualTo("50m");
+              assertThat(c.getResources().getLimits().get("memory").toString()).isEqualTo("300Mi");
+            });
+  }
+
+  @Test
+  void shipsTheCrdsOfEveryOperatorFromItsSubchart() throws IOException {
+    Path crds = LocalControlPlane.repoRoot().resolve("crds");
+    List<Path> groups;
+    try (Stream<Path> dirs = Files.list(crds)) {
+      groups = dirs.filter(d -> d.getFileName().toString().endsWith(".bosun.dev")).toList();
+    }
+    assertThat(groups).hasSize(4);
+    for (Path group : groups) {
+      String operator =
+          switch (group.getFileName().toString()) {
+            case "web.bosun.dev" -> "webservice";
+            case "config.bosun.dev" -> "configsync";
+            case "etcd.bosun.dev" -> "etcd";
+            case "mysql.bosun.dev" -> "mysql";
+            default -> throw new AssertionError("an API group without an operator: " + group);
+          };
+      Path shipped = chart.dir().resolve("charts/" + PlatformChart.chartName(operator) + "/crds");
+      try (Stream<Path> files = Files.list(group)) {
+        for (Path crd : files.filter(f -> f.toString().endsWith("-v1.yml")).toList()) {
+          assertThat(shipped.resolve(crd.getFileName())).hasSameTextualContentAs(crd);
+        }
+      }
+    }
+  }
+
+  @Test
+  void schemaRejectsWhatItDoesNotKnow() {
+    chart.assertSchemaRejects(List.of("replicas", "3"), "replicas");
+    chart.assertSchemaRejects(List.of("global.image.tag", "not a tag"), "tag");
+    chart.assertSchemaRejects(
+        List.of("global.watchNamespaces", "{Not_A_Namespace}"), "watchNamespaces");
+    chart.assertSchemaRejects(List.of("global.colour", "blue"), "colour");
+  }
+
+  @Test
+  void notesSayWhatIsInstalledAndHowToUpgradeCrds() {
+    String notes = chart.notes("etcd.enabled", "false");
+
+    assertThat(notes)
+        .contains("kubectl get webservices -A")
+        .contains("kubectl get configmapsyncs,secretsyncs,configmonitors -A")
+        .contains("kubectl get mysqlclusters,mysqlbackups -A")
+        .doesNotContain("etcdclusters")
+        .contains("helm show crds");
+  }
+}
