@@ -1,10 +1,35 @@
 package dev.bosun.etcd;
 
-/** Names shared by every part of the etcd operator. */
+import dev.bosun.common.meta.Labels;
+
+/** Names shared by every part of the etcd operator: its labels and annotations are its API. */
 public final class EtcdOperator {
 
   /** Operator name: field manager, Event source, lease name and managed-by label value. */
   public static final String NAME = "bosun-etcd-operator";
+
+  /** Selects what this operator created. */
+  public static final String MANAGED_SELECTOR = Labels.MANAGED_BY + "=" + NAME;
+
+  /** The application name in the recommended labels. */
+  public static final String APP = "etcd";
+
+  /** The component label of member Pods and volumes. */
+  public static final String MEMBER_COMPONENT = "member";
+
+  private static final String PREFIX = "etcd.bosun.dev/";
+
+  /** Label naming the member a Pod or volume belongs to. */
+  public static final String MEMBER_LABEL = PREFIX + "member";
+
+  /** Pod label: whether the member votes (the client Service selects voters only). */
+  public static final String VOTER_LABEL = PREFIX + "voter";
+
+  /** Volume label: the volume was kept after its member left (never reused, never deleted). */
+  public static final String RETAINED_LABEL = PREFIX + "retained";
+
+  /** Pod annotation: the etcd version the Pod runs. */
+  public static final String VERSION_ANNOTATION = PREFIX + "version";
 
   private EtcdOperator() {}
 }

@@ -1,0 +1,81 @@
+package dev.bosun.etcd;
+
+import dev.bosun.common.dependent.DisruptionBudget;
+import dev.bosun.common.dependent.PodDisruptionBudgets;
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.meta.Labels;
+import dev.bosun.common.runtime.OperatorRuntime;
+import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.etcd.dependent.MemberPods;
+import dev.bosun.etcd.membership.LoopbackAddressing;
+import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.membership.ServiceAddressing;
+import dev.bosun.etcd.reconciler.EtcdClusterReconciler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import java.time.Clock;
+import java.util.Map;
+
+/** Runs the etcd operator against the cluster of the current kubeconfig or ServiceAccount. */
+public final class Main {
+
+  /** {@code service} (default, in a cluster) or {@code loopback} (members on this machine). */
+  public static final String ADDRESSING = "BOSUN_ETCD_ADDRESSING";
+
+  private Main() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    OperatorSettings settings = OperatorSettings.fromEnvironment(EtcdOperator.NAME);
+    MemberAddressing addressing = addressing(System.getenv());
+    try (KubernetesClient client = new KubernetesClientBuilder().build();
+        OperatorRuntime runtime = create(settings, client, addressing)) {
+      runtime.start().runUntilShutdown();
+    }
+  }
+
+  /** The addressing the environment asks for. */
+  public static MemberAddressing addressing(Map<String, String> env) {
+    String mode = env.getOrDefault(ADDRESSING, "service").trim();
+    return switch (mode) {
+      case "service" -> new ServiceAddressing();
+      case "loopback" -> new LoopbackAddressing(2);
+      default ->
+          throw new IllegalArgumentException(ADDRESSING + " must be service or loopback: " + mode);
+    };
+  }
+
+  /** The operator with its reconcilers registered, not yet started. */
+  public static OperatorRuntime create(
+      OperatorSettings settings, KubernetesClient client, MemberAddressing addressing) {
+    return create(settings, client, addressing, null);
+  }
+
+  /** The same, with JOSDK's metrics going to {@code metrics} (tests count reconciles). */
+  public static OperatorRuntime create(
+      OperatorSettings settings,
+      KubernetesClient client,
+      MemberAddressing addressing,
+      Metrics metrics) {
+    EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
+    Clock clock = Clock.systemUTC();
+    EtcdClusterReconciler clusters =
+        new EtcdClusterReconciler(
+            addressing,
+            events,
+            clock,
+            (c, cluster, minAvailable) ->
+                PodDisruptionBudgets.ensure(
+                    c,
+                    cluster,
+                    new DisruptionBudget(
+                        cluster.getMetadata().getName(),
+                        Labels.of(
+                            cluster, EtcdOperator.APP, "disruption-budget", EtcdOperator.NAME),
+                        MemberPods.selector(cluster),
+                        minAvailable,
+                        null),
+                    EtcdOperator.NAME));
+    return new OperatorRuntime(settings, client, metrics).register(clusters);
+  }
+}

@@ -1,0 +1,70 @@
+package dev.bosun.etcd.dependent;
+
+import dev.bosun.common.meta.Labels;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.membership.ServiceAddressing;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The two Services of a cluster: a headless one that gives every member Pod its DNS name (also
+ * before it is ready, or a joining member could never be reached by its peers), and the client
+ * Service, which selects voting members only (learners refuse client requests).
+ */
+public final class ClusterServices {
+
+  private ClusterServices() {}
+
+  public static Service peer(EtcdCluster cluster) {
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withName(ServiceAddressing.peerService(cluster.getMetadata().getName()))
+        .withNamespace(cluster.getMetadata().getNamespace())
+        .withLabels(labels(cluster, "peer"))
+        .endMetadata()
+        .withNewSpec()
+        .withClusterIP("None")
+        .withPublishNotReadyAddresses(true)
+        .withSelector(MemberPods.selector(cluster))
+        .withPorts(
+            port("client", MemberAddressing.CLIENT_PORT), port("peer", MemberAddressing.PEER_PORT))
+        .endSpec()
+        .build();
+  }
+
+  public static Service client(EtcdCluster cluster) {
+    Map<String, String> selector = new LinkedHashMap<>(MemberPods.selector(cluster));
+    selector.put(EtcdOperator.VOTER_LABEL, "true");
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withName(ServiceAddressing.clientService(cluster.getMetadata().getName()))
+        .withNamespace(cluster.getMetadata().getNamespace())
+        .withLabels(labels(cluster, "client"))
+        .endMetadata()
+        .withNewSpec()
+        .withType("ClusterIP")
+        .withSelector(selector)
+        .withPorts(port("client", MemberAddressing.CLIENT_PORT))
+        .endSpec()
+        .build();
+  }
+
+  private static Map<String, String> labels(EtcdCluster cluster, String component) {
+    return Labels.of(cluster, EtcdOperator.APP, component, EtcdOperator.NAME);
+  }
+
+  private static ServicePort port(String name, int port) {
+    return new ServicePortBuilder()
+        .withName(name)
+        .withPort(port)
+        .withNewTargetPort(port)
+        .withProtocol("TCP")
+        .build();
+  }
+}

@@ -1,0 +1,262 @@
+package dev.bosun.etcd.dependent;
+
+import dev.bosun.common.meta.Labels;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.membership.ServiceAddressing;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.Pod.AntiAffinity;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The Pod of one member: etcd with its name, its addresses from the {@link MemberAddressing} seam,
+ * the initial membership it joins, and its data on its own volume. Pods are created, never updated:
+ * a new version means a new Pod on the same volume, one member at a time.
+ */
+public final class MemberPods {
+
+  /** Where the member's volume is mounted; the data directory is below it. */
+  public static final String DATA_MOUNT = "/var/lib/etcd";
+
+  public static final String DATA_DIR = DATA_MOUNT + "/data";
+  static final String TLS_DIR = "/etc/etcd/tls";
+
+  private MemberPods() {}
+
+  /** Whether the member starts a new cluster or joins an existing one. */
+  public enum State {
+    NEW,
+    EXISTING
+  }
+
+  /**
+   * The member Pod.
+   *
+   * @param initialCluster member name to peer URL of the membership it starts in or joins
+   */
+  public static Pod desired(
+      EtcdCluster cluster,
+      ClusterRef ref,
+      MemberAddressing addressing,
+      String member,
+      Map<String, URI> initialCluster,
+      State state,
+      boolean voter) {
+    EtcdClusterSpec spec = cluster.getSpec();
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (spec.getPod() != null && spec.getPod().getLabels() != null) {
+      labels.putAll(spec.getPod().getLabels());
+    }
+    labels.putAll(memberLabels(cluster, member));
+    labels.put(EtcdOperator.VOTER_LABEL, Boolean.toString(voter));
+    Map<String, String> annotations = new LinkedHashMap<>();
+    if (spec.getPod() != null && spec.getPod().getAnnotations() != null) {
+      annotations.putAll(spec.getPod().getAnnotations());
+    }
+    annotations.put(EtcdOperator.VERSION_ANNOTATION, spec.getVersion());
+
+    List<String> args = new ArrayList<>();
+    args.add("--name=" + member);
+    args.add("--data-dir=" + DATA_DIR);
+    args.add("--listen-peer-urls=" + addressing.listenPeerUrl(ref, member));
+    args.add("--listen-client-urls=" + addressing.listenClientUrl(ref, member));
+    args.add("--advertise-client-urls=" + addressing.clientUrl(ref, member));
+    args.add("--initial-advertise-peer-urls=" + addressing.peerUrl(ref, member));
+    args.add(
+        "--initial-cluster="
+            + initialCluster.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(",")));
+    args.add("--initial-cluster-state=" + (state == State.NEW ? "new" : "existing"));
+    args.add("--initial-cluster-token=" + cluster.getMetadata().getUid());
+    List<VolumeMount> mounts = new ArrayList<>();
+    mounts.add(new VolumeMountBuilder().withName("data").withMountPath(DATA_MOUNT).build());
+    List<Volume> volumes = new ArrayList<>();
+    volumes.add(
+        new VolumeBuilder()
+            .withName("data")
+            .withNewPersistentVolumeClaim()
+            .withClaimName(MemberVolumes.claimName(member))
+            .endPersistentVolumeClaim()
+            .build());
+    if (spec.getTls() != null && spec.getTls().getServerSecretName() != null) {
+      String dir = TLS_DIR + "/server";
+      args.add("--cert-file=" + dir + "/tls.crt");
+      args.add("--key-file=" + dir + "/tls.key");
+      args.add("--trusted-ca-file=" + dir + "/ca.crt");
+      args.add("--client-cert-auth=true");
+      mounts.add(secretMount("server-tls", dir));
+      volumes.add(secretVolume("server-tls", spec.getTls().getServerSecretName()));
+    }
+    if (spec.getTls() != null && spec.getTls().getPeerSecretName() != null) {
+      String dir = TLS_DIR + "/peer";
+      args.add("--peer-cert-file=" + dir + "/tls.crt");
+      args.add("--peer-key-file=" + dir + "/tls.key");
+      args.add("--peer-trusted-ca-file=" + dir + "/ca.crt");
+      args.add("--peer-client-cert-auth=true");
+      mounts.add(secretMount("peer-tls", dir));
+      volumes.add(secretVolume("peer-tls", spec.getTls().getPeerSecretName()));
+    }
+
+    var resources = new ResourceRequirementsBuilder();
+    if (spec.getResources() != null) {
+      if (spec.getResources().getRequests() != null) {
+        var r = spec.getResources().getRequests();
+        resources.withRequests(quantities(r.getCpu(), r.getMemory()));
+      }
+      if (spec.getResources().getLimits() != null) {
+        var l = spec.getResources().getLimits();
+        resources.withLimits(quantities(l.getCpu(), l.getMemory()));
+      }
+    }
+
+    PodBuilder pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(member)
+            .withNamespace(cluster.getMetadata().getNamespace())
+            .withLabels(labels)
+            .withAnnotations(annotations)
+            .endMetadata()
+            .withNewSpec()
+            .withHostname(member)
+            .withSubdomain(ServiceAddressing.peerService(cluster.getMetadata().getName()))
+            .withEnableServiceLinks(false)
+            .withTerminationGracePeriodSeconds(30L)
+            .addNewContainer()
+            .withName("etcd")
+            .withImage(spec.getRepository() + ":v" + spec.getVersion())
+            .withCommand("etcd")
+            .withArgs(args)
+            .withPorts(
+                new ContainerPortBuilder()
+                    .withName("client")
+                    .withContainerPort(MemberAddressing.CLIENT_PORT)
+                    .build(),
+                new ContainerPortBuilder()
+                    .withName("peer")
+                    .withContainerPort(MemberAddressing.PEER_PORT)
+                    .build())
+            .withVolumeMounts(mounts)
+            .withResources(resources.build())
+            .withNewReadinessProbe()
+            .withNewTcpSocket()
+            .withNewPort("client")
+            .endTcpSocket()
+            .withPeriodSeconds(5)
+            .endReadinessProbe()
+            .withNewSecurityContext()
+            .withAllowPrivilegeEscalation(false)
+            .withReadOnlyRootFilesystem(true)
+            .withNewCapabilities()
+            .withDrop("ALL")
+            .endCapabilities()
+            .endSecurityContext()
+            .endContainer()
+            .withVolumes(volumes)
+            .endSpec();
+    if (spec.getPod() != null) {
+      var p = spec.getPod();
+      if (p.getNodeSelector() != null) {
+        pod.editSpec().withNodeSelector(p.getNodeSelector()).endSpec();
+      }
+      if (p.getTolerations() != null) {
+        pod.editSpec().withTolerations(p.getTolerations()).endSpec();
+      }
+      if (p.getPriorityClassName() != null) {
+        pod.editSpec().withPriorityClassName(p.getPriorityClassName()).endSpec();
+      }
+    }
+    Affinity affinity = antiAffinity(cluster);
+    if (affinity != null) {
+      pod.editSpec().withAffinity(affinity).endSpec();
+    }
+    return pod.build();
+  }
+
+  /** The labels of everything that belongs to one member. */
+  public static Map<String, String> memberLabels(EtcdCluster cluster, String member) {
+    Map<String, String> labels =
+        Labels.of(cluster, EtcdOperator.APP, EtcdOperator.MEMBER_COMPONENT, EtcdOperator.NAME);
+    labels.put(EtcdOperator.MEMBER_LABEL, member);
+    return labels;
+  }
+
+  /** Selects every member Pod and volume of the cluster. */
+  public static Map<String, String> selector(EtcdCluster cluster) {
+    return Labels.selector(cluster, EtcdOperator.APP, EtcdOperator.MEMBER_COMPONENT);
+  }
+
+  private static Affinity antiAffinity(EtcdCluster cluster) {
+    AntiAffinity mode =
+        cluster.getSpec().getPod() == null || cluster.getSpec().getPod().getAntiAffinity() == null
+            ? AntiAffinity.PREFERRED
+            : cluster.getSpec().getPod().getAntiAffinity();
+    if (mode == AntiAffinity.NONE) {
+      return null;
+    }
+    PodAffinityTerm term =
+        new PodAffinityTermBuilder()
+            .withTopologyKey("kubernetes.io/hostname")
+            .withLabelSelector(
+                new LabelSelectorBuilder().withMatchLabels(selector(cluster)).build())
+            .build();
+    var builder = new AffinityBuilder().withNewPodAntiAffinity();
+    if (mode == AntiAffinity.REQUIRED) {
+      builder.withRequiredDuringSchedulingIgnoredDuringExecution(term);
+    } else {
+      builder
+          .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+          .withWeight(100)
+          .withPodAffinityTerm(term)
+          .endPreferredDuringSchedulingIgnoredDuringExecution();
+    }
+    return builder.endPodAntiAffinity().build();
+  }
+
+  private static Map<String, Quantity> quantities(String cpu, String memory) {
+    Map<String, Quantity> q = new LinkedHashMap<>();
+    if (cpu != null) {
+      q.put("cpu", new Quantity(cpu));
+    }
+    if (memory != null) {
+      q.put("memory", new Quantity(memory));
+    }
+    return q;
+  }
+
+  private static VolumeMount secretMount(String name, String path) {
+    return new VolumeMountBuilder().withName(name).withMountPath(path).withReadOnly(true).build();
+  }
+
+  private static Volume secretVolume(String name, String secret) {
+    return new VolumeBuilder()
+        .withName(name)
+        .withNewSecret()
+        .withSecretName(secret)
+        .withDefaultMode(0400)
+        .endSecret()
+        .build();
+  }
+}

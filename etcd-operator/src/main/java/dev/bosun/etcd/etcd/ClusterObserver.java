@@ -1,0 +1,111 @@
+package dev.bosun.etcd.etcd;
+
+import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.membership.ObservedMember;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Observes an etcd cluster: the member list, then the Maintenance status of every member in
+ * parallel. A member is healthy when it answered in time, reports no errors and names the leader
+ * most voters name; serializable reads and the member list still answer without quorum, so they
+ * cannot tell a healthy cluster from a broken one.
+ */
+public final class ClusterObserver {
+
+  private final EtcdMembership etcd;
+  private final MemberAddressing addressing;
+
+  public ClusterObserver(EtcdMembership etcd, MemberAddressing addressing) {
+    this.etcd = etcd;
+    this.addressing = addressing;
+  }
+
+  /** Observes the cluster whose members may be any of {@code knownNames}. */
+  public EtcdView observe(ClusterRef cluster, Collection<String> knownNames) {
+    List<URI> endpoints =
+        knownNames.stream().sorted().map(n -> addressing.clientUrl(cluster, n)).toList();
+    Optional<EtcdMembership.MemberList> list = etcd.list(endpoints);
+    if (list.isEmpty()) {
+      return EtcdView.unreachable();
+    }
+    Map<URI, String> byPeerUrl = new HashMap<>();
+    for (String name : knownNames) {
+      byPeerUrl.put(addressing.peerUrl(cluster, name), name);
+    }
+    Map<Long, String> names = new LinkedHashMap<>();
+    for (EtcdMember m : list.get().members()) {
+      names.put(m.id(), resolveName(m, byPeerUrl));
+    }
+    List<URI> statusEndpoints =
+        names.values().stream()
+            .filter(n -> !n.isEmpty() && byPeerUrl.containsValue(n))
+            .map(n -> addressing.clientUrl(cluster, n))
+            .toList();
+    Map<Long, MemberStatus> statuses =
+        etcd.status(statusEndpoints).values().stream()
+            .collect(Collectors.toMap(MemberStatus::memberId, Function.identity(), (a, b) -> a));
+    return assess(list.get().clusterId(), list.get().members(), names, statuses);
+  }
+
+  /**
+   * A member's name, or for a learner that has not started yet, the name its peer URL belongs to.
+   */
+  static String resolveName(EtcdMember m, Map<URI, String> byPeerUrl) {
+    if (!m.name().isEmpty()) {
+      return m.name();
+    }
+    return m.peerUrls().stream().map(byPeerUrl::get).filter(n -> n != null).findFirst().orElse("");
+  }
+
+  /**
+   * The health verdict: the common leader is the one most answering voters name; a member is
+   * healthy when it answered, reports no errors and names that leader.
+   */
+  static EtcdView assess(
+      long clusterId,
+      List<EtcdMember> members,
+      Map<Long, String> names,
+      Map<Long, MemberStatus> statuses) {
+    Map<Long, Long> votes = new HashMap<>();
+    for (EtcdMember m : members) {
+      MemberStatus s = statuses.get(m.id());
+      if (!m.learner() && s != null && s.leader() != 0 && s.errors().isEmpty()) {
+        votes.merge(s.leader(), 1L, Long::sum);
+      }
+    }
+    long leader =
+        votes.entrySet().stream()
+            .max(Map.Entry.comparingByValue())
+            .map(Map.Entry::getKey)
+            .orElse(0L);
+    List<ObservedMember> observed = new ArrayList<>();
+    Map<String, String> versions = new HashMap<>();
+    for (EtcdMember m : members) {
+      MemberStatus s = statuses.get(m.id());
+      boolean healthy = s != null && s.errors().isEmpty() && leader != 0 && s.leader() == leader;
+      String name = names.getOrDefault(m.id(), m.name());
+      observed.add(
+          new ObservedMember(
+              name,
+              m.id(),
+              m.learner(),
+              healthy,
+              leader != 0 && m.id() == leader && healthy,
+              s == null ? 0 : s.raftAppliedIndex()));
+      if (s != null && !name.isEmpty()) {
+        versions.put(name, s.version());
+      }
+    }
+    return new EtcdView(true, clusterId, observed, versions);
+  }
+}

@@ -1,0 +1,70 @@
+package dev.bosun.etcd.etcd;
+
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * One jetcd client per member endpoint, reused across reconciles. Each client talks to exactly one
+ * member, because some calls must reach a particular one (moveLeader goes to the leader, a status
+ * describes the member that answers).
+ */
+public final class EtcdClients implements AutoCloseable {
+
+  private final Map<URI, Client> clients = new ConcurrentHashMap<>();
+  private final UnaryOperator<ClientBuilder> customizer;
+
+  /** Plain-text clients. */
+  public EtcdClients() {
+    this(UnaryOperator.identity());
+  }
+
+  /** Clients the customizer adapts (TLS, credentials). */
+  public EtcdClients(UnaryOperator<ClientBuilder> customizer) {
+    this.customizer = customizer;
+  }
+
+  /** The client of one member endpoint. */
+  public Client of(URI endpoint) {
+    return clients.computeIfAbsent(endpoint, this::build);
+  }
+
+  private Client build(URI endpoint) {
+    ClientBuilder builder =
+        Client.builder()
+            .endpoints(endpoint)
+            // A dead member must fail a call at once, not hold it until the deadline.
+            .waitForReady(false)
+            .connectTimeout(Duration.ofSeconds(1))
+            // etcd answers pings without calls with too_many_pings GOAWAYs.
+            .keepaliveWithoutCalls(false)
+            .retryMaxAttempts(1)
+            .retryMaxDuration(Duration.ofSeconds(2));
+    return customizer.apply(builder).build();
+  }
+
+  /** Closes the clients of endpoints that are no longer in use. */
+  public void retain(Set<URI> inUse) {
+    clients
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (inUse.contains(e.getKey())) {
+                return false;
+              }
+              e.getValue().close();
+              return true;
+            });
+  }
+
+  @Override
+  public void close() {
+    clients.values().forEach(Client::close);
+    clients.clear();
+  }
+}

@@ -1,0 +1,166 @@
+package dev.bosun.etcd.etcd;
+
+import io.etcd.jetcd.cluster.Member;
+import io.etcd.jetcd.cluster.MemberAddResponse;
+import io.etcd.jetcd.maintenance.StatusResponse;
+import java.io.OutputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * The etcd calls the operator makes, each with a deadline (jetcd has none by default and a call to
+ * a cluster without quorum would hang).
+ */
+public final class EtcdMembership {
+
+  /** How long a member may take to report its status before it counts as unhealthy. */
+  public static final Duration STATUS_TIMEOUT = Duration.ofSeconds(1);
+
+  /** Deadline of membership changes, which need a round of consensus. */
+  public static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(5);
+
+  private final EtcdClients clients;
+
+  public EtcdMembership(EtcdClients clients) {
+    this.clients = clients;
+  }
+
+  /** The member list, from the first endpoint that answers; empty when none does. */
+  public Optional<MemberList> list(List<URI> endpoints) {
+    for (URI endpoint : endpoints) {
+      try {
+        var response =
+            await(() -> clients.of(endpoint).getClusterClient().listMember(), STATUS_TIMEOUT);
+        List<Member> members = response.getMembers();
+        return Optional.of(
+            new MemberList(
+                response.getHeader().getClusterId(),
+                members.stream().map(EtcdMembership::member).toList()));
+      } catch (EtcdException e) {
+        // try the next one
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The status of every endpoint, asked in parallel; an endpoint that did not answer in time is
+   * missing from the result.
+   */
+  public Map<URI, MemberStatus> status(List<URI> endpoints) {
+    Map<URI, CompletableFuture<StatusResponse>> calls =
+        endpoints.stream()
+            .distinct()
+            .collect(
+                Collectors.toMap(
+                    e -> e,
+                    e ->
+                        clients
+                            .of(e)
+                            .getMaintenanceClient()
+                            .statusMember(e.toString())
+                            .orTimeout(STATUS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
+    Map<URI, MemberStatus> result = new java.util.LinkedHashMap<>();
+    calls.forEach(
+        (endpoint, call) -> {
+          try {
+            StatusResponse s = call.get();
+            result.put(
+                endpoint,
+                new MemberStatus(
+                    s.getHeader().getMemberId(),
+                    s.getLeader(),
+                    s.getVersion(),
+                    s.isLearner(),
+                    s.getRaftAppliedIndex(),
+                    s.getErrorList()));
+          } catch (ExecutionException e) {
+            // no answer: unhealthy
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    return result;
+  }
+
+  /**
+   * Adds a learner; returns the new member and the member list after the change (the new member's
+   * name is still empty there: it gets one when it starts).
+   */
+  public AddedMember addLearner(URI via, URI peerUrl) {
+    MemberAddResponse r =
+        await(
+            () -> clients.of(via).getClusterClient().addMember(List.of(peerUrl), true),
+            CHANGE_TIMEOUT);
+    return new AddedMember(
+        member(r.getMember()), r.getMembers().stream().map(EtcdMembership::member).toList());
+  }
+
+  /** Promotes a learner; etcd refuses while it has not caught up. */
+  public void promote(URI via, long id) {
+    await(() -> clients.of(via).getClusterClient().promoteMember(id), CHANGE_TIMEOUT);
+  }
+
+  /** Removes a member. */
+  public void remove(URI via, long id) {
+    await(() -> clients.of(via).getClusterClient().removeMember(id), CHANGE_TIMEOUT);
+  }
+
+  /** Moves leadership; must be sent to the current leader. */
+  public void moveLeader(URI leader, long to) {
+    await(() -> clients.of(leader).getMaintenanceClient().moveLeader(to), CHANGE_TIMEOUT);
+  }
+
+  /** Streams a snapshot of the member's backend; returns its size in bytes. */
+  public long snapshot(URI endpoint, OutputStream out, Duration timeout) {
+    return await(() -> clients.of(endpoint).getMaintenanceClient().snapshot(out), timeout);
+  }
+
+  /** The revision the member serves now (stored with a snapshot). */
+  public long revision(URI endpoint) {
+    return await(
+            () ->
+                clients
+                    .of(endpoint)
+                    .getKVClient()
+                    .get(io.etcd.jetcd.ByteSequence.from(new byte[] {0})),
+            STATUS_TIMEOUT)
+        .getHeader()
+        .getRevision();
+  }
+
+  /** The member list and the ID of the cluster that answered. */
+  public record MemberList(long clusterId, List<EtcdMember> members) {}
+
+  /** A learner just added, and the membership it joined. */
+  public record AddedMember(EtcdMember member, List<EtcdMember> members) {}
+
+  private static EtcdMember member(Member m) {
+    return new EtcdMember(m.getId(), m.getName(), m.getPeerURIs(), m.isLearner());
+  }
+
+  private static <T> T await(Supplier<CompletableFuture<T>> call, Duration timeout) {
+    CompletableFuture<T> future = call.get();
+    try {
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      throw new EtcdException("etcd did not answer within " + timeout.toMillis() + " ms", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new EtcdException(cause.getMessage(), cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new EtcdException("interrupted", e);
+    }
+  }
+}

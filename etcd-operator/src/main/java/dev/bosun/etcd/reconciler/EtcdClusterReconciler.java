@@ -1,0 +1,285 @@
+package dev.bosun.etcd.reconciler;
+
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.meta.Labels;
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.StatusRecorder;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.dependent.ClusterServices;
+import dev.bosun.etcd.dependent.Owners;
+import dev.bosun.etcd.etcd.ClusterObserver;
+import dev.bosun.etcd.etcd.EtcdClients;
+import dev.bosun.etcd.etcd.EtcdMembership;
+import dev.bosun.etcd.etcd.EtcdView;
+import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.membership.MembershipPlanner;
+import dev.bosun.etcd.membership.Observation;
+import dev.bosun.etcd.membership.ObservedMember;
+import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles an EtcdCluster: read the member Pods and volumes, validate what the schema cannot,
+ * make sure the Services exist, observe etcd (membership and every member's status), let the {@link
+ * MembershipPlanner} choose one step, carry it out, and record the status only when it changed.
+ * Healthy clusters are looked at again every {@link #HEALTH_INTERVAL} (reads only).
+ */
+@ControllerConfiguration(fieldManager = EtcdOperator.NAME)
+public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
+
+  static final String INVALID_SPEC = "InvalidSpec";
+
+  /** How often a converged cluster's health is polled. */
+  public static final Duration HEALTH_INTERVAL = Duration.ofSeconds(15);
+
+  private static final Logger LOG = LoggerFactory.getLogger(EtcdClusterReconciler.class);
+
+  private final MemberAddressing addressing;
+  private final EventRecorder events;
+  private final EtcdClusterStatusBuilder statuses;
+  private final Map<String, EtcdClients> clients = new ConcurrentHashMap<>();
+  private final PdbWriter pdbs;
+
+  public EtcdClusterReconciler(
+      MemberAddressing addressing, EventRecorder events, Clock clock, PdbWriter pdbs) {
+    this.addressing = addressing;
+    this.events = events;
+    this.statuses = new EtcdClusterStatusBuilder(clock);
+    this.pdbs = pdbs;
+  }
+
+  /** Writes the cluster's PodDisruptionBudget (the common helper picks the policy API version). */
+  @FunctionalInterface
+  public interface PdbWriter {
+    void ensure(KubernetesClient client, EtcdCluster cluster, int minAvailable);
+  }
+
+  @Override
+  public List<EventSource<?, EtcdCluster>> prepareEventSources(
+      EventSourceContext<EtcdCluster> context) {
+    // A member Pod that disappears (or is being deleted) is worth an immediate look; its other
+    // updates are not (health comes from etcd, not from Pod readiness).
+    var pods =
+        InformerEventSourceConfiguration.from(Pod.class, EtcdCluster.class)
+            .withName("member-pods")
+            .withLabelSelector(EtcdOperator.MANAGED_SELECTOR)
+            .withOnAddFilter(pod -> false)
+            .withOnUpdateFilter(
+                (pod, old) ->
+                    pod.getMetadata().getDeletionTimestamp() != null
+                        && old.getMetadata().getDeletionTimestamp() == null)
+            .withSecondaryToPrimaryMapper(
+                pod ->
+                    Set.of(
+                        new ResourceID(
+                            pod.getMetadata().getLabels().get(Labels.INSTANCE),
+                            pod.getMetadata().getNamespace())))
+            .build();
+    return List.of(new InformerEventSource<>(pods, context));
+  }
+
+  @Override
+  public UpdateControl<EtcdCluster> reconcile(EtcdCluster cluster, Context<EtcdCluster> context) {
+    KubernetesClient client = context.getClient();
+    MemberInventory inventory = MemberInventory.read(client, cluster);
+
+    List<String> problems =
+        EtcdClusterValidator.validate(cluster.getSpec(), inventory.runningVersions());
+    if (!problems.isEmpty()) {
+      String message = "invalid spec: " + String.join("; ", problems);
+      EtcdClusterStatus status = statuses.blocked(cluster, INVALID_SPEC, message);
+      if (!sameReady(cluster.getStatus(), status)) {
+        LOG.warn("{}: {}", INVALID_SPEC, message);
+        events.warning(cluster, INVALID_SPEC, message);
+      }
+      // No reschedule: the next spec change brings us back; nothing is changed meanwhile.
+      return StatusRecorder.patchIfChanged(cluster, status);
+    }
+
+    ensureService(client, ClusterServices.peer(cluster), cluster);
+    ensureService(client, ClusterServices.client(cluster), cluster);
+    pdbs.ensure(client, cluster, cluster.getSpec().getSize() / 2 + 1);
+
+    ClusterRef ref = ref(cluster);
+    EtcdClients connections = connections(cluster);
+    EtcdMembership etcd = new EtcdMembership(connections);
+    Set<String> known = new HashSet<>(inventory.names());
+    if (cluster.getStatus() != null && cluster.getStatus().getMembers() != null) {
+      cluster.getStatus().getMembers().forEach(m -> known.add(m.getName()));
+    }
+    EtcdView view = new ClusterObserver(etcd, addressing).observe(ref, known);
+
+    var resources = inventory.resources();
+    Observation observation =
+        new Observation(
+            cluster.getMetadata().getName(),
+            view.reachable(),
+            view.members(),
+            resources,
+            inventory.retained(),
+            cluster.getStatus() != null && cluster.getStatus().getClusterId() != null,
+            cluster.getSpec().getSize(),
+            cluster.getSpec().getVersion());
+    Step step = MembershipPlanner.plan(observation);
+    StepExecutor executor = new StepExecutor(client, etcd, addressing, events);
+    StepExecutor.Outcome outcome = executor.execute(cluster, ref, view, inventory, step);
+    if (view.reachable()) {
+      labelVoters(executor, cluster, view, inventory);
+    }
+
+    EtcdClusterStatus status =
+        statuses.build(cluster, ref, addressing, view, resources, outcome.step());
+    announce(cluster, status);
+    Duration next = nextLook(outcome);
+    return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(next);
+  }
+
+  private static Duration nextLook(StepExecutor.Outcome outcome) {
+    if (outcome.done()) {
+      return Duration.ofMillis(500);
+    }
+    if (outcome.step() instanceof Step.Converged) {
+      return HEALTH_INTERVAL;
+    }
+    return outcome.step() instanceof Step.QuorumLost
+        ? Duration.ofSeconds(3)
+        : Duration.ofSeconds(1);
+  }
+
+  /** Members promoted while their Pod label lagged behind get it now (writes only on mismatch). */
+  private static void labelVoters(
+      StepExecutor executor, EtcdCluster cluster, EtcdView view, MemberInventory inventory) {
+    for (ObservedMember m : view.members()) {
+      Pod pod = inventory.pods().get(m.name());
+      if (m.voter()
+          && pod != null
+          && pod.getMetadata().getDeletionTimestamp() == null
+          && !"true".equals(pod.getMetadata().getLabels().get(EtcdOperator.VOTER_LABEL))) {
+        executor.markVoter(cluster, m.name());
+      }
+    }
+  }
+
+  private ClusterRef ref(EtcdCluster cluster) {
+    var tls = cluster.getSpec().getTls();
+    return new ClusterRef(
+        cluster.getMetadata().getNamespace(),
+        cluster.getMetadata().getName(),
+        tls != null && tls.getServerSecretName() != null,
+        tls != null && tls.getPeerSecretName() != null);
+  }
+
+  private EtcdClients connections(EtcdCluster cluster) {
+    // Keyed by UID: a cluster deleted and created again under the same name gets new connections.
+    return clients.computeIfAbsent(cluster.getMetadata().getUid(), k -> new EtcdClients());
+  }
+
+  /** Creates the Service, or puts back its selector and ports when someone changed them. */
+  private void ensureService(KubernetesClient client, Service desired, EtcdCluster owner) {
+    desired.getMetadata().setOwnerReferences(Owners.of(owner));
+    var resource =
+        client
+            .services()
+            .inNamespace(desired.getMetadata().getNamespace())
+            .withName(desired.getMetadata().getName());
+    Service live = resource.get();
+    if (live == null) {
+      resource.create(desired);
+      return;
+    }
+    boolean same =
+        Objects.equals(live.getSpec().getSelector(), desired.getSpec().getSelector())
+            && Objects.equals(
+                live.getSpec().getPorts().stream().map(p -> p.getName() + p.getPort()).toList(),
+                desired.getSpec().getPorts().stream().map(p -> p.getName() + p.getPort()).toList())
+            && Objects.equals(
+                live.getSpec().getPublishNotReadyAddresses(),
+                desired.getSpec().getPublishNotReadyAddresses());
+    if (!same) {
+      resource.edit(
+          s -> {
+            s.getSpec().setSelector(desired.getSpec().getSelector());
+            s.getSpec().setPorts(desired.getSpec().getPorts());
+            s.getSpec()
+                .setPublishNotReadyAddresses(desired.getSpec().getPublishNotReadyAddresses());
+            return s;
+          });
+    }
+  }
+
+  /** Events for the transitions of Ready and QuorumLost. */
+  private void announce(EtcdCluster cluster, EtcdClusterStatus now) {
+    EtcdClusterStatus previous = cluster.getStatus();
+    Condition ready =
+        Conditions.find(now.getConditions(), EtcdClusterStatusBuilder.READY).orElseThrow();
+    Condition quorum =
+        Conditions.find(now.getConditions(), EtcdClusterStatusBuilder.QUORUM_LOST).orElseThrow();
+    var before =
+        previous == null
+            ? null
+            : Conditions.find(previous.getConditions(), EtcdClusterStatusBuilder.QUORUM_LOST)
+                .orElse(null);
+    if ("True".equals(quorum.getStatus())
+        && (before == null || !"True".equals(before.getStatus()))) {
+      LOG.warn("quorum lost: {}", quorum.getMessage());
+      events.warning(cluster, "QuorumLost", quorum.getMessage());
+    }
+    if (!sameReady(previous, now) && "True".equals(ready.getStatus())) {
+      LOG.info("ready: {}", ready.getMessage());
+      events.normal(cluster, "Ready", ready.getMessage());
+    }
+  }
+
+  private static boolean sameReady(EtcdClusterStatus previous, EtcdClusterStatus now) {
+    if (previous == null) {
+      return false;
+    }
+    var before = Conditions.find(previous.getConditions(), EtcdClusterStatusBuilder.READY);
+    var after = Conditions.find(now.getConditions(), EtcdClusterStatusBuilder.READY);
+    return before.isPresent()
+        && after.isPresent()
+        && Objects.equals(before.get().getStatus(), after.get().getStatus())
+        && Objects.equals(before.get().getReason(), after.get().getReason());
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<EtcdCluster> updateErrorStatus(
+      EtcdCluster cluster, Context<EtcdCluster> context, Exception e) {
+    String message = "reconcile failed, retrying: " + e.getMessage();
+    LOG.warn(message, e);
+    EtcdClusterStatus status = statuses.blocked(cluster, "ReconcileError", message);
+    return StatusRecorder.patchErrorIfChanged(cluster, status);
+  }
+
+  /** Closes every etcd connection (operator shutdown). */
+  public void close() {
+    clients.values().forEach(EtcdClients::close);
+    clients.clear();
+  }
+}

@@ -1,0 +1,239 @@
+package dev.bosun.etcd.reconciler;
+
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.etcd.etcd.EtcdView;
+import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.membership.MemberNames;
+import dev.bosun.etcd.membership.MemberResources;
+import dev.bosun.etcd.membership.ObservedMember;
+import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
+import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
+import java.time.Clock;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Turns one observation and the step taken into the status: members with their role and health, and
+ * the five conditions. Nothing in it changes while the cluster is idle (no raft indexes, no
+ * timestamps beyond transitions), so an idle cluster causes no status writes.
+ */
+public final class EtcdClusterStatusBuilder {
+
+  public static final String READY = "Ready";
+  public static final String SCALING = "Scaling";
+  public static final String UPGRADING = "Upgrading";
+  public static final String QUORUM_LOST = "QuorumLost";
+  public static final String DEGRADED = "Degraded";
+
+  private final Clock clock;
+
+  public EtcdClusterStatusBuilder(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** The status after a reconcile that observed {@code view} and chose {@code step}. */
+  public EtcdClusterStatus build(
+      EtcdCluster cluster,
+      ClusterRef ref,
+      MemberAddressing addressing,
+      EtcdView view,
+      Map<String, MemberResources> resources,
+      Step step) {
+    EtcdClusterStatus previous = cluster.getStatus();
+    EtcdClusterStatus status = new EtcdClusterStatus();
+    status.setObservedGeneration(cluster.getMetadata().getGeneration());
+    if (previous != null) {
+      status.setRestoredFrom(previous.getRestoredFrom());
+      status.setClusterId(previous.getClusterId());
+    }
+    String name = cluster.getMetadata().getName();
+    int size = cluster.getSpec().getSize();
+    String version = cluster.getSpec().getVersion();
+
+    List<ObservedMember> members = new ArrayList<>(view.members());
+    members.sort(
+        Comparator.comparing(
+            (ObservedMember m) -> MemberNames.index(name, m.name()).orElse(Integer.MAX_VALUE)));
+    List<Members> list = new ArrayList<>();
+    for (ObservedMember m : members) {
+      Members s = new Members();
+      s.setName(m.name().isEmpty() ? "(unnamed)" : m.name());
+      s.setId(m.hexId());
+      s.setRole(
+          m.learner()
+              ? Members.Role.LEARNER
+              : m.leader()
+                  ? Members.Role.LEADER
+                  : m.healthy() ? Members.Role.FOLLOWER : Members.Role.UNKNOWN);
+      s.setHealthy(m.healthy());
+      s.setVersion(view.versions().get(m.name()));
+      if (MemberNames.isOurs(name, m.name())) {
+        s.setPeerURL(addressing.peerUrl(ref, m.name()).toString());
+        s.setClientURL(addressing.clientUrl(ref, m.name()).toString());
+      }
+      list.add(s);
+    }
+    if (view.reachable()) {
+      status.setMembers(list);
+      status.setClusterId(Long.toHexString(view.clusterId()));
+      status.setVersion(
+          view.versions().values().stream()
+              .filter(Objects::nonNull)
+              .min(SupportedVersions.ORDER)
+              .orElse(null));
+    } else if (previous != null) {
+      // Unreachable: keep what was last seen, but nobody is known to be healthy.
+      status.setVersion(previous.getVersion());
+      if (previous.getMembers() != null) {
+        List<Members> stale = new ArrayList<>();
+        for (Members p : previous.getMembers()) {
+          Members s = new Members();
+          s.setName(p.getName());
+          s.setId(p.getId());
+          s.setRole(Members.Role.UNKNOWN);
+          s.setHealthy(false);
+          s.setVersion(p.getVersion());
+          s.setPeerURL(p.getPeerURL());
+          s.setClientURL(p.getClientURL());
+          stale.add(s);
+        }
+        status.setMembers(stale);
+      }
+    }
+    long voters = view.members().stream().filter(ObservedMember::voter).count();
+    long healthyVoters = view.members().stream().filter(m -> m.voter() && m.healthy()).count();
+    status.setHealthyMembers((int) healthyVoters);
+    status.setLeader(view.leader().map(ObservedMember::name).orElse(null));
+
+    boolean quorumLost = step instanceof Step.QuorumLost;
+    if (quorumLost) {
+      status.setQuorumLostSince(
+          previous != null && previous.getQuorumLostSince() != null
+              ? previous.getQuorumLostSince()
+              : ZonedDateTime.now(clock).withNano(0));
+    }
+
+    List<String> unhealthy =
+        members.stream().filter(m -> !m.healthy()).map(ObservedMember::name).toList();
+    List<String> outdated =
+        resources.values().stream()
+            .filter(r -> r.pod() && !version.equals(r.version()))
+            .map(MemberResources::name)
+            .sorted()
+            .toList();
+    boolean learners = view.members().stream().anyMatch(ObservedMember::learner);
+    boolean atSize = view.reachable() && voters == size && !learners;
+    boolean converged = step instanceof Step.Converged;
+    boolean healthy = view.reachable() && unhealthy.isEmpty();
+
+    List<DesiredCondition> conditions = new ArrayList<>();
+    if (converged && healthy && atSize) {
+      conditions.add(
+          DesiredCondition.isTrue(
+              READY,
+              "ClusterHealthy",
+              size + " of " + size + " members healthy, " + status.getLeader() + " leads"));
+    } else if (converged && !healthy) {
+      conditions.add(
+          DesiredCondition.isFalse(
+              READY,
+              "MemberUnhealthy",
+              "unhealthy: " + String.join(", ", unhealthy) + "; quorum holds"));
+    } else {
+      conditions.add(DesiredCondition.isFalse(READY, step.reason(), step.message()));
+    }
+    if (!view.reachable()) {
+      conditions.add(
+          DesiredCondition.of(
+              SCALING, step instanceof Step.Bootstrap, step.reason(), step.message()));
+    } else if (voters < size || learners) {
+      conditions.add(
+          DesiredCondition.isTrue(
+              SCALING, "ScalingUp", "from " + voters + " to " + size + " voting members"));
+    } else if (voters > size) {
+      conditions.add(
+          DesiredCondition.isTrue(
+              SCALING, "ScalingDown", "from " + voters + " to " + size + " voting members"));
+    } else {
+      conditions.add(DesiredCondition.isFalse(SCALING, "AtSize", size + " voting members"));
+    }
+    if (outdated.isEmpty()) {
+      conditions.add(
+          DesiredCondition.isFalse(UPGRADING, "UpToDate", "every member runs " + version));
+    } else {
+      conditions.add(
+          DesiredCondition.isTrue(
+              UPGRADING,
+              "RollingUpgrade",
+              "to "
+                  + version
+                  + ", one member at a time, leader last; left: "
+                  + String.join(", ", outdated)));
+    }
+    conditions.add(
+        quorumLost
+            ? DesiredCondition.isTrue(QUORUM_LOST, "QuorumLost", step.message())
+            : DesiredCondition.isFalse(
+                QUORUM_LOST, "QuorumHeld", "a majority of voters is healthy"));
+    if (quorumLost || (view.reachable() && !unhealthy.isEmpty())) {
+      conditions.add(
+          DesiredCondition.isTrue(
+              DEGRADED,
+              quorumLost ? "QuorumLost" : "MemberUnhealthy",
+              "unhealthy: "
+                  + unhealthy.stream()
+                      .map(n -> n.isEmpty() ? "(unnamed)" : n)
+                      .collect(Collectors.joining(", "))));
+    } else {
+      conditions.add(
+          DesiredCondition.isFalse(
+              DEGRADED, view.reachable() ? "AllHealthy" : "Unknown", "every member answers"));
+    }
+    status.setConditions(
+        Conditions.merge(
+            previous == null ? null : previous.getConditions(),
+            conditions,
+            cluster.getMetadata().getGeneration(),
+            clock));
+    return status;
+  }
+
+  /**
+   * A status for a reconcile that could not proceed (InvalidSpec, ReconcileError): Ready=False with
+   * that reason, the other conditions as they were.
+   */
+  public EtcdClusterStatus blocked(EtcdCluster cluster, String reason, String message) {
+    EtcdClusterStatus previous = cluster.getStatus();
+    EtcdClusterStatus status =
+        previous == null
+            ? new EtcdClusterStatus()
+            : io.fabric8.kubernetes.client.utils.Serialization.clone(previous);
+    status.setObservedGeneration(cluster.getMetadata().getGeneration());
+    List<DesiredCondition> conditions = new ArrayList<>();
+    conditions.add(DesiredCondition.isFalse(READY, reason, message));
+    for (String type : List.of(SCALING, UPGRADING, QUORUM_LOST, DEGRADED)) {
+      Conditions.find(previous == null ? null : previous.getConditions(), type)
+          .ifPresentOrElse(
+              c ->
+                  conditions.add(
+                      new DesiredCondition(type, c.getStatus(), c.getReason(), c.getMessage())),
+              () -> conditions.add(DesiredCondition.isFalse(type, reason, "not observed yet")));
+    }
+    status.setConditions(
+        Conditions.merge(
+            previous == null ? null : previous.getConditions(),
+            conditions,
+            cluster.getMetadata().getGeneration(),
+            clock));
+    return status;
+  }
+}

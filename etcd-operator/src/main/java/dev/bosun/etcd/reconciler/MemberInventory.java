@@ -1,0 +1,109 @@
+package dev.bosun.etcd.reconciler;
+
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.dependent.MemberPods;
+import dev.bosun.etcd.membership.MemberResources;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The member Pods and volumes of a cluster, read from the API server (not from a cache: deciding
+ * that a member lost its data on a stale view would remove a healthy member).
+ */
+public record MemberInventory(
+    Map<String, Pod> pods, Map<String, PersistentVolumeClaim> volumes, Set<String> retained) {
+
+  /** Lists the cluster's member Pods and volumes. */
+  public static MemberInventory read(KubernetesClient client, EtcdCluster cluster) {
+    String ns = cluster.getMetadata().getNamespace();
+    Map<String, String> selector = MemberPods.selector(cluster);
+    Map<String, Pod> pods = new TreeMap<>();
+    for (Pod p : client.pods().inNamespace(ns).withLabels(selector).list().getItems()) {
+      member(p.getMetadata().getLabels()).ifPresent(m -> pods.put(m, p));
+    }
+    Map<String, PersistentVolumeClaim> volumes = new TreeMap<>();
+    Set<String> retained = new HashSet<>();
+    for (PersistentVolumeClaim v :
+        client.persistentVolumeClaims().inNamespace(ns).withLabels(selector).list().getItems()) {
+      Optional<String> m = member(v.getMetadata().getLabels());
+      if (m.isEmpty()) {
+        continue;
+      }
+      if ("true".equals(v.getMetadata().getLabels().get(EtcdOperator.RETAINED_LABEL))) {
+        retained.add(m.get());
+      } else {
+        volumes.put(m.get(), v);
+      }
+    }
+    return new MemberInventory(pods, volumes, retained);
+  }
+
+  private static Optional<String> member(Map<String, String> labels) {
+    return Optional.ofNullable(labels == null ? null : labels.get(EtcdOperator.MEMBER_LABEL));
+  }
+
+  /** What the planner sees: a Pod being deleted counts as gone, a volume being deleted too. */
+  public Map<String, MemberResources> resources() {
+    Set<String> names = new HashSet<>(pods.keySet());
+    names.addAll(volumes.keySet());
+    Map<String, MemberResources> result = new LinkedHashMap<>();
+    for (String name : names) {
+      Pod pod = pods.get(name);
+      PersistentVolumeClaim volume = volumes.get(name);
+      boolean podAlive = pod != null && pod.getMetadata().getDeletionTimestamp() == null;
+      boolean volumeAlive = volume != null && volume.getMetadata().getDeletionTimestamp() == null;
+      if (!podAlive && !volumeAlive && pod != null) {
+        // A Pod still terminating on a deleted volume: gone for the planner, but its name stays
+        // taken until it disappears (see names()).
+        continue;
+      }
+      result.put(name, new MemberResources(name, podAlive, volumeAlive, version(pod)));
+    }
+    return result;
+  }
+
+  /** Every member name anything of this cluster still uses. */
+  public Set<String> names() {
+    Set<String> names = new HashSet<>(pods.keySet());
+    names.addAll(volumes.keySet());
+    names.addAll(retained);
+    return names;
+  }
+
+  /** True when a Pod of that name exists, even one still terminating. */
+  public boolean podExists(String member) {
+    return pods.containsKey(member);
+  }
+
+  /** The versions the live member Pods run. */
+  public Collection<String> runningVersions() {
+    return pods.values().stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .map(MemberInventory::version)
+        .filter(v -> !v.isEmpty())
+        .distinct()
+        .toList();
+  }
+
+  private static String version(Pod pod) {
+    if (pod == null || pod.getMetadata().getAnnotations() == null) {
+      return "";
+    }
+    return pod.getMetadata().getAnnotations().getOrDefault(EtcdOperator.VERSION_ANNOTATION, "");
+  }
+
+  /** Members whose volume has data, in index order. */
+  public List<String> withVolumes() {
+    return List.copyOf(volumes.keySet());
+  }
+}

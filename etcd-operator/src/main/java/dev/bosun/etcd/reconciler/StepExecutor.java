@@ -1,0 +1,266 @@
+package dev.bosun.etcd.reconciler;
+
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.dependent.MemberPods;
+import dev.bosun.etcd.dependent.MemberVolumes;
+import dev.bosun.etcd.dependent.Owners;
+import dev.bosun.etcd.etcd.EtcdException;
+import dev.bosun.etcd.etcd.EtcdMember;
+import dev.bosun.etcd.etcd.EtcdMembership;
+import dev.bosun.etcd.etcd.EtcdView;
+import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.membership.ObservedMember;
+import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out one planned step: the etcd call first (through the leader, which every membership
+ * change goes through anyway), then the Kubernetes objects. A refusal by etcd (for example
+ * "unhealthy cluster" in the seconds after a change) turns into a wait, never into a retry storm.
+ */
+public final class StepExecutor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StepExecutor.class);
+
+  /** What became of a step. */
+  public record Outcome(boolean done, Step step) {}
+
+  private final KubernetesClient client;
+  private final EtcdMembership etcd;
+  private final MemberAddressing addressing;
+  private final EventRecorder events;
+
+  public StepExecutor(
+      KubernetesClient client,
+      EtcdMembership etcd,
+      MemberAddressing addressing,
+      EventRecorder events) {
+    this.client = client;
+    this.etcd = etcd;
+    this.addressing = addressing;
+    this.events = events;
+  }
+
+  public Outcome execute(
+      EtcdCluster cluster, ClusterRef ref, EtcdView view, MemberInventory inventory, Step step) {
+    if (!step.changes()) {
+      return new Outcome(false, step);
+    }
+    try {
+      if (step instanceof Step.Bootstrap b) {
+        bootstrap(cluster, ref, b.member());
+      } else if (step instanceof Step.RecreatePods r) {
+        recreate(cluster, ref, view, inventory, r.members());
+      } else if (step instanceof Step.AddLearner a) {
+        addLearner(cluster, ref, view, a.member());
+      } else if (step instanceof Step.Promote p) {
+        promote(cluster, ref, view, p);
+      } else if (step instanceof Step.MoveLeader m) {
+        etcd.moveLeader(addressing.clientUrl(ref, m.from()), m.toId());
+      } else if (step instanceof Step.RemoveMember r) {
+        remove(cluster, ref, view, inventory, r);
+      } else if (step instanceof Step.DeleteResources d) {
+        cleanUp(cluster, inventory, d.member(), true);
+      } else if (step instanceof Step.Upgrade u) {
+        deletePod(cluster, u.member());
+      } else {
+        throw new IllegalStateException("not a change: " + step);
+      }
+    } catch (EtcdException e) {
+      Step deferred =
+          new Step.Wait(
+              "EtcdRefused", step.message() + " was refused by etcd, retrying: " + e.getMessage());
+      LOG.info("{}: {}", step.reason(), deferred.message());
+      return new Outcome(false, deferred);
+    }
+    LOG.info("{}: {}", step.reason(), step.message());
+    events.normal(cluster, step.reason(), step.message());
+    return new Outcome(true, step);
+  }
+
+  private void bootstrap(EtcdCluster cluster, ClusterRef ref, String member) {
+    Map<String, URI> initial = Map.of(member, addressing.peerUrl(ref, member));
+    createVolume(cluster, member);
+    createPod(cluster, ref, member, initial, MemberPods.State.NEW, true);
+  }
+
+  private void recreate(
+      EtcdCluster cluster,
+      ClusterRef ref,
+      EtcdView view,
+      MemberInventory inventory,
+      List<String> members) {
+    Map<String, URI> initial = new LinkedHashMap<>();
+    if (view.reachable()) {
+      for (ObservedMember m : view.members()) {
+        if (!m.name().isEmpty()) {
+          initial.put(m.name(), addressing.peerUrl(ref, m.name()));
+        }
+      }
+    } else {
+      for (String name : inventory.withVolumes()) {
+        initial.put(name, addressing.peerUrl(ref, name));
+      }
+    }
+    for (String member : members) {
+      if (inventory.podExists(member)) {
+        // The old Pod is still terminating; the next reconcile creates the new one.
+        continue;
+      }
+      boolean voter =
+          view.members().stream()
+              .filter(m -> m.name().equals(member))
+              .findFirst()
+              .map(ObservedMember::voter)
+              .orElse(true);
+      initial.putIfAbsent(member, addressing.peerUrl(ref, member));
+      createPod(cluster, ref, member, initial, MemberPods.State.EXISTING, voter);
+    }
+  }
+
+  private void addLearner(EtcdCluster cluster, ClusterRef ref, EtcdView view, String member) {
+    URI via = leaderEndpoint(ref, view);
+    URI peerUrl = addressing.peerUrl(ref, member);
+    EtcdMembership.AddedMember added = etcd.addLearner(via, peerUrl);
+    Map<String, URI> initial = new LinkedHashMap<>();
+    Map<Long, String> names = new LinkedHashMap<>();
+    view.members().forEach(m -> names.put(m.id(), m.name()));
+    for (EtcdMember m : added.members()) {
+      String name =
+          m.id() == added.member().id()
+              ? member
+              : m.name().isEmpty() ? names.get(m.id()) : m.name();
+      if (name != null && !name.isEmpty() && !m.peerUrls().isEmpty()) {
+        initial.put(name, m.peerUrls().get(0));
+      }
+    }
+    createVolume(cluster, member);
+    createPod(cluster, ref, member, initial, MemberPods.State.EXISTING, false);
+  }
+
+  private void promote(EtcdCluster cluster, ClusterRef ref, EtcdView view, Step.Promote p) {
+    etcd.promote(leaderEndpoint(ref, view), p.id());
+    markVoter(cluster, p.member());
+  }
+
+  /** Puts a promoted member behind the client Service. */
+  void markVoter(EtcdCluster cluster, String member) {
+    try {
+      client
+          .pods()
+          .inNamespace(cluster.getMetadata().getNamespace())
+          .withName(member)
+          .edit(
+              p -> {
+                p.getMetadata().getLabels().put(EtcdOperator.VOTER_LABEL, "true");
+                return p;
+              });
+    } catch (KubernetesClientException e) {
+      // The Pod is gone; its replacement is labelled from the membership when created.
+      LOG.info("could not label {} as a voter: {}", member, e.getMessage());
+    }
+  }
+
+  private void remove(
+      EtcdCluster cluster,
+      ClusterRef ref,
+      EtcdView view,
+      MemberInventory inventory,
+      Step.RemoveMember r) {
+    etcd.remove(leaderEndpoint(ref, view), r.id());
+    if (!r.member().isEmpty() && inventory.names().contains(r.member())) {
+      cleanUp(cluster, inventory, r.member(), r.cause() == Step.RemovalCause.ScaleDown);
+    }
+  }
+
+  /**
+   * Deletes the Pod of a member that left the cluster (its process exits by itself and would loop
+   * otherwise) and deals with its volume by the retention policy, saying so in an Event.
+   */
+  private void cleanUp(
+      EtcdCluster cluster, MemberInventory inventory, String member, boolean byPolicy) {
+    deletePod(cluster, member);
+    PersistentVolumeClaim volume = inventory.volumes().get(member);
+    if (volume == null) {
+      return;
+    }
+    String ns = cluster.getMetadata().getNamespace();
+    String claim = volume.getMetadata().getName();
+    if (!byPolicy || MemberVolumes.deleteWhenScaledDown(cluster)) {
+      client.persistentVolumeClaims().inNamespace(ns).withName(claim).delete();
+      events.normal(
+          cluster,
+          "VolumeDeleted",
+          "deleted volume "
+              + claim
+              + " of former member "
+              + member
+              + " (storage.whenScaledDown=Delete)");
+    } else {
+      client
+          .persistentVolumeClaims()
+          .inNamespace(ns)
+          .withName(claim)
+          .edit(
+              v -> {
+                v.getMetadata().getLabels().put(EtcdOperator.RETAINED_LABEL, "true");
+                v.getMetadata().setOwnerReferences(List.of());
+                return v;
+              });
+      events.normal(
+          cluster,
+          "VolumeRetained",
+          "kept volume "
+              + claim
+              + " of former member "
+              + member
+              + " (storage.whenScaledDown=Retain); it is never reused, delete it when done");
+    }
+  }
+
+  private void deletePod(EtcdCluster cluster, String member) {
+    client.pods().inNamespace(cluster.getMetadata().getNamespace()).withName(member).delete();
+  }
+
+  private void createVolume(EtcdCluster cluster, String member) {
+    PersistentVolumeClaim desired = MemberVolumes.desired(cluster, member);
+    var existing =
+        client
+            .persistentVolumeClaims()
+            .inNamespace(cluster.getMetadata().getNamespace())
+            .withName(desired.getMetadata().getName());
+    if (existing.get() == null) {
+      existing.create(desired);
+    }
+  }
+
+  private void createPod(
+      EtcdCluster cluster,
+      ClusterRef ref,
+      String member,
+      Map<String, URI> initial,
+      MemberPods.State state,
+      boolean voter) {
+    Pod pod = MemberPods.desired(cluster, ref, addressing, member, initial, state, voter);
+    pod.getMetadata().setOwnerReferences(Owners.of(cluster));
+    client.pods().inNamespace(cluster.getMetadata().getNamespace()).resource(pod).create();
+  }
+
+  private URI leaderEndpoint(ClusterRef ref, EtcdView view) {
+    ObservedMember leader =
+        view.leader().orElseThrow(() -> new EtcdException("no leader to send the change to", null));
+    return addressing.clientUrl(ref, leader.name());
+  }
+}

@@ -1,0 +1,78 @@
+package dev.bosun.etcd.testing;
+
+import dev.bosun.common.status.Conditions;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.function.Predicate;
+
+/** Creating, reading and waiting on EtcdClusters in tests. */
+public final class EtcdClusters {
+
+  private EtcdClusters() {}
+
+  public static EtcdCluster create(
+      KubernetesClient client, String namespace, String name, int size, String version) {
+    EtcdCluster cluster = new EtcdCluster();
+    cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    EtcdClusterSpec spec = new EtcdClusterSpec();
+    spec.setSize(size);
+    spec.setVersion(version);
+    cluster.setSpec(spec);
+    return client.resource(cluster).create();
+  }
+
+  public static EtcdCluster get(KubernetesClient client, String namespace, String name) {
+    return client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get();
+  }
+
+  public static void edit(
+      KubernetesClient client,
+      String namespace,
+      String name,
+      java.util.function.Consumer<EtcdClusterSpec> change) {
+    client
+        .resources(EtcdCluster.class)
+        .inNamespace(namespace)
+        .withName(name)
+        .edit(
+            c -> {
+              change.accept(c.getSpec());
+              return c;
+            });
+  }
+
+  /** Waits until the cluster's status satisfies the condition. */
+  public static EtcdCluster await(
+      KubernetesClient client,
+      String namespace,
+      String name,
+      Duration atMost,
+      String what,
+      Predicate<EtcdCluster> condition) {
+    return org.awaitility.Awaitility.await(name + ": " + what)
+        .atMost(atMost)
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> get(client, namespace, name), c -> c != null && condition.test(c));
+  }
+
+  /** Ready=True for the current generation, with {@code size} healthy members. */
+  public static Predicate<EtcdCluster> readyWith(int size) {
+    return c -> {
+      EtcdClusterStatus s = c.getStatus();
+      return s != null
+          && c.getMetadata().getGeneration().equals(s.getObservedGeneration())
+          && Conditions.isTrue(s.getConditions(), "Ready")
+          && s.getMembers() != null
+          && s.getMembers().size() == size
+          && s.getHealthyMembers() == size;
+    };
+  }
+
+  public static boolean condition(EtcdCluster c, String type) {
+    return c.getStatus() != null && Conditions.isTrue(c.getStatus().getConditions(), type);
+  }
+}

@@ -1,0 +1,55 @@
+package dev.bosun.etcd.testing;
+
+import dev.bosun.common.runtime.OperatorRuntime;
+import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.ReconcileCounter;
+import dev.bosun.common.testing.WriteCounter;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.Main;
+import dev.bosun.etcd.membership.LoopbackAddressing;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * The etcd operator as Main runs it, on the shared control plane, with its members addressed on
+ * loopback (each cluster its own 127.0.N.0/24) so that real etcd processes can play the Pods.
+ */
+public final class RunningOperator implements AutoCloseable {
+
+  public static final String[] CRDS = {"etcdclusters.etcd.bosun.dev", "etcdbackups.etcd.bosun.dev"};
+
+  /** Shared by every operator a test JVM starts: a cluster keeps its subnet across restarts. */
+  public static final LoopbackAddressing ADDRESSING = new LoopbackAddressing(101);
+
+  public final WriteCounter writes = new WriteCounter();
+  public final ReconcileCounter reconciles = new ReconcileCounter();
+  public final KubernetesClient client =
+      ControlPlaneExtension.controlPlane()
+          .adminClient(b -> b.addOrReplaceInterceptor("writes", writes));
+  private OperatorRuntime runtime;
+
+  public RunningOperator() {
+    Crds.install(client, CRDS);
+  }
+
+  public RunningOperator start() {
+    runtime =
+        Main.create(
+                OperatorSettings.local(EtcdOperator.NAME).withHttpPort(-1),
+                client,
+                ADDRESSING,
+                reconciles)
+            .start();
+    return this;
+  }
+
+  @Override
+  public void close() {
+    if (runtime != null) {
+      runtime.close();
+      runtime = null;
+    }
+    client.close();
+  }
+}
