@@ -58,7 +58,9 @@ public final class MembershipPlanner {
         return remove(members, m, Step.RemovalCause.UnexpectedMember);
       }
       MemberResources r = o.resources().get(m.name());
-      if (r == null || (!r.volume() && !r.pod())) {
+      // A volume being deleted counts as lost even while its Pod still runs on it: the data
+      // goes with the Pod, so the member is replaced rather than left to vanish later.
+      if (r == null || !r.volume()) {
         return remove(members, m, Step.RemovalCause.DataLost);
       }
     }
@@ -66,7 +68,10 @@ public final class MembershipPlanner {
     Set<String> memberNames =
         members.stream().map(ObservedMember::name).collect(Collectors.toSet());
     Optional<String> leftover =
-        o.resources().keySet().stream()
+        o.resources().values().stream()
+            // Objects already being deleted are on their way out: nothing to do but wait.
+            .filter(r -> r.pod() || r.volume())
+            .map(MemberResources::name)
             .filter(n -> !memberNames.contains(n))
             .min(byIndex(o.cluster()));
     if (leftover.isPresent()) {

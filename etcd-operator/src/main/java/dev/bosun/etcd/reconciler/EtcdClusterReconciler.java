@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -106,6 +107,28 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   @Override
   public UpdateControl<EtcdCluster> reconcile(EtcdCluster cluster, Context<EtcdCluster> context) {
+    try {
+      return reconcileCluster(cluster, context);
+    } catch (KubernetesClientException e) {
+      if (terminating(e)) {
+        // The namespace is going away with everything in it: nothing to create, nothing to say.
+        LOG.debug("namespace is terminating: {}", e.getMessage());
+        return UpdateControl.noUpdate();
+      }
+      throw e;
+    }
+  }
+
+  private static boolean terminating(KubernetesClientException e) {
+    return e.getCode() == 403
+        && e.getStatus() != null
+        && e.getStatus().getDetails() != null
+        && e.getStatus().getDetails().getCauses().stream()
+            .anyMatch(c -> "NamespaceTerminating".equals(c.getReason()));
+  }
+
+  private UpdateControl<EtcdCluster> reconcileCluster(
+      EtcdCluster cluster, Context<EtcdCluster> context) {
     KubernetesClient client = context.getClient();
     MemberInventory inventory = MemberInventory.read(client, cluster);
 

@@ -62,7 +62,13 @@ public final class StepExecutor {
       if (step instanceof Step.Bootstrap b) {
         bootstrap(cluster, ref, b.member());
       } else if (step instanceof Step.RecreatePods r) {
-        recreate(cluster, ref, view, inventory, r.members());
+        if (recreate(cluster, ref, view, inventory, r.members()) == 0) {
+          return new Outcome(
+              false,
+              new Step.Wait(
+                  "WaitingForPodDeletion",
+                  "the old Pods of " + String.join(", ", r.members()) + " are still terminating"));
+        }
       } else if (step instanceof Step.AddLearner a) {
         addLearner(cluster, ref, view, a.member());
       } else if (step instanceof Step.Promote p) {
@@ -96,7 +102,7 @@ public final class StepExecutor {
     createPod(cluster, ref, member, initial, MemberPods.State.NEW, true);
   }
 
-  private void recreate(
+  private int recreate(
       EtcdCluster cluster,
       ClusterRef ref,
       EtcdView view,
@@ -114,6 +120,7 @@ public final class StepExecutor {
         initial.put(name, addressing.peerUrl(ref, name));
       }
     }
+    int created = 0;
     for (String member : members) {
       if (inventory.podExists(member)) {
         // The old Pod is still terminating; the next reconcile creates the new one.
@@ -127,7 +134,9 @@ public final class StepExecutor {
               .orElse(true);
       initial.putIfAbsent(member, addressing.peerUrl(ref, member));
       createPod(cluster, ref, member, initial, MemberPods.State.EXISTING, voter);
+      created++;
     }
+    return created;
   }
 
   private void addLearner(EtcdCluster cluster, ClusterRef ref, EtcdView view, String member) {

@@ -219,6 +219,12 @@ class MembershipPlannerTest {
   }
 
   @Test
+  void aMemberWhoseVolumeIsBeingDeletedUnderItsRunningPodIsReplacedToo() {
+    Cluster c = new Cluster().voters(3).resources("c-1", true, false, V);
+    assertThat(c.plan(3)).isEqualTo(new Step.RemoveMember("c-1", 101, Step.RemovalCause.DataLost));
+  }
+
+  @Test
   void anUnexpectedMemberIsRemovedButOnlyWithQuorumToSpare() {
     Cluster c = new Cluster().voters(3).foreign("intruder", 999);
     assertThat(c.plan(3))

@@ -1,18 +1,33 @@
 package dev.bosun.etcd.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.testing.AckedWriter;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.testing.RunningOperator;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,6 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class EtcdClusterIT {
 
   static final String VERSION = "3.4.23";
+  static final Duration CONVERGE = Duration.ofSeconds(120);
   static RunningOperator operator;
   String ns;
   ProcessKubelet kubelet;
@@ -60,18 +76,301 @@ class EtcdClusterIT {
     operator.client.namespaces().withName(ns).delete();
   }
 
+  EtcdCluster awaitReady(String name, int size) {
+    return EtcdClusters.await(
+        operator.client, ns, name, CONVERGE, "Ready with " + size, EtcdClusters.readyWith(size));
+  }
+
+  URI endpoint(String cluster, String member) {
+    return RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, cluster, false, false), member);
+  }
+
+  Map<String, String> memberIds(EtcdCluster c) {
+    return c.getStatus().getMembers().stream()
+        .collect(Collectors.toMap(Members::getName, Members::getId));
+  }
+
+  List<String> podNames() {
+    return operator
+        .client
+        .pods()
+        .inNamespace(ns)
+        .withLabel(EtcdOperator.MEMBER_LABEL)
+        .list()
+        .getItems()
+        .stream()
+        .map(p -> p.getMetadata().getName())
+        .sorted()
+        .toList();
+  }
+
+  List<String> volumeNames() {
+    return operator.client.persistentVolumeClaims().inNamespace(ns).list().getItems().stream()
+        .map(p -> p.getMetadata().getName())
+        .sorted()
+        .toList();
+  }
+
+  List<String> eventReasons(String cluster) {
+    return operator.client.v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> cluster.equals(e.getInvolvedObject().getName()))
+        .map(Event::getReason)
+        .toList();
+  }
+
   @Test
-  void aNewClusterBootstrapsOneMemberAndGrowsToItsSize() {
+  void aNewClusterGetsItsMembersServicesAndBudgetThenStaysIdle() {
     EtcdClusters.create(operator.client, ns, "alpha", 3, VERSION);
-    EtcdCluster ready =
+    EtcdCluster ready = awaitReady("alpha", 3);
+
+    assertThat(ready.getStatus().getLeader()).startsWith("alpha-");
+    assertThat(ready.getStatus().getVersion()).isEqualTo(VERSION);
+    assertThat(ready.getStatus().getMembers())
+        .extracting(Members::getName)
+        .containsExactly("alpha-0", "alpha-1", "alpha-2");
+    assertThat(ready.getStatus().getMembers())
+        .filteredOn(m -> m.getRole() == Members.Role.LEADER)
+        .hasSize(1);
+    assertThat(ready.getStatus().getMembers())
+        .allSatisfy(m -> assertThat(m.getClientURL()).startsWith("http://127.0."));
+    assertThat(podNames()).containsExactly("alpha-0", "alpha-1", "alpha-2");
+    assertThat(volumeNames()).containsExactly("data-alpha-0", "data-alpha-1", "data-alpha-2");
+    // Every member, including the two that joined as learners, is behind the client Service now.
+    assertThat(
+            operator
+                .client
+                .pods()
+                .inNamespace(ns)
+                .withLabel(EtcdOperator.MEMBER_LABEL)
+                .list()
+                .getItems())
+        .allSatisfy(
+            p ->
+                assertThat(p.getMetadata().getLabels())
+                    .containsEntry(EtcdOperator.VOTER_LABEL, "true"));
+    Service peer = operator.client.services().inNamespace(ns).withName("alpha-peer").get();
+    assertThat(peer.getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(peer.getSpec().getPublishNotReadyAddresses()).isTrue();
+    Service client = operator.client.services().inNamespace(ns).withName("alpha-client").get();
+    assertThat(client.getSpec().getSelector()).containsEntry(EtcdOperator.VOTER_LABEL, "true");
+    var pdb =
+        operator
+            .client
+            .policy()
+            .v1beta1()
+            .podDisruptionBudget()
+            .inNamespace(ns)
+            .withName("alpha")
+            .get();
+    assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(2);
+    assertThat(pdb.getMetadata().getOwnerReferences())
+        .extracting(r -> r.getName())
+        .containsExactly("alpha");
+    assertThat(eventReasons("alpha"))
+        .contains("Bootstrapping", "AddingMember", "PromotingMember", "Ready");
+
+    // Idle means idle: health is polled (reads), nothing is written.
+    operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(30));
+    assertThat(operator.writes.writesDuring(EtcdClusterReconciler.HEALTH_INTERVAL.plusSeconds(5)))
+        .isEmpty();
+  }
+
+  @Test
+  void scalesThreeToFiveToThreeWhileAClientWritesAndLosesNoAcknowledgedWrite() throws Exception {
+    EtcdClusters.create(operator.client, ns, "beta", 3, VERSION);
+    awaitReady("beta", 3);
+    List<URI> stable = IntStream.range(0, 3).mapToObj(i -> endpoint("beta", "beta-" + i)).toList();
+    try (AckedWriter writer = new AckedWriter(stable)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> writer.acknowledged() > 20);
+
+      EtcdClusters.edit(operator.client, ns, "beta", s -> s.setSize(5));
+      EtcdCluster five = awaitReady("beta", 5);
+      assertThat(five.getStatus().getMembers())
+          .extracting(Members::getName)
+          .containsExactly("beta-0", "beta-1", "beta-2", "beta-3", "beta-4");
+
+      EtcdClusters.edit(operator.client, ns, "beta", s -> s.setSize(3));
+      EtcdCluster three = awaitReady("beta", 3);
+      assertThat(three.getStatus().getMembers())
+          .extracting(Members::getName)
+          .containsExactly("beta-0", "beta-1", "beta-2");
+      await().atMost(Duration.ofSeconds(30)).until(() -> podNames().size() == 3);
+      await().atMost(Duration.ofSeconds(30)).until(() -> volumeNames().size() == 3);
+      assertThat(podNames()).containsExactly("beta-0", "beta-1", "beta-2");
+
+      int before = writer.acknowledged();
+      await().atMost(Duration.ofSeconds(10)).until(() -> writer.acknowledged() > before + 20);
+      Map<String, String> acked = writer.stop();
+      Map<String, String> read = AckedWriter.read(stable, acked.keySet());
+      assertThat(read).as("every acknowledged write is readable").isEqualTo(acked);
+    }
+    assertThat(eventReasons("beta")).contains("RemovingMember", "VolumeDeleted");
+  }
+
+  @Test
+  void aDeletedPodComesBackWithItsDataAndAMemberWithoutDataIsReplaced() {
+    EtcdClusters.create(operator.client, ns, "gamma", 3, VERSION);
+    Map<String, String> ids = memberIds(awaitReady("gamma", 3));
+
+    operator.client.pods().inNamespace(ns).withName("gamma-1").delete();
+    EtcdCluster back =
         EtcdClusters.await(
             operator.client,
             ns,
-            "alpha",
-            Duration.ofSeconds(90),
-            "Ready with 3",
-            EtcdClusters.readyWith(3));
-    assertThat(ready.getStatus().getLeader()).startsWith("alpha-");
-    assertThat(ready.getStatus().getVersion()).isEqualTo(VERSION);
+            "gamma",
+            CONVERGE,
+            "gamma-1 back",
+            c -> EtcdClusters.readyWith(3).test(c) && memberIds(c).equals(ids));
+    assertThat(memberIds(back)).as("same members, same IDs: the data came back").isEqualTo(ids);
+
+    operator.client.persistentVolumeClaims().inNamespace(ns).withName("data-gamma-2").delete();
+    operator.client.pods().inNamespace(ns).withName("gamma-2").delete();
+    EtcdCluster replaced =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "gamma",
+            CONVERGE,
+            "gamma-2 replaced",
+            c ->
+                EtcdClusters.readyWith(3).test(c)
+                    && memberIds(c).containsKey("gamma-2")
+                    && !memberIds(c).get("gamma-2").equals(ids.get("gamma-2")));
+    // Its name is free again once its Pod and volume are gone; the member is a new one.
+    assertThat(memberIds(replaced).keySet())
+        .containsExactlyInAnyOrder("gamma-0", "gamma-1", "gamma-2");
+    assertThat(memberIds(replaced)).containsEntry("gamma-0", ids.get("gamma-0"));
+    assertThat(memberIds(replaced)).containsEntry("gamma-1", ids.get("gamma-1"));
+    assertThat(eventReasons("gamma")).contains("RecreatingPods", "ReplacingLostMember");
+  }
+
+  @Test
+  void withTwoOfThreeMembersDownTheClusterReportsQuorumLostAndNothingIsRemoved() {
+    EtcdClusters.create(operator.client, ns, "delta", 3, VERSION);
+    Map<String, String> ids = memberIds(awaitReady("delta", 3));
+    List<String> pods = podUids();
+
+    kubelet.process("delta-1").orElseThrow().pause();
+    kubelet.process("delta-2").orElseThrow().pause();
+    try {
+      EtcdCluster lost =
+          EtcdClusters.await(
+              operator.client,
+              ns,
+              "delta",
+              Duration.ofSeconds(60),
+              "QuorumLost",
+              c -> EtcdClusters.condition(c, "QuorumLost"));
+      assertThat(EtcdClusters.condition(lost, "Ready")).isFalse();
+      assertThat(EtcdClusters.condition(lost, "Degraded")).isTrue();
+      assertThat(lost.getStatus().getQuorumLostSince()).isNotNull();
+      // A scale request meanwhile changes nothing either.
+      EtcdClusters.edit(operator.client, ns, "delta", s -> s.setSize(5));
+      await("nothing removed, added or replaced")
+          .during(Duration.ofSeconds(8))
+          .atMost(Duration.ofSeconds(15))
+          .until(
+              () ->
+                  podUids().equals(pods)
+                      && volumeNames().size() == 3
+                      && memberIds(EtcdClusters.get(operator.client, ns, "delta")).equals(ids));
+      assertThat(eventReasons("delta")).contains("QuorumLost");
+    } finally {
+      kubelet.process("delta-1").ifPresent(p -> p.resume());
+      kubelet.process("delta-2").ifPresent(p -> p.resume());
+    }
+    EtcdClusters.edit(operator.client, ns, "delta", s -> s.setSize(3));
+    EtcdCluster healed = awaitReady("delta", 3);
+    assertThat(memberIds(healed)).isEqualTo(ids);
+    assertThat(EtcdClusters.condition(healed, "QuorumLost")).isFalse();
+  }
+
+  List<String> podUids() {
+    return operator
+        .client
+        .pods()
+        .inNamespace(ns)
+        .withLabel(EtcdOperator.MEMBER_LABEL)
+        .list()
+        .getItems()
+        .stream()
+        .map(p -> p.getMetadata().getName() + "/" + p.getMetadata().getUid())
+        .sorted()
+        .toList();
+  }
+
+  @Test
+  void upgradesOneMemberAtATimeWithTheLeaderLastAndRefusesADowngrade() {
+    EtcdClusters.create(operator.client, ns, "eps", 3, VERSION);
+    EtcdCluster ready = awaitReady("eps", 3);
+    String leader = ready.getStatus().getLeader();
+    List<String> recreated = new CopyOnWriteArrayList<>();
+    var watch =
+        operator
+            .client
+            .pods()
+            .inNamespace(ns)
+            .withLabel(EtcdOperator.MEMBER_LABEL)
+            .inform(
+                new ResourceEventHandler<Pod>() {
+                  @Override
+                  public void onAdd(Pod pod) {
+                    if ("3.4.34"
+                        .equals(
+                            pod.getMetadata()
+                                .getAnnotations()
+                                .get(EtcdOperator.VERSION_ANNOTATION))) {
+                      recreated.add(pod.getMetadata().getName());
+                    }
+                  }
+
+                  @Override
+                  public void onUpdate(Pod old, Pod pod) {}
+
+                  @Override
+                  public void onDelete(Pod pod, boolean unknown) {}
+                });
+    try {
+      EtcdClusters.edit(operator.client, ns, "eps", s -> s.setVersion("3.4.34"));
+      EtcdClusters.await(
+          operator.client,
+          ns,
+          "eps",
+          CONVERGE,
+          "upgraded",
+          c ->
+              EtcdClusters.readyWith(3).test(c)
+                  && !EtcdClusters.condition(c, "Upgrading")
+                  && recreated.size() == 3);
+    } finally {
+      watch.close();
+    }
+    assertThat(recreated).hasSize(3).doesNotHaveDuplicates();
+    assertThat(recreated.get(2)).as("the leader goes last").isEqualTo(leader);
+    assertThat(eventReasons("eps")).contains("UpgradingMember", "MovingLeader");
+
+    List<String> pods = podUids();
+    EtcdClusters.edit(operator.client, ns, "eps", s -> s.setVersion(VERSION));
+    EtcdCluster refused =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "eps",
+            Duration.ofSeconds(30),
+            "InvalidSpec",
+            c ->
+                c.getStatus().getConditions().stream()
+                    .anyMatch(
+                        x -> x.getType().equals("Ready") && "InvalidSpec".equals(x.getReason())));
+    assertThat(refused.getStatus().getConditions())
+        .filteredOn(x -> x.getType().equals("Ready"))
+        .first()
+        .satisfies(x -> assertThat(x.getMessage()).contains("downgrade"));
+    assertThat(podUids()).as("nothing touched").isEqualTo(pods);
+    assertThat(eventReasons("eps")).contains("InvalidSpec");
+  }
+
+  static boolean owned(HasMetadata o) {
+    return !o.getMetadata().getOwnerReferences().isEmpty();
   }
 }

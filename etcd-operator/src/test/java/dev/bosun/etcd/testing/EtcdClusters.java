@@ -34,14 +34,22 @@ public final class EtcdClusters {
       String namespace,
       String name,
       java.util.function.Consumer<EtcdClusterSpec> change) {
-    client
-        .resources(EtcdCluster.class)
-        .inNamespace(namespace)
-        .withName(name)
-        .edit(
-            c -> {
-              change.accept(c.getSpec());
-              return c;
+    // The operator writes the status meanwhile: retry a conflicting edit on a fresh copy.
+    org.awaitility.Awaitility.await("edit " + name)
+        .atMost(Duration.ofSeconds(10))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              client
+                  .resources(EtcdCluster.class)
+                  .inNamespace(namespace)
+                  .withName(name)
+                  .edit(
+                      c -> {
+                        change.accept(c.getSpec());
+                        return c;
+                      });
+              return true;
             });
   }
 
