@@ -1,0 +1,92 @@
+package dev.bosun.etcd.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.etcd.membership.ObservedMember;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ClusterObserverTest {
+
+  static EtcdMember member(long id, String name, boolean learner) {
+    return new EtcdMember(id, name, List.of(URI.create("http://10.0.0." + id + ":2380")), learner);
+  }
+
+  static MemberStatus status(long id, long leader, String... errors) {
+    return new MemberStatus(id, leader, "3.4.23", false, 100, List.of(errors));
+  }
+
+  static ObservedMember find(EtcdView view, long id) {
+    return view.members().stream().filter(m -> m.id() == id).findFirst().orElseThrow();
+  }
+
+  @Test
+  void membersNamingTheCommonLeaderAreHealthyAndTheLeaderIsMarked() {
+    var members =
+        List.of(member(1, "a-0", false), member(2, "a-1", false), member(3, "a-2", false));
+    EtcdView view =
+        ClusterObserver.assess(
+            7,
+            members,
+            Map.of(1L, "a-0", 2L, "a-1", 3L, "a-2"),
+            Map.of(1L, status(1, 2), 2L, status(2, 2), 3L, status(3, 2)));
+    assertThat(view.members()).allMatch(ObservedMember::healthy);
+    assertThat(view.leader()).map(ObservedMember::name).hasValue("a-1");
+    assertThat(view.clusterId()).isEqualTo(7);
+    assertThat(view.versions()).containsEntry("a-0", "3.4.23");
+  }
+
+  @Test
+  void aSilentMemberOrOneWithErrorsIsUnhealthy() {
+    var members =
+        List.of(member(1, "a-0", false), member(2, "a-1", false), member(3, "a-2", false));
+    EtcdView view =
+        ClusterObserver.assess(
+            7,
+            members,
+            Map.of(1L, "a-0", 2L, "a-1", 3L, "a-2"),
+            Map.of(1L, status(1, 1), 2L, status(2, 1, "etcdserver: no leader")));
+    assertThat(find(view, 1).healthy()).isTrue();
+    assertThat(find(view, 2).healthy()).isFalse();
+    assertThat(find(view, 3).healthy()).isFalse();
+  }
+
+  @Test
+  void survivorsWithoutALeaderAreAllUnhealthy() {
+    var members =
+        List.of(member(1, "a-0", false), member(2, "a-1", false), member(3, "a-2", false));
+    EtcdView view =
+        ClusterObserver.assess(
+            7,
+            members,
+            Map.of(1L, "a-0", 2L, "a-1", 3L, "a-2"),
+            Map.of(1L, status(1, 0, "etcdserver: no leader")));
+    assertThat(view.members()).noneMatch(ObservedMember::healthy);
+    assertThat(view.leader()).isEmpty();
+  }
+
+  @Test
+  void aMemberFollowingAStaleLeaderIsUnhealthy() {
+    var members =
+        List.of(member(1, "a-0", false), member(2, "a-1", false), member(3, "a-2", false));
+    EtcdView view =
+        ClusterObserver.assess(
+            7,
+            members,
+            Map.of(1L, "a-0", 2L, "a-1", 3L, "a-2"),
+            Map.of(1L, status(1, 1), 2L, status(2, 1), 3L, status(3, 3)));
+    assertThat(find(view, 3).healthy()).isFalse();
+    assertThat(find(view, 1).leader()).isTrue();
+  }
+
+  @Test
+  void aLearnerThatHasNotStartedIsNamedByItsPeerUrl() {
+    EtcdMember unnamed = member(9, "", true);
+    assertThat(
+            ClusterObserver.resolveName(unnamed, Map.of(URI.create("http://10.0.0.9:2380"), "a-3")))
+        .isEqualTo("a-3");
+    assertThat(ClusterObserver.resolveName(unnamed, Map.of())).isEmpty();
+  }
+}

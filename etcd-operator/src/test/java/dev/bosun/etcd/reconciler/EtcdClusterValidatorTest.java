@@ -1,0 +1,69 @@
+package dev.bosun.etcd.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.Tls;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EtcdClusterValidatorTest {
+
+  static EtcdClusterSpec spec(String version) {
+    EtcdClusterSpec s = new EtcdClusterSpec();
+    s.setVersion(version);
+    return s;
+  }
+
+  @Test
+  void aSupportedVersionOnANewClusterIsFine() {
+    assertThat(EtcdClusterValidator.validate(spec("3.5.17"), List.of())).isEmpty();
+  }
+
+  @Test
+  void anUnsupportedVersionIsRefusedNamingTheSupportedOnes() {
+    assertThat(EtcdClusterValidator.validate(spec("3.3.9"), List.of()))
+        .singleElement()
+        .asString()
+        .contains("3.3.9 is not supported", "3.4.23");
+  }
+
+  @Test
+  void upgradesWithinAndToTheNextMinorAreFine() {
+    assertThat(EtcdClusterValidator.validate(spec("3.4.34"), List.of("3.4.23"))).isEmpty();
+    assertThat(EtcdClusterValidator.validate(spec("3.5.17"), List.of("3.4.34", "3.5.17")))
+        .isEmpty();
+  }
+
+  @Test
+  void aDowngradeIsRefused() {
+    assertThat(EtcdClusterValidator.validate(spec("3.4.23"), List.of("3.4.34")))
+        .singleElement()
+        .asString()
+        .contains("downgrade");
+    assertThat(EtcdClusterValidator.validate(spec("3.4.37"), List.of("3.5.17")))
+        .singleElement()
+        .asString()
+        .contains("downgrade");
+  }
+
+  @Test
+  void versionsCompareNumerically() {
+    assertThat(SupportedVersions.ORDER.compare("3.4.9", "3.4.23")).isNegative();
+    assertThat(SupportedVersions.ORDER.compare("3.10.0", "3.9.9")).isPositive();
+  }
+
+  @Test
+  void tlsForClientsNeedsTheOperatorsCertificateToo() {
+    EtcdClusterSpec s = spec("3.5.17");
+    Tls tls = new Tls();
+    tls.setServerSecretName("server");
+    s.setTls(tls);
+    assertThat(EtcdClusterValidator.validate(s, List.of()))
+        .singleElement()
+        .asString()
+        .contains("operatorSecretName");
+    tls.setOperatorSecretName("operator");
+    assertThat(EtcdClusterValidator.validate(s, List.of())).isEmpty();
+  }
+}
