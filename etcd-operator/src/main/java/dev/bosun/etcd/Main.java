@@ -10,12 +10,15 @@ import dev.bosun.etcd.dependent.MemberPods;
 import dev.bosun.etcd.membership.LoopbackAddressing;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;
+import dev.bosun.etcd.reconciler.EtcdBackupReconciler;
 import dev.bosun.etcd.reconciler.EtcdClusterReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 
 /** Runs the etcd operator against the cluster of the current kubeconfig or ServiceAccount. */
 public final class Main {
@@ -34,6 +37,15 @@ public final class Main {
     }
   }
 
+  /** The operator's backup volume, where {@code store.volume} snapshots go. */
+  public static final String BACKUP_DIR = "BOSUN_BACKUP_DIR";
+
+  /** The backup directory the environment names, if any. */
+  public static Optional<Path> backupDir(Map<String, String> env) {
+    String dir = env.getOrDefault(BACKUP_DIR, "").trim();
+    return dir.isEmpty() ? Optional.empty() : Optional.of(Path.of(dir));
+  }
+
   /** The addressing the environment asks for. */
   public static MemberAddressing addressing(Map<String, String> env) {
     String mode = env.getOrDefault(ADDRESSING, "service").trim();
@@ -48,14 +60,18 @@ public final class Main {
   /** The operator with its reconcilers registered, not yet started. */
   public static OperatorRuntime create(
       OperatorSettings settings, KubernetesClient client, MemberAddressing addressing) {
-    return create(settings, client, addressing, null);
+    return create(settings, client, addressing, backupDir(System.getenv()), null);
   }
 
-  /** The same, with JOSDK's metrics going to {@code metrics} (tests count reconciles). */
+  /**
+   * The same, with snapshots of {@code store.volume} under {@code backupDir} and JOSDK's metrics
+   * going to {@code metrics} (tests count reconciles).
+   */
   public static OperatorRuntime create(
       OperatorSettings settings,
       KubernetesClient client,
       MemberAddressing addressing,
+      Optional<Path> backupDir,
       Metrics metrics) {
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
     Clock clock = Clock.systemUTC();
@@ -76,6 +92,7 @@ public final class Main {
                         minAvailable,
                         null),
                     EtcdOperator.NAME));
-    return new OperatorRuntime(settings, client, metrics).register(clusters);
+    EtcdBackupReconciler backups = new EtcdBackupReconciler(addressing, events, clock, backupDir);
+    return new OperatorRuntime(settings, client, metrics).register(clusters).register(backups);
   }
 }

@@ -10,6 +10,11 @@ import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.Main;
 import dev.bosun.etcd.membership.LoopbackAddressing;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The etcd operator as Main runs it, on the shared control plane, with its members addressed on
@@ -22,12 +27,23 @@ public final class RunningOperator implements AutoCloseable {
   /** Shared by every operator a test JVM starts: a cluster keeps its subnet across restarts. */
   public static final LoopbackAddressing ADDRESSING = new LoopbackAddressing(101);
 
+  /** The operator's backup volume. */
+  public static final Path BACKUP_DIR = createBackupDir();
+
   public final WriteCounter writes = new WriteCounter();
   public final ReconcileCounter reconciles = new ReconcileCounter();
   public final KubernetesClient client =
       ControlPlaneExtension.controlPlane()
           .adminClient(b -> b.addOrReplaceInterceptor("writes", writes));
   private OperatorRuntime runtime;
+
+  private static Path createBackupDir() {
+    try {
+      return Files.createTempDirectory("etcd-operator-backups");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   public RunningOperator() {
     Crds.install(client, CRDS);
@@ -39,6 +55,7 @@ public final class RunningOperator implements AutoCloseable {
                 OperatorSettings.local(EtcdOperator.NAME).withHttpPort(-1),
                 client,
                 ADDRESSING,
+                Optional.of(BACKUP_DIR),
                 reconciles)
             .start();
     return this;

@@ -1,0 +1,38 @@
+package dev.bosun.etcd.backup;
+
+import dev.bosun.common.schedule.CronSchedule;
+import java.time.ZonedDateTime;
+import java.util.Optional;
+
+/**
+ * When the next snapshot of an EtcdBackup is due: a one-shot backup once, a scheduled one at each
+ * cron time after the last snapshot (or after the backup was created). Missed times while the
+ * operator was down collapse into one snapshot, never a burst.
+ */
+public final class BackupTiming {
+
+  private BackupTiming() {}
+
+  /**
+   * The decision for now.
+   *
+   * @param due whether a snapshot should be taken now
+   * @param next when to look again (empty: never, a one-shot backup that is done)
+   */
+  public record Decision(boolean due, Optional<ZonedDateTime> next) {}
+
+  public static Decision decide(
+      Optional<CronSchedule> schedule,
+      Optional<ZonedDateTime> lastBackup,
+      ZonedDateTime created,
+      ZonedDateTime now) {
+    if (schedule.isEmpty()) {
+      return new Decision(lastBackup.isEmpty(), Optional.empty());
+    }
+    ZonedDateTime dueAt = schedule.get().next(lastBackup.orElse(created));
+    if (!dueAt.isAfter(now)) {
+      return new Decision(true, Optional.of(schedule.get().next(now)));
+    }
+    return new Decision(false, Optional.of(dueAt));
+  }
+}

@@ -1,0 +1,58 @@
+package dev.bosun.etcd.backup;
+
+import dev.bosun.common.backup.BackupStore;
+import dev.bosun.common.backup.StoredObject;
+import dev.bosun.etcd.etcd.EtcdException;
+import dev.bosun.etcd.etcd.EtcdMembership;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Takes a snapshot through the maintenance API of the first member that delivers one, spooled to a
+ * temporary file (a store write needs the size up front, and a half-sent snapshot must never become
+ * a stored backup), then writes it to the store.
+ */
+public final class SnapshotTaker {
+
+  static final Duration SNAPSHOT_TIMEOUT = Duration.ofMinutes(5);
+
+  private final EtcdMembership etcd;
+
+  public SnapshotTaker(EtcdMembership etcd) {
+    this.etcd = etcd;
+  }
+
+  /** A stored snapshot and the revision the member served just before it was taken. */
+  public record Snapshot(StoredObject stored, long revision) {}
+
+  public Snapshot take(List<URI> endpoints, BackupStore store, String key) throws IOException {
+    EtcdException last = null;
+    for (URI endpoint : endpoints) {
+      Path spool = Files.createTempFile("etcd-snapshot", ".db");
+      try {
+        long revision = etcd.revision(endpoint);
+        try (OutputStream out = Files.newOutputStream(spool)) {
+          etcd.snapshot(endpoint, out, SNAPSHOT_TIMEOUT);
+        }
+        try (InputStream in = Files.newInputStream(spool)) {
+          return new Snapshot(store.write(key, in), revision);
+        }
+      } catch (EtcdException e) {
+        last = e;
+      } finally {
+        Files.deleteIfExists(spool);
+      }
+    }
+    throw new UncheckedIOException(
+        new IOException(
+            "no member delivered a snapshot" + (last == null ? "" : ": " + last.getMessage()),
+            last));
+  }
+}

@@ -1,0 +1,51 @@
+package dev.bosun.etcd.backup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.common.schedule.CronSchedule;
+import java.time.ZonedDateTime;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class BackupTimingTest {
+
+  static final ZonedDateTime CREATED = ZonedDateTime.parse("2026-11-22T10:00:30Z");
+  static final Optional<CronSchedule> DAILY_2AM = Optional.of(CronSchedule.parse("0 2 * * *"));
+
+  @Test
+  void aOneShotBackupIsTakenOnceAndNeverAgain() {
+    var first = BackupTiming.decide(Optional.empty(), Optional.empty(), CREATED, CREATED);
+    assertThat(first.due()).isTrue();
+    assertThat(first.next()).isEmpty();
+    var after =
+        BackupTiming.decide(Optional.empty(), Optional.of(CREATED), CREATED, CREATED.plusDays(3));
+    assertThat(after.due()).isFalse();
+    assertThat(after.next()).isEmpty();
+  }
+
+  @Test
+  void aScheduledBackupWaitsForItsFirstTime() {
+    var d = BackupTiming.decide(DAILY_2AM, Optional.empty(), CREATED, CREATED.plusMinutes(1));
+    assertThat(d.due()).isFalse();
+    assertThat(d.next()).contains(ZonedDateTime.parse("2026-11-23T02:00:00Z"));
+  }
+
+  @Test
+  void aScheduledBackupIsDueAtItsTimeAndThenWaitsForTheNext() {
+    ZonedDateTime now = ZonedDateTime.parse("2026-11-23T02:00:00Z");
+    var d = BackupTiming.decide(DAILY_2AM, Optional.empty(), CREATED, now);
+    assertThat(d.due()).isTrue();
+    assertThat(d.next()).contains(ZonedDateTime.parse("2026-11-24T02:00:00Z"));
+  }
+
+  @Test
+  void missedTimesCollapseIntoOneSnapshot() {
+    ZonedDateTime last = ZonedDateTime.parse("2026-11-23T02:00:00Z");
+    ZonedDateTime now = ZonedDateTime.parse("2026-11-26T09:00:00Z");
+    var d = BackupTiming.decide(DAILY_2AM, Optional.of(last), CREATED, now);
+    assertThat(d.due()).isTrue();
+    assertThat(d.next()).contains(ZonedDateTime.parse("2026-11-27T02:00:00Z"));
+    var after = BackupTiming.decide(DAILY_2AM, Optional.of(now), CREATED, now.plusSeconds(5));
+    assertThat(after.due()).isFalse();
+  }
+}

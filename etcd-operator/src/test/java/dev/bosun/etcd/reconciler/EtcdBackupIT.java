@@ -1,0 +1,241 @@
+package dev.bosun.etcd.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.common.backup.S3BackupStore;
+import dev.bosun.common.backup.StoredObject;
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.S3TestServer;
+import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.testing.EtcdClusters;
+import dev.bosun.etcd.testing.ProcessKubelet;
+import dev.bosun.etcd.testing.RestoredEtcd;
+import dev.bosun.etcd.testing.RunningOperator;
+import dev.bosun.etcd.v1alpha1.EtcdBackup;
+import dev.bosun.etcd.v1alpha1.EtcdBackupSpec;
+import dev.bosun.etcd.v1alpha1.etcdbackupspec.Store;
+import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.S3;
+import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.Volume;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Snapshots of a real etcd cluster, through the operator, into the operator's backup volume and
+ * into a real S3-compatible server, restored with etcdctl and checked key by key.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class EtcdBackupIT {
+
+  static RunningOperator operator;
+  static S3TestServer s3;
+  String ns;
+  ProcessKubelet kubelet;
+
+  @BeforeAll
+  static void start() throws Exception {
+    operator = new RunningOperator().start();
+    s3 = S3TestServer.start(Files.createTempDirectory("s3"), "etcd-backups");
+  }
+
+  @AfterAll
+  static void stop() {
+    s3.close();
+    operator.close();
+  }
+
+  @BeforeEach
+  void namespace() throws Exception {
+    ns =
+        Crds.namespace(
+            operator.client,
+            "etcdbak-" + UUID.randomUUID().toString().substring(0, 6),
+            Map.of(),
+            Map.of());
+    kubelet =
+        new ProcessKubelet(operator.client, ns, Files.createTempDirectory("process-kubelet-" + ns))
+            .start();
+  }
+
+  @AfterEach
+  void cleanup() {
+    kubelet.close();
+    operator.client.namespaces().withName(ns).delete();
+  }
+
+  /** A one-member cluster holding {@code count} keys. */
+  Map<String, String> clusterWithData(String name, int count) throws Exception {
+    EtcdClusters.create(operator.client, ns, name, 1, "3.4.23");
+    EtcdClusters.await(
+        operator.client, ns, name, Duration.ofSeconds(60), "Ready", EtcdClusters.readyWith(1));
+    URI endpoint =
+        RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, name, false, false), name + "-0");
+    Map<String, String> data = new TreeMap<>();
+    try (Client c = Client.builder().endpoints(endpoint).keepaliveWithoutCalls(false).build()) {
+      for (int i = 0; i < count; i++) {
+        String key = "data/" + i;
+        String value = "value-" + i + "-" + UUID.randomUUID();
+        c.getKVClient()
+            .put(
+                ByteSequence.from(key, StandardCharsets.UTF_8),
+                ByteSequence.from(value, StandardCharsets.UTF_8))
+            .get(10, TimeUnit.SECONDS);
+        data.put(key, value);
+      }
+    }
+    return data;
+  }
+
+  EtcdBackup backup(String name, String cluster, Store store, Integer keep) {
+    EtcdBackup b = new EtcdBackup();
+    b.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+    EtcdBackupSpec spec = new EtcdBackupSpec();
+    spec.setClusterName(cluster);
+    spec.setStore(store);
+    if (keep != null) {
+      spec.setKeep(keep);
+    }
+    b.setSpec(spec);
+    return operator.client.resource(b).create();
+  }
+
+  EtcdBackup awaitSucceeded(String name) {
+    return org.awaitility.Awaitility.await(name + " succeeded")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> operator.client.resources(EtcdBackup.class).inNamespace(ns).withName(name).get(),
+            b ->
+                b.getStatus() != null
+                    && b.getStatus().getLastBackup() != null
+                    && Conditions.isTrue(b.getStatus().getConditions(), "Ready"));
+  }
+
+  @Test
+  void aSnapshotOnTheBackupVolumeRestoresEveryKey() throws Exception {
+    Map<String, String> data = clusterWithData("vol", 300);
+    Store store = new Store();
+    store.setVolume(new Volume());
+    EtcdBackup done =
+        awaitSucceeded(backup("vol-once", "vol", store, null).getMetadata().getName());
+
+    var last = done.getStatus().getLastBackup();
+    assertThat(last.getRevision()).isGreaterThanOrEqualTo(300L);
+    assertThat(last.getSize()).isPositive();
+    assertThat(last.getKey()).startsWith(ns + "/vol/vol-once/").endsWith(".db");
+    Path file = RunningOperator.BACKUP_DIR.resolve(last.getKey());
+    assertThat(file).exists().hasSize(last.getSize());
+    assertThat(done.getStatus().getBackupCount()).isEqualTo(1);
+    assertThat(done.getStatus().getNextScheduleTime()).as("one-shot").isNull();
+
+    try (RestoredEtcd restored = RestoredEtcd.start(file, "127.0.99.1")) {
+      assertThat(restored.read("data/")).isEqualTo(data);
+    }
+  }
+
+  @Test
+  void aSnapshotInS3KeepsOnlyTheNewestAndRestoresEveryKey() throws Exception {
+    Map<String, String> data = clusterWithData("obj", 200);
+    operator
+        .client
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("s3-credentials")
+                .endMetadata()
+                .addToStringData("accessKeyId", s3.credentials().accessKeyId())
+                .addToStringData("secretAccessKey", s3.credentials().secretAccessKey())
+                .build())
+        .create();
+    S3BackupStore direct = new S3BackupStore(s3.location(""), s3.credentials());
+    String prefix = "team/obj/obj-nightly/";
+    for (String old :
+        new String[] {"20200101T000000Z.db", "20200102T000000Z.db", "20200103T000000Z.db"}) {
+      direct.write(prefix + old, new ByteArrayInputStream(new byte[] {1, 2, 3}));
+    }
+
+    Store store = new Store();
+    S3 target = new S3();
+    target.setEndpoint(s3.endpoint().toString());
+    target.setBucket(s3.bucket());
+    target.setPrefix("team/obj");
+    target.setCredentialsSecretName("s3-credentials");
+    store.setS3(target);
+    EtcdBackup done =
+        awaitSucceeded(backup("obj-nightly", "obj", store, 2).getMetadata().getName());
+
+    assertThat(done.getStatus().getBackupCount()).isEqualTo(2);
+    assertThat(direct.list(prefix))
+        .extracting(StoredObject::key)
+        .as("the two oldest were deleted")
+        .hasSize(2)
+        .contains(done.getStatus().getLastBackup().getKey())
+        .doesNotContain(prefix + "20200101T000000Z.db", prefix + "20200102T000000Z.db");
+    assertThat(done.getStatus().getLastBackup().getLocation()).startsWith("s3://");
+
+    Path copy = Files.createTempFile("from-s3", ".db");
+    try (InputStream in = direct.read(done.getStatus().getLastBackup().getKey())) {
+      Files.copy(in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    try (RestoredEtcd restored = RestoredEtcd.start(copy, "127.0.99.2")) {
+      assertThat(restored.read("data/")).isEqualTo(data);
+    }
+  }
+
+  @Test
+  void aBadScheduleIsInvalidSpecAndNothingIsTaken() {
+    Store store = new Store();
+    store.setVolume(new Volume());
+    EtcdBackup b = new EtcdBackup();
+    b.setMetadata(new ObjectMetaBuilder().withName("bad-cron").withNamespace(ns).build());
+    EtcdBackupSpec spec = new EtcdBackupSpec();
+    spec.setClusterName("none");
+    spec.setStore(store);
+    spec.setSchedule("0 25 * * *");
+    b.setSpec(spec);
+    operator.client.resource(b).create();
+    EtcdBackup refused =
+        org.awaitility.Awaitility.await("InvalidSpec")
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    operator
+                        .client
+                        .resources(EtcdBackup.class)
+                        .inNamespace(ns)
+                        .withName("bad-cron")
+                        .get(),
+                x ->
+                    x.getStatus() != null
+                        && Conditions.find(x.getStatus().getConditions(), "Ready")
+                            .map(c -> "InvalidSpec".equals(c.getReason()))
+                            .orElse(false));
+    assertThat(
+            Conditions.find(refused.getStatus().getConditions(), "Ready")
+                .orElseThrow()
+                .getMessage())
+        .contains("hour");
+    assertThat(refused.getStatus().getLastBackup()).isNull();
+  }
+}
