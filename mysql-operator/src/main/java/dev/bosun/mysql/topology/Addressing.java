@@ -6,12 +6,12 @@ package dev.bosun.mysql.topology;
  */
 public interface Addressing {
 
-  /** The address of one instance of a cluster. */
-  Address of(String namespace, String cluster, String instance);
+  /** The address of one instance of a cluster whose servers listen on {@code port}. */
+  Address of(String namespace, String cluster, String instance, int port);
 
   /** Production addressing: {@code <pod>.<cluster>-headless.<ns>.svc:<port>}. */
-  static Addressing headlessService(int port) {
-    return (ns, cluster, instance) ->
+  static Addressing headlessService() {
+    return (ns, cluster, instance, port) ->
         new Address(instance + "." + cluster + "-headless." + ns + ".svc", port);
   }
 }

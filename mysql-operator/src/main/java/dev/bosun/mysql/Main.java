@@ -1,0 +1,64 @@
+package dev.bosun.mysql;
+
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.runtime.OperatorRuntime;
+import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.mysql.reconciler.MySQLClusterReconciler;
+import dev.bosun.mysql.topology.Addressing;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+
+/** Runs the MySQL operator against the cluster of the current kubeconfig or ServiceAccount. */
+public final class Main {
+
+  /** Milliseconds between two health rounds of one cluster. */
+  public static final String POLL_MILLIS = "BOSUN_MYSQL_POLL_MILLIS";
+
+  private Main() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    OperatorSettings settings = OperatorSettings.fromEnvironment(MySQLOperator.NAME);
+    Duration poll = pollInterval(System.getenv());
+    try (KubernetesClient client = new KubernetesClientBuilder().build();
+        OperatorRuntime runtime = create(settings, client, null, poll)) {
+      runtime.start().runUntilShutdown();
+    }
+  }
+
+  static Duration pollInterval(Map<String, String> env) {
+    String v = env.get(POLL_MILLIS);
+    if (v == null || v.isBlank()) {
+      return Duration.ofSeconds(5);
+    }
+    long ms = Long.parseLong(v.trim());
+    if (ms < 100 || ms > 600_000) {
+      throw new IllegalArgumentException(POLL_MILLIS + " must be between 100 and 600000");
+    }
+    return Duration.ofMillis(ms);
+  }
+
+  /**
+   * The operator with its reconcilers registered, not yet started. {@code addressing} null means
+   * the headless Service's DNS names (tests map pods to real servers on 127.0.0.1).
+   */
+  public static OperatorRuntime create(
+      OperatorSettings settings, KubernetesClient client, Addressing addressing, Duration poll) {
+    EventRecorder events = new EventRecorder(client, MySQLOperator.NAME);
+    Addressing where = addressing != null ? addressing : Addressing.headlessService();
+    return new OperatorRuntime(settings, client)
+        .register(
+            new MySQLClusterReconciler(
+                events,
+                where,
+                poll,
+                Duration.ofSeconds(3),
+                Clock.systemUTC(),
+                (cluster, model) ->
+                    primary -> {
+                      throw new IllegalStateException("restore is not available");
+                    }));
+  }
+}

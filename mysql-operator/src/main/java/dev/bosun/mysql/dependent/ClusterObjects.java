@@ -1,0 +1,287 @@
+package dev.bosun.mysql.dependent;
+
+import dev.bosun.common.dependent.DisruptionBudget;
+import dev.bosun.common.meta.Labels;
+import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.sql.Flavour;
+import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The desired Kubernetes objects of a MySQLCluster: StatefulSet, headless / primary / replicas
+ * Services, configuration ConfigMap and disruption budget. Pure functions of the cluster; no
+ * password ever appears in them (pods read Secrets through environment references).
+ */
+public final class ClusterObjects {
+
+  private ClusterObjects() {}
+
+  /** Labels of every object of the cluster. */
+  public static Map<String, String> labels(MySQLCluster c) {
+    return Labels.of(c, MySQLOperator.APP, MySQLOperator.COMPONENT, MySQLOperator.NAME);
+  }
+
+  /** The pod selector of the StatefulSet (stable for the cluster's life). */
+  public static Map<String, String> selector(MySQLCluster c) {
+    return Labels.selector(c, MySQLOperator.APP, MySQLOperator.COMPONENT);
+  }
+
+  static ObjectMeta meta(MySQLCluster c, String name) {
+    return new ObjectMetaBuilder()
+        .withName(name)
+        .withNamespace(c.getMetadata().getNamespace())
+        .withLabels(labels(c))
+        .withOwnerReferences(
+            new OwnerReferenceBuilder()
+                .withApiVersion(c.getApiVersion())
+                .withKind(c.getKind())
+                .withName(c.getMetadata().getName())
+                .withUid(c.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build())
+        .build();
+  }
+
+  /** The headless Service giving each pod its stable DNS name (ready or not). */
+  public static Service headless(MySQLCluster c, ClusterModel m) {
+    return new ServiceBuilder()
+        .withMetadata(meta(c, ClusterNames.headless(c)))
+        .withNewSpec()
+        .withClusterIP("None")
+        .withPublishNotReadyAddresses(true)
+        .withSelector(selector(c))
+        .addNewPort()
+        .withName("mysql")
+        .withProtocol("TCP")
+        .withPort(m.port())
+        .withNewTargetPort(m.port())
+        .endPort()
+        .endSpec()
+        .build();
+  }
+
+  /** A Service following the pods of one role (primary: read-write, replica: read-only). */
+  public static Service roleService(MySQLCluster c, ClusterModel m, String role) {
+    Map<String, String> sel = new LinkedHashMap<>(selector(c));
+    sel.put(MySQLOperator.ROLE, role);
+    String name =
+        MySQLOperator.PRIMARY.equals(role)
+            ? ClusterNames.primaryService(c)
+            : ClusterNames.replicasService(c);
+    return new ServiceBuilder()
+        .withMetadata(meta(c, name))
+        .withNewSpec()
+        .withType("ClusterIP")
+        .withSelector(sel)
+        .addNewPort()
+        .withName("mysql")
+        .withProtocol("TCP")
+        .withPort(m.port())
+        .withNewTargetPort(m.port())
+        .endPort()
+        .endSpec()
+        .build();
+  }
+
+  /** The server configuration: the operator's settings, then the user's extra ones. */
+  public static ConfigMap config(MySQLCluster c, ClusterModel m) {
+    SqlDialect d = SqlDialect.of(m.flavour());
+    StringBuilder cnf = new StringBuilder("[mysqld]\n");
+    // server-id is per pod: start.sh writes it from the pod's ordinal.
+    for (String line : d.baseConfig(0, m.port())) {
+      if (!line.startsWith("server-id=")) {
+        cnf.append(line).append('\n');
+      }
+    }
+    cnf.append("bind-address=0.0.0.0\n");
+    for (Map.Entry<String, String> e : new TreeMap<>(m.serverConfig()).entrySet()) {
+      cnf.append(e.getKey()).append('=').append(e.getValue()).append('\n');
+    }
+    String server = m.flavour() == Flavour.MARIADB ? "mariadbd" : "mysqld";
+    String start =
+        """
+        #!/bin/sh
+        # Every member boots read-only with its own server-id; the operator decides who writes.
+        set -eu
+        ordinal="${POD_NAME##*-}"
+        mkdir -p /var/lib/mysql/bosun
+        printf '[mysqld]\\nserver-id=%d\\n' "$((100 + ordinal))" > /var/lib/mysql/bosun/server-id.cnf
+        exec docker-entrypoint.sh SERVER \\
+          --defaults-extra-file=/etc/bosun/bosun.cnf \\
+          --server-id="$((100 + ordinal))"
+        """
+            .replace("SERVER", server);
+    String client = m.flavour() == Flavour.MARIADB ? "mariadb" : "mysql";
+    String users =
+        """
+        #!/bin/sh
+        # Run once by the image's entrypoint on an empty data directory: the replication and
+        # operator users, with passwords from the cluster's Secrets (environment, never files).
+        CLIENT --protocol=socket -uroot -p"$BOSUN_ROOT_PASSWORD" <<SQL
+        CREATE USER IF NOT EXISTS 'bosun_repl'@'%' IDENTIFIED BY '$BOSUN_REPLICATION_PASSWORD';
+        GRANT REPLICATION SLAVE ON *.* TO 'bosun_repl'@'%';
+        CREATE USER IF NOT EXISTS 'bosun_operator'@'%' IDENTIFIED BY '$BOSUN_OPERATOR_PASSWORD';
+        GRANT ALL PRIVILEGES ON *.* TO 'bosun_operator'@'%' WITH GRANT OPTION;
+        SQL
+        """
+            .replace("CLIENT", client);
+    return new ConfigMapBuilder()
+        .withMetadata(meta(c, ClusterNames.config(c)))
+        .addToData("bosun.cnf", cnf.toString())
+        .addToData("start.sh", start)
+        .addToData("init-users.sh", users)
+        .build();
+  }
+
+  /**
+   * The StatefulSet: pods start in parallel (the operator, not pod order, decides the primary) and
+   * are replaced only when the operator deletes them (OnDelete), so upgrades go replicas first and
+   * the primary last, after a switchover.
+   */
+  public static StatefulSet statefulSet(MySQLCluster c, ClusterModel m, int replicas) {
+    String rootVar =
+        m.flavour() == Flavour.MARIADB ? "MARIADB_ROOT_PASSWORD" : "MYSQL_ROOT_PASSWORD";
+    List<EnvVar> env =
+        List.of(
+            new EnvVarBuilder()
+                .withName("POD_NAME")
+                .withNewValueFrom()
+                .withNewFieldRef()
+                .withFieldPath("metadata.name")
+                .endFieldRef()
+                .endValueFrom()
+                .build(),
+            secretEnv(rootVar, ClusterNames.rootSecret(c), ClusterNames.rootSecretKey(c)),
+            secretEnv(
+                "BOSUN_ROOT_PASSWORD", ClusterNames.rootSecret(c), ClusterNames.rootSecretKey(c)),
+            secretEnv("BOSUN_REPLICATION_PASSWORD", ClusterNames.replicationSecret(c), "password"),
+            secretEnv("BOSUN_OPERATOR_PASSWORD", ClusterNames.operatorSecret(c), "password"));
+    Map<String, Quantity> requests = new TreeMap<>();
+    m.requests().forEach((k, v) -> requests.put(k, new Quantity(v)));
+    Map<String, Quantity> limits = new TreeMap<>();
+    m.limits().forEach((k, v) -> limits.put(k, new Quantity(v)));
+    var pvc =
+        new PersistentVolumeClaimBuilder()
+            .withNewMetadata()
+            .withName("data")
+            .withLabels(labels(c))
+            .endMetadata()
+            .withNewSpec()
+            .withAccessModes("ReadWriteOnce")
+            .withStorageClassName(m.storageClassName())
+            .withNewResources()
+            .addToRequests("storage", new Quantity(m.storageSize()))
+            .endResources()
+            .endSpec()
+            .build();
+    Map<String, String> podLabels = new LinkedHashMap<>(labels(c));
+    return new StatefulSetBuilder()
+        .withMetadata(meta(c, c.getMetadata().getName()))
+        .withNewSpec()
+        .withReplicas(replicas)
+        .withServiceName(ClusterNames.headless(c))
+        .withPodManagementPolicy("Parallel")
+        .withNewUpdateStrategy()
+        .withType("OnDelete")
+        .endUpdateStrategy()
+        .withNewSelector()
+        .withMatchLabels(selector(c))
+        .endSelector()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(podLabels)
+        .endMetadata()
+        .withNewSpec()
+        .withTerminationGracePeriodSeconds(60L)
+        .withEnableServiceLinks(false)
+        .addNewContainer()
+        .withName(MySQLOperator.CONTAINER)
+        .withImage(m.image())
+        .withCommand("/bin/sh", "/etc/bosun/start.sh")
+        .withEnv(env)
+        .addNewPort()
+        .withName("mysql")
+        .withProtocol("TCP")
+        .withContainerPort(m.port())
+        .endPort()
+        .withNewReadinessProbe()
+        .withNewTcpSocket()
+        .withNewPort(m.port())
+        .endTcpSocket()
+        .withPeriodSeconds(5)
+        .endReadinessProbe()
+        .withNewLivenessProbe()
+        .withNewTcpSocket()
+        .withNewPort(m.port())
+        .endTcpSocket()
+        .withInitialDelaySeconds(60)
+        .withPeriodSeconds(10)
+        .withFailureThreshold(6)
+        .endLivenessProbe()
+        .withNewResources()
+        .withRequests(requests)
+        .withLimits(limits)
+        .endResources()
+        .addNewVolumeMount()
+        .withName("data")
+        .withMountPath("/var/lib/mysql")
+        .endVolumeMount()
+        .addNewVolumeMount()
+        .withName("config")
+        .withMountPath("/etc/bosun")
+        .endVolumeMount()
+        .addNewVolumeMount()
+        .withName("config")
+        .withMountPath("/docker-entrypoint-initdb.d/10-bosun-users.sh")
+        .withSubPath("init-users.sh")
+        .endVolumeMount()
+        .endContainer()
+        .addNewVolume()
+        .withName("config")
+        .withNewConfigMap()
+        .withName(ClusterNames.config(c))
+        .endConfigMap()
+        .endVolume()
+        .endSpec()
+        .endTemplate()
+        .withVolumeClaimTemplates(pvc)
+        .endSpec()
+        .build();
+  }
+
+  /** At most one member down by choice at a time (drains, upgrades). */
+  public static DisruptionBudget disruptionBudget(MySQLCluster c) {
+    return new DisruptionBudget(c.getMetadata().getName(), labels(c), selector(c), null, 1);
+  }
+
+  private static EnvVar secretEnv(String name, String secret, String key) {
+    return new EnvVarBuilder()
+        .withName(name)
+        .withNewValueFrom()
+        .withNewSecretKeyRef()
+        .withName(secret)
+        .withKey(key)
+        .endSecretKeyRef()
+        .endValueFrom()
+        .build();
+  }
+}

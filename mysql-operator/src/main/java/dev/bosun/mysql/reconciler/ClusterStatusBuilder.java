@@ -1,0 +1,258 @@
+package dev.bosun.mysql.reconciler;
+
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.sql.Flavour;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.topology.Step;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
+import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
+import dev.bosun.mysql.workload.TopologyController;
+import dev.bosun.mysql.workload.TopologyRecord;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The status of a cluster from one round of the replication loop: per-instance role, GTID, lag,
+ * health; conditions Ready, Progressing, FailingOver, Degraded. Never a password.
+ */
+final class ClusterStatusBuilder {
+
+  static final String READY = "Ready";
+  static final String PROGRESSING = "Progressing";
+  static final String FAILING_OVER = "FailingOver";
+  static final String DEGRADED = "Degraded";
+
+  private final Clock clock;
+
+  ClusterStatusBuilder(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** The status after a round; {@code deferredScale} names a replicas change being held back. */
+  MySQLClusterStatus build(
+      MySQLCluster c,
+      ClusterModel m,
+      TopologyController.Tick tick,
+      Map<String, Address> addresses,
+      String deferredScale) {
+    MySQLClusterStatus previous = c.getStatus();
+    TopologyRecord rec = tick.record();
+    MySQLClusterStatus s = base(c, m, previous);
+    s.setPrimary(rec.primary());
+    s.setPreviousPrimary(rec.previousPrimary());
+    s.setPromotionGtid(blankToNull(rec.promotionGtid()));
+    s.setRestoredFrom(rec.restoredFrom());
+    s.setLastFailoverTime(
+        rec.lastFailoverTime() == null ? null : rec.lastFailoverTime().atZone(ZoneOffset.UTC));
+    Set<String> errant = tick.plan().errant();
+    InstanceState primary =
+        tick.observed().stream()
+            .filter(i -> i.name().equals(rec.primary()))
+            .findFirst()
+            .orElse(null);
+    List<Instances> instances = new ArrayList<>();
+    int healthy = 0;
+    List<String> unhealthy = new ArrayList<>();
+    for (InstanceState i : tick.observed()) {
+      Instances out = new Instances();
+      out.setName(i.name());
+      out.setErrant(errant.contains(i.name()) ? Boolean.TRUE : null);
+      boolean isPrimary = i.name().equals(rec.primary());
+      boolean ok;
+      if (!i.reachable()) {
+        out.setRole("unknown");
+        out.setMessage("unreachable");
+        ok = false;
+      } else {
+        out.setReadOnly(i.readOnly());
+        out.setGtid(blankToNull(i.executed()));
+        if (isPrimary) {
+          out.setRole(i.writable() ? "primary" : "fenced");
+          ok = i.writable();
+        } else {
+          boolean following = primary != null && i.replicatesFrom(addresses.get(primary.name()));
+          out.setRole(following ? "replica" : "fenced");
+          out.setLagSeconds(following ? i.lagSeconds() : null);
+          ok = following && !errant.contains(i.name());
+          if (errant.contains(i.name())) {
+            out.setMessage(
+                "holds transactions the primary does not have; never promoted: rebuild it (delete"
+                    + " its PersistentVolumeClaim and pod) after saving what you need");
+          } else if (!following) {
+            out.setMessage("not replicating from the primary yet");
+          }
+        }
+      }
+      out.setHealthy(ok);
+      if (ok) {
+        healthy++;
+      } else {
+        unhealthy.add(i.name());
+      }
+      instances.add(out);
+    }
+    s.setInstances(instances);
+    s.setHealthyInstances(healthy);
+
+    Step step = tick.plan().step();
+    boolean steady = step instanceof Step.Steady;
+    boolean failingOver =
+        step instanceof Step.Failover
+            || (step instanceof Step.Wait w && "PrimaryUnreachable".equals(w.reason()))
+            || (step instanceof Step.Wait w2 && w2.message().contains("before failing over"));
+    List<DesiredCondition> conds = new ArrayList<>();
+    boolean allHealthy = healthy >= m.replicas() && errant.isEmpty();
+    if (tick.error() != null) {
+      conds.add(DesiredCondition.isFalse(READY, "StepFailed", tick.error()));
+    } else if (steady && allHealthy && primary != null && primary.writable()) {
+      conds.add(
+          DesiredCondition.isTrue(
+              READY,
+              "Replicating",
+              rec.primary()
+                  + " is the primary"
+                  + (m.replicas() > 1 ? "; every replica follows it with semi-sync on" : "")));
+    } else if (primary != null && primary.writable()) {
+      conds.add(
+          DesiredCondition.isFalse(
+              READY,
+              "PrimaryOnly",
+              reasonText(
+                  step,
+                  "the primary takes writes; "
+                      + healthy
+                      + "/"
+                      + m.replicas()
+                      + " instances healthy")));
+    } else {
+      conds.add(DesiredCondition.isFalse(READY, reason(step), reasonText(step, "no primary")));
+    }
+    if (deferredScale != null) {
+      conds.add(DesiredCondition.isTrue(PROGRESSING, "ScaleDeferred", deferredScale));
+    } else if (!steady && !(step instanceof Step.Blocked)) {
+      conds.add(DesiredCondition.isTrue(PROGRESSING, reason(step), reasonText(step, "working")));
+    } else {
+      conds.add(DesiredCondition.isFalse(PROGRESSING, "Converged", "nothing to do"));
+    }
+    conds.add(
+        failingOver
+            ? DesiredCondition.isTrue(FAILING_OVER, reason(step), reasonText(step, "failing over"))
+            : DesiredCondition.isFalse(
+                FAILING_OVER, "PrimaryAvailable", "no failover in progress"));
+    if (step instanceof Step.Blocked b) {
+      conds.add(DesiredCondition.isTrue(DEGRADED, b.reason(), b.message()));
+    } else if (!errant.isEmpty()) {
+      conds.add(
+          DesiredCondition.isTrue(
+              DEGRADED,
+              "ErrantTransactions",
+              String.join(", ", errant)
+                  + " hold transactions the primary does not have; they are kept read-only and"
+                  + " never promoted"));
+    } else if (!unhealthy.isEmpty() && primary != null && primary.writable()) {
+      conds.add(
+          DesiredCondition.isTrue(
+              DEGRADED, "InstancesUnhealthy", String.join(", ", unhealthy) + " not healthy yet"));
+    } else if (primary != null && !primary.writable()) {
+      conds.add(DesiredCondition.isTrue(DEGRADED, reason(step), reasonText(step, "no primary")));
+    } else {
+      conds.add(DesiredCondition.isFalse(DEGRADED, "Healthy", "every instance is healthy"));
+    }
+    s.setConditions(
+        Conditions.merge(
+            previous == null ? null : previous.getConditions(),
+            conds,
+            c.getMetadata().getGeneration() == null ? 0 : c.getMetadata().getGeneration(),
+            clock));
+    return s;
+  }
+
+  /** The status of a cluster whose spec or Secrets block every action. */
+  MySQLClusterStatus blocked(MySQLCluster c, ClusterModel m, String reason, String message) {
+    MySQLClusterStatus previous = c.getStatus();
+    MySQLClusterStatus s = base(c, m, previous);
+    if (previous != null) {
+      s.setPrimary(previous.getPrimary());
+      s.setPreviousPrimary(previous.getPreviousPrimary());
+      s.setPromotionGtid(previous.getPromotionGtid());
+      s.setRestoredFrom(previous.getRestoredFrom());
+      s.setLastFailoverTime(previous.getLastFailoverTime());
+      s.setInstances(previous.getInstances());
+      s.setHealthyInstances(previous.getHealthyInstances());
+      s.setVersion(previous.getVersion());
+    }
+    s.setConditions(
+        Conditions.merge(
+            previous == null ? null : previous.getConditions(),
+            List.of(
+                DesiredCondition.isFalse(READY, reason, message),
+                DesiredCondition.isFalse(PROGRESSING, reason, "waiting for the spec to be fixed"),
+                DesiredCondition.isFalse(
+                    FAILING_OVER, "PrimaryAvailable", "no failover in progress"),
+                DesiredCondition.isTrue(DEGRADED, reason, message)),
+            c.getMetadata().getGeneration() == null ? 0 : c.getMetadata().getGeneration(),
+            clock));
+    return s;
+  }
+
+  private static MySQLClusterStatus base(
+      MySQLCluster c, ClusterModel m, MySQLClusterStatus previous) {
+    MySQLClusterStatus s = new MySQLClusterStatus();
+    s.setObservedGeneration(c.getMetadata().getGeneration());
+    s.setFlavour(
+        previous != null && previous.getFlavour() != null
+            ? previous.getFlavour()
+            : m.flavour() == Flavour.MARIADB ? "MariaDB" : "MySQL");
+    s.setVersion(m.version());
+    return s;
+  }
+
+  /**
+   * Empty strings are left out: a 1.20 server's apply turns them into nulls, which a string field
+   * refuses.
+   */
+  static String blankToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
+  }
+
+  static String reason(Step step) {
+    if (step instanceof Step.Wait w) {
+      return w.reason();
+    }
+    if (step instanceof Step.Blocked b) {
+      return b.reason();
+    }
+    return switch (step.getClass().getSimpleName()) {
+      case "Attach" -> "AttachingReplica";
+      case "Promote" -> "Promoting";
+      case "Failover" -> "FailingOver";
+      case "Switchover" -> "SwitchingOver";
+      case "Fence" -> "Fencing";
+      case "Restore" -> "Restoring";
+      case "SemiSync" -> "ConfiguringSemiSync";
+      case "Adopt" -> "AdoptingPrimary";
+      default -> "Converged";
+    };
+  }
+
+  static String reasonText(Step step, String otherwise) {
+    if (step instanceof Step.Wait w) {
+      return w.message();
+    }
+    if (step instanceof Step.Blocked b) {
+      return b.message();
+    }
+    if (step instanceof Step.Steady) {
+      return otherwise;
+    }
+    return step.toString();
+  }
+}

@@ -1,0 +1,92 @@
+package dev.bosun.mysql.reconciler;
+
+import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.sql.Flavour;
+import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The rules a 1.20 API server cannot check (CEL) and those that need the status: a flavour change,
+ * a version downgrade, settings the operator owns, a switchover target outside the cluster.
+ */
+final class ClusterValidator {
+
+  private ClusterValidator() {}
+
+  static List<String> validate(ClusterModel m, MySQLClusterStatus status) {
+    List<String> problems = new ArrayList<>();
+    if (m.flavour() == Flavour.MYSQL && !m.version().startsWith("8.4")) {
+      problems.add("the MySQL flavour supports version 8.4.x, not " + m.version());
+    }
+    if (m.flavour() == Flavour.MARIADB
+        && !(m.version().startsWith("10.11") || m.version().startsWith("11."))) {
+      problems.add("the MariaDB flavour supports versions 10.11.x and 11.x, not " + m.version());
+    }
+    List<String> owned = SqlDialect.of(m.flavour()).ownedSettings();
+    for (String key : m.serverConfig().keySet()) {
+      if (owned.contains(key.toLowerCase().replace('_', '-'))
+          || owned.contains(key.toLowerCase().replace('-', '_'))) {
+        problems.add("serverConfig." + key + " is managed by the operator and cannot be set");
+      }
+    }
+    if (status != null && status.getFlavour() != null) {
+      String running = status.getFlavour();
+      if (!running.equalsIgnoreCase(m.flavour() == Flavour.MARIADB ? "MariaDB" : "MySQL")) {
+        problems.add("the flavour cannot change (the cluster runs " + running + ")");
+      }
+    }
+    if (status != null
+        && status.getVersion() != null
+        && compareVersions(m.version(), status.getVersion()) < 0) {
+      problems.add(
+          "version "
+              + m.version()
+              + " is lower than the running "
+              + status.getVersion()
+              + ": downgrades are refused (restore a backup into a new cluster instead)");
+    }
+    String target = m.switchoverTarget();
+    if (target != null) {
+      String prefix = m.name() + "-";
+      int ordinal = -1;
+      if (target.startsWith(prefix)) {
+        try {
+          ordinal = Integer.parseInt(target.substring(prefix.length()));
+        } catch (NumberFormatException e) {
+          ordinal = -1;
+        }
+      }
+      if (ordinal < 0 || ordinal >= m.replicas()) {
+        problems.add(
+            "switchover.target "
+                + target
+                + " is not an instance of this cluster ("
+                + prefix
+                + "0 to "
+                + prefix
+                + (m.replicas() - 1)
+                + ")");
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * Compares dotted versions numerically over the parts both name: "8.4" and "8.4.3" are the same
+   * line, "10.11" is below "11.4".
+   */
+  static int compareVersions(String a, String b) {
+    String[] pa = a.split("\\.");
+    String[] pb = b.split("\\.");
+    for (int i = 0; i < Math.min(pa.length, pb.length); i++) {
+      int x = Integer.parseInt(pa[i]);
+      int y = Integer.parseInt(pb[i]);
+      if (x != y) {
+        return Integer.compare(x, y);
+      }
+    }
+    return 0;
+  }
+}

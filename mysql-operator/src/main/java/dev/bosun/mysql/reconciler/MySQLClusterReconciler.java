@@ -1,0 +1,346 @@
+package dev.bosun.mysql.reconciler;
+
+import dev.bosun.common.dependent.PodDisruptionBudgets;
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.StatusRecorder;
+import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.dependent.Applier;
+import dev.bosun.mysql.dependent.ClusterNames;
+import dev.bosun.mysql.dependent.ClusterObjects;
+import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.Addressing;
+import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
+import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
+import dev.bosun.mysql.workload.Credentials;
+import dev.bosun.mysql.workload.Restorer;
+import dev.bosun.mysql.workload.TopologyController;
+import dev.bosun.mysql.workload.TopologyRecord;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles a MySQLCluster: validate, make sure the Secrets exist, run one round of the
+ * replication loop (observe every instance over JDBC, plan one step, execute it), apply the
+ * Kubernetes objects, move the role labels, and record the status only when it changed. The round
+ * repeats every poll interval: that is the health check.
+ */
+@ControllerConfiguration(fieldManager = MySQLOperator.NAME)
+public class MySQLClusterReconciler implements Reconciler<MySQLCluster>, Cleaner<MySQLCluster> {
+
+  static final String INVALID_SPEC = "InvalidSpec";
+  private static final Logger LOG = LoggerFactory.getLogger(MySQLClusterReconciler.class);
+
+  private final EventRecorder events;
+  private final Addressing addressing;
+  private final Duration pollInterval;
+  private final Duration sqlTimeout;
+  private final Clock clock;
+  private final ClusterStatusBuilder statusBuilder;
+  private final BiFunction<MySQLCluster, ClusterModel, Restorer> restorers;
+  private final Map<String, Controller> controllers = new ConcurrentHashMap<>();
+
+  private record Controller(Credentials credentials, TopologyController controller) {}
+
+  /**
+   * A reconciler; {@code addressing} says where each pod's server answers and {@code restorers}
+   * gives the loader of a cluster's fromBackup.
+   */
+  public MySQLClusterReconciler(
+      EventRecorder events,
+      Addressing addressing,
+      Duration pollInterval,
+      Duration sqlTimeout,
+      Clock clock,
+      BiFunction<MySQLCluster, ClusterModel, Restorer> restorers) {
+    this.events = events;
+    this.addressing = addressing;
+    this.pollInterval = pollInterval;
+    this.sqlTimeout = sqlTimeout;
+    this.clock = clock;
+    this.statusBuilder = new ClusterStatusBuilder(clock);
+    this.restorers = restorers;
+  }
+
+  @Override
+  public UpdateControl<MySQLCluster> reconcile(MySQLCluster c, Context<MySQLCluster> context) {
+    KubernetesClient client = context.getClient();
+    ClusterModel m = ClusterModel.of(c);
+    MySQLClusterStatus previous = c.getStatus();
+
+    List<String> problems = ClusterValidator.validate(m, previous);
+    if (!problems.isEmpty()) {
+      // Nothing applied, nothing deleted, no retry: the next spec change brings us back.
+      return block(c, m, INVALID_SPEC, "invalid spec: " + String.join("; ", problems), false);
+    }
+    ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, c);
+    if (!secrets.ok()) {
+      // A Secret can be fixed without a spec change: look again after a while.
+      return block(c, m, secrets.problemReason(), secrets.problem(), true);
+    }
+
+    StatefulSet liveSts =
+        client.apps().statefulSets().inNamespace(m.namespace()).withName(m.name()).get();
+    int liveReplicas =
+        liveSts == null || liveSts.getSpec().getReplicas() == null
+            ? 0
+            : liveSts.getSpec().getReplicas();
+    TopologyRecord record = record(previous, m);
+    int primaryOrdinal = record.primary() == null ? -1 : ordinal(record.primary());
+    int instances = Math.max(Math.max(m.replicas(), primaryOrdinal + 1), liveReplicas);
+
+    Map<String, Address> addresses = new LinkedHashMap<>();
+    for (int i = 0; i < instances; i++) {
+      String pod = ClusterNames.pod(c, i);
+      addresses.put(pod, addressing.of(m.namespace(), m.name(), pod, m.port()));
+    }
+    TopologyController controller = controller(c, m, secrets.credentials());
+    TopologyController.Tick tick =
+        controller.tick(
+            new TopologyController.Desired(
+                m.replicas(),
+                m.failoverEnabled(),
+                m.failoverAfter(),
+                m.switchoverTarget(),
+                "pending".equals(record.restoredFrom()),
+                m.semiSyncTimeoutMillis()),
+            record,
+            addresses,
+            knownErrant(previous),
+            restorers.apply(c, m));
+    if (tick.error() != null) {
+      LOG.warn("{}/{}: {}", m.namespace(), m.name(), tick.error());
+    }
+    if (tick.outcome().hasEvent()) {
+      LOG.info(
+          "{}/{}: {}: {}",
+          m.namespace(),
+          m.name(),
+          tick.outcome().reason(),
+          tick.outcome().message());
+      events.record(
+          c,
+          "Warning".equals(tick.outcome().eventType())
+              ? EventRecorder.Type.Warning
+              : EventRecorder.Type.Normal,
+          tick.outcome().reason(),
+          tick.outcome().message());
+    }
+
+    // Scale changes wait while the primary is missing: removing a pod then could remove the
+    // only copy of an acknowledged commit.
+    boolean primaryMissing = primaryUnavailable(tick);
+    String deferred = null;
+    int stsReplicas =
+        Math.max(
+            m.replicas(),
+            tick.record().primary() == null ? 0 : ordinal(tick.record().primary()) + 1);
+    if (primaryMissing && liveSts != null && stsReplicas != liveReplicas) {
+      deferred =
+          "spec.replicas is "
+              + m.replicas()
+              + " but the change waits until the cluster has a primary again";
+      stsReplicas = liveReplicas;
+    }
+    try {
+      Applier applier = new Applier(client);
+      applier.apply(c, ClusterObjects.config(c, m));
+      applier.apply(c, ClusterObjects.headless(c, m));
+      applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.PRIMARY));
+      applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.REPLICA));
+      applier.apply(c, ClusterObjects.statefulSet(c, m, stsReplicas));
+      PodDisruptionBudgets.ensure(
+          client, c, ClusterObjects.disruptionBudget(c), MySQLOperator.NAME);
+    } catch (Applier.ForeignObjectException e) {
+      return block(c, m, "ResourceConflict", e.getMessage(), false);
+    }
+    labelRoles(client, c, tick, addresses);
+
+    MySQLClusterStatus status = statusBuilder.build(c, m, tick, addresses, deferred);
+    announce(c, previous, status);
+    return StatusRecorder.patchIfChanged(c, status).rescheduleAfter(pollInterval);
+  }
+
+  /** Whether the cluster has a recorded primary that does not take writes right now. */
+  private static boolean primaryUnavailable(TopologyController.Tick tick) {
+    String primary = tick.record().primary();
+    return primary != null
+        && tick.observed().stream().noneMatch(i -> i.name().equals(primary) && i.writable());
+  }
+
+  private TopologyController controller(MySQLCluster c, ClusterModel m, Credentials creds) {
+    String key = c.getMetadata().getUid();
+    Controller existing = controllers.get(key);
+    if (existing != null && existing.credentials().equals(creds)) {
+      return existing.controller();
+    }
+    Controller fresh =
+        new Controller(
+            creds,
+            new TopologyController(SqlDialect.of(m.flavour()), creds, sqlTimeout, clock, 30));
+    controllers.put(key, fresh);
+    return fresh.controller();
+  }
+
+  /** The topology history the status holds. */
+  static TopologyRecord record(MySQLClusterStatus s, ClusterModel m) {
+    if (s == null) {
+      return new TopologyRecord(null, null, null, null, m.fromBackup() != null ? "pending" : null);
+    }
+    return new TopologyRecord(
+        s.getPrimary(),
+        s.getPreviousPrimary(),
+        s.getPromotionGtid(),
+        s.getLastFailoverTime() == null ? null : s.getLastFailoverTime().toInstant(),
+        s.getRestoredFrom() == null && s.getPrimary() == null && m.fromBackup() != null
+            ? "pending"
+            : s.getRestoredFrom());
+  }
+
+  private static Set<String> knownErrant(MySQLClusterStatus s) {
+    Set<String> errant = new TreeSet<>();
+    if (s != null && s.getInstances() != null) {
+      for (Instances i : s.getInstances()) {
+        if (Boolean.TRUE.equals(i.getErrant())) {
+          errant.add(i.getName());
+        }
+      }
+    }
+    return errant;
+  }
+
+  static int ordinal(String pod) {
+    return Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1));
+  }
+
+  /** Moves the role label so the primary and replicas Services follow the topology. */
+  private void labelRoles(
+      KubernetesClient client,
+      MySQLCluster c,
+      TopologyController.Tick tick,
+      Map<String, Address> addresses) {
+    String primary = tick.record().primary();
+    Address primaryAddress = primary == null ? null : addresses.get(primary);
+    Map<String, String> roles = new HashMap<>();
+    for (InstanceState i : tick.observed()) {
+      String role = null;
+      if (i.name().equals(primary) && i.writable()) {
+        role = MySQLOperator.PRIMARY;
+      } else if (primaryAddress != null
+          && i.replicatesFrom(primaryAddress)
+          && !tick.plan().errant().contains(i.name())) {
+        role = MySQLOperator.REPLICA;
+      }
+      roles.put(i.name(), role);
+    }
+    List<Pod> pods =
+        client
+            .pods()
+            .inNamespace(c.getMetadata().getNamespace())
+            .withLabels(ClusterObjects.selector(c))
+            .list()
+            .getItems();
+    for (Pod pod : pods) {
+      String want = roles.get(pod.getMetadata().getName());
+      String have =
+          pod.getMetadata().getLabels() == null
+              ? null
+              : pod.getMetadata().getLabels().get(MySQLOperator.ROLE);
+      if (!Objects.equals(want, have)) {
+        client
+            .pods()
+            .inNamespace(pod.getMetadata().getNamespace())
+            .withName(pod.getMetadata().getName())
+            .edit(
+                p -> {
+                  if (want == null) {
+                    p.getMetadata().getLabels().remove(MySQLOperator.ROLE);
+                  } else {
+                    p.getMetadata().getLabels().put(MySQLOperator.ROLE, want);
+                  }
+                  return p;
+                });
+      }
+    }
+  }
+
+  private UpdateControl<MySQLCluster> block(
+      MySQLCluster c, ClusterModel m, String reason, String message, boolean retry) {
+    MySQLClusterStatus status = statusBuilder.blocked(c, m, reason, message);
+    boolean changed =
+        c.getStatus() == null
+            || !Conditions.find(c.getStatus().getConditions(), ClusterStatusBuilder.READY)
+                .map(r -> reason.equals(r.getReason()) && message.equals(r.getMessage()))
+                .orElse(false);
+    if (changed) {
+      LOG.warn("{}/{}: {}: {}", m.namespace(), m.name(), reason, message);
+      events.warning(c, reason, message);
+    }
+    UpdateControl<MySQLCluster> control = StatusRecorder.patchIfChanged(c, status);
+    return retry ? control.rescheduleAfter(Duration.ofSeconds(30)) : control;
+  }
+
+  /** Events for the Ready transitions a person watching the cluster cares about. */
+  private void announce(MySQLCluster c, MySQLClusterStatus previous, MySQLClusterStatus now) {
+    var before =
+        previous == null
+            ? null
+            : Conditions.find(previous.getConditions(), ClusterStatusBuilder.READY).orElse(null);
+    var after = Conditions.find(now.getConditions(), ClusterStatusBuilder.READY).orElseThrow();
+    if (before != null
+        && Objects.equals(before.getStatus(), after.getStatus())
+        && Objects.equals(before.getReason(), after.getReason())) {
+      return;
+    }
+    if ("True".equals(after.getStatus())) {
+      events.normal(c, "Ready", after.getMessage());
+    } else {
+      var degraded =
+          Conditions.find(now.getConditions(), ClusterStatusBuilder.DEGRADED).orElseThrow();
+      if ("True".equals(degraded.getStatus()) && before != null) {
+        events.warning(c, degraded.getReason(), degraded.getMessage());
+      }
+    }
+  }
+
+  @Override
+  public DeleteControl cleanup(MySQLCluster c, Context<MySQLCluster> context) {
+    // Children go by garbage collection; the data volumes and generated Secrets stay (user data).
+    controllers.remove(c.getMetadata().getUid());
+    return DeleteControl.defaultDelete();
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<MySQLCluster> updateErrorStatus(
+      MySQLCluster c, Context<MySQLCluster> context, Exception e) {
+    String message = "reconcile failed, retrying: " + e.getMessage();
+    LOG.warn("{}/{}: {}", c.getMetadata().getNamespace(), c.getMetadata().getName(), message, e);
+    return StatusRecorder.patchErrorIfChanged(
+        c, statusBuilder.blocked(c, ClusterModel.of(c), "ReconcileError", message));
+  }
+}

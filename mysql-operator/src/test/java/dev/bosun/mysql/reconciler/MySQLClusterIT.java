@@ -1,0 +1,393 @@
+package dev.bosun.mysql.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.Crds;
+import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.RunningOperator;
+import dev.bosun.mysql.testing.AppClient;
+import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The operator on the real control plane (StatefulSet controller, kubelet simulator) with each pod
+ * played by a real MariaDB server on 127.0.0.1.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class MySQLClusterIT {
+
+  private static RunningOperator operator;
+  private MariaDbServers fleet;
+  private final Map<String, MariaDbServers.Server> servers = new HashMap<>();
+  private String ns;
+
+  @BeforeAll
+  static void startOperator() {
+    ControlPlaneExtension.kubelet();
+    operator = new RunningOperator().start();
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    operator.close();
+  }
+
+  @BeforeEach
+  void namespace() {
+    ns =
+        Crds.namespace(
+            operator.client,
+            "mysql-" + UUID.randomUUID().toString().substring(0, 6),
+            Map.of(),
+            Map.of());
+    fleet = new MariaDbServers();
+  }
+
+  @AfterEach
+  void cleanup() {
+    fleet.close();
+    operator.client.namespaces().withName(ns).delete();
+  }
+
+  /** Starts real servers for the cluster's pods and the Secrets their data was made with. */
+  private void serversFor(String cluster, int count) {
+    for (int i = 0; i < count; i++) {
+      String pod = cluster + "-" + i;
+      MariaDbServers.Server s = fleet.create(pod, 100 + i).start();
+      servers.put(pod, s);
+      operator.servers.put(ns + "/" + pod, s.address());
+    }
+    secret(cluster + "-operator", MariaDbServers.CREDENTIALS.operatorPassword());
+    secret(cluster + "-replication", MariaDbServers.CREDENTIALS.replicationPassword());
+  }
+
+  private void secret(String name, String password) {
+    operator
+        .client
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withStringData(Map.of("password", password))
+                .build())
+        .create();
+  }
+
+  private GenericKubernetesResource create(String name, String spec) {
+    return Crds.createRaw(
+        operator.client, "mysql.bosun.dev/v1alpha1", "MySQLCluster", ns, name, spec);
+  }
+
+  private MySQLCluster get(String name) {
+    return operator.client.resources(MySQLCluster.class).inNamespace(ns).withName(name).get();
+  }
+
+  private String condition(String name, String type) {
+    MySQLCluster c = get(name);
+    if (c == null || c.getStatus() == null) {
+      return null;
+    }
+    return Conditions.find(c.getStatus().getConditions(), type)
+        .map(x -> x.getStatus() + "/" + x.getReason())
+        .orElse(null);
+  }
+
+  private String role(String pod) {
+    Pod p = operator.client.pods().inNamespace(ns).withName(pod).get();
+    return p == null ? null : p.getMetadata().getLabels().get(MySQLOperator.ROLE);
+  }
+
+  private List<Event> events() {
+    return operator.client.v1().events().inNamespace(ns).list().getItems();
+  }
+
+  private static final String MARIADB =
+      "flavour: MariaDB\nversion: '10.11'\nfailover: {primaryUnavailableSeconds: 2}\n";
+
+  @Test
+  void aClusterGetsItsObjectsReplicatesAndFollowsAFailover() throws Exception {
+    serversFor("db", 3);
+    create("db", MARIADB + "replicas: 3");
+
+    await("Ready")
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> "True/Replicating".equals(condition("db", "Ready")));
+    MySQLCluster c = get("db");
+    assertThat(c.getStatus().getPrimary()).isEqualTo("db-0");
+    assertThat(c.getStatus().getHealthyInstances()).isEqualTo(3);
+    assertThat(c.getStatus().getInstances())
+        .extracting(i -> i.getRole())
+        .containsExactly("primary", "replica", "replica");
+
+    StatefulSet sts = operator.client.apps().statefulSets().inNamespace(ns).withName("db").get();
+    assertThat(sts.getSpec().getReplicas()).isEqualTo(3);
+    assertThat(sts.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
+    assertThat(sts.getSpec().getUpdateStrategy().getType()).isEqualTo("OnDelete");
+    for (String svc : List.of("db-headless", "db-primary", "db-replicas")) {
+      assertThat(operator.client.services().inNamespace(ns).withName(svc).get()).isNotNull();
+    }
+    assertThat(
+            operator
+                .client
+                .services()
+                .inNamespace(ns)
+                .withName("db-primary")
+                .get()
+                .getSpec()
+                .getSelector())
+        .containsEntry(MySQLOperator.ROLE, "primary");
+    assertThat(operator.client.configMaps().inNamespace(ns).withName("db-config").get())
+        .isNotNull();
+    assertThat(
+            operator
+                .client
+                .genericKubernetesResources("policy/v1beta1", "PodDisruptionBudget")
+                .inNamespace(ns)
+                .withName("db")
+                .get())
+        .isNotNull();
+    Secret root = operator.client.secrets().inNamespace(ns).withName("db-root").get();
+    String rootPassword =
+        new String(
+            Base64.getDecoder().decode(root.getData().get("password")), StandardCharsets.UTF_8);
+    assertThat(rootPassword).hasSizeGreaterThanOrEqualTo(20);
+
+    await("role labels")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                "primary".equals(role("db-0"))
+                    && "replica".equals(role("db-1"))
+                    && "replica".equals(role("db-2")));
+
+    // Passwords never reach status, Events or the ConfigMap.
+    String visible =
+        Serialization.asJson(get("db").getStatus())
+            + Serialization.asJson(events())
+            + Serialization.asJson(
+                operator.client.configMaps().inNamespace(ns).withName("db-config").get());
+    assertThat(visible)
+        .doesNotContain(rootPassword)
+        .doesNotContain(MariaDbServers.CREDENTIALS.operatorPassword())
+        .doesNotContain(MariaDbServers.CREDENTIALS.replicationPassword());
+
+    // Converged: no writes at all while nothing changes (the health rounds only read).
+    operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
+    assertThat(operator.writes.writesDuring(Duration.ofSeconds(8))).isEmpty();
+
+    // Failover: the primary's server dies while the app writes.
+    AppClient.createSchema(servers.get("db-0").address());
+    AppClient.insert(servers.get("db-0").address(), 1);
+    servers.get("db-0").kill();
+    await("failover")
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> !"db-0".equals(get("db").getStatus().getPrimary()));
+    String primary = get("db").getStatus().getPrimary();
+    assertThat(get("db").getStatus().getPreviousPrimary()).isEqualTo("db-0");
+    assertThat(AppClient.ids(servers.get(primary).address())).contains(1L);
+    await("labels follow the primary")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> "primary".equals(role(primary)) && role("db-0") == null);
+    assertThat(events())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("FailedOver");
+              assertThat(e.getType()).isEqualTo("Warning");
+            });
+
+    // The old primary's server comes back and rejoins as a replica.
+    servers.get("db-0").start();
+    await("rejoined")
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () ->
+                "True/Replicating".equals(condition("db", "Ready"))
+                    && "replica".equals(role("db-0")));
+    assertThat(get("db").getStatus().getHealthyInstances()).isEqualTo(3);
+  }
+
+  @Test
+  void aReplicasChangeWhileThePrimaryIsMissingWaitsAndLosesNothing() {
+    serversFor("hold", 3);
+    create("hold", "flavour: MariaDB\nversion: '10.11'\nreplicas: 3\nfailover: {enabled: false}");
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> "True/Replicating".equals(condition("hold", "Ready")));
+    servers.get("hold-0").kill();
+    await("blocked")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> "True/FailoverDisabled".equals(condition("hold", "Degraded")));
+    operator
+        .client
+        .resources(MySQLCluster.class)
+        .inNamespace(ns)
+        .withName("hold")
+        .edit(
+            c -> {
+              c.getSpec().setReplicas(2);
+              return c;
+            });
+    await("deferred")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> "True/ScaleDeferred".equals(condition("hold", "Progressing")));
+    assertThat(
+            operator
+                .client
+                .apps()
+                .statefulSets()
+                .inNamespace(ns)
+                .withName("hold")
+                .get()
+                .getSpec()
+                .getReplicas())
+        .isEqualTo(3);
+    // The primary comes back with its data: it takes writes again, then the scale-down runs.
+    servers.get("hold-0").start();
+    await("scaled")
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () ->
+                operator
+                        .client
+                        .apps()
+                        .statefulSets()
+                        .inNamespace(ns)
+                        .withName("hold")
+                        .get()
+                        .getSpec()
+                        .getReplicas()
+                    == 2);
+    assertThat(get("hold").getStatus().getPrimary()).isEqualTo("hold-0");
+  }
+
+  @Test
+  void invalidSpecsAndMissingSecretsAreReportedWithoutTouchingAnything() {
+    create("owned", "flavour: MariaDB\nversion: '10.11'\nserverConfig: {read_only: 'OFF'}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/InvalidSpec".equals(condition("owned", "Ready")));
+    assertThat(get("owned").getStatus().getConditions())
+        .anySatisfy(x -> assertThat(x.getMessage()).contains("serverConfig.read_only"));
+    assertThat(operator.client.apps().statefulSets().inNamespace(ns).withName("owned").get())
+        .isNull();
+
+    create("mismatch", "flavour: MySQL\nversion: '10.11'");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/InvalidSpec".equals(condition("mismatch", "Ready")));
+
+    create(
+        "nosecret", "flavour: MariaDB\nversion: '10.11'\nrootPasswordSecret: {name: missing-root}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/RootSecretMissing".equals(condition("nosecret", "Ready")));
+    assertThat(operator.client.apps().statefulSets().inNamespace(ns).withName("nosecret").get())
+        .isNull();
+    operator
+        .client
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("missing-root")
+                .endMetadata()
+                .withStringData(Map.of("wrong-key", "x"))
+                .build())
+        .create();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> "False/RootSecretInvalid".equals(condition("nosecret", "Ready")));
+
+    // A downgrade once the cluster runs 11.4: refused, and the StatefulSet stays as it was.
+    create("down", "flavour: MariaDB\nversion: '11.4'\nreplicas: 1");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                get("down").getStatus() != null
+                    && "11.4".equals(get("down").getStatus().getVersion()));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                operator.client.apps().statefulSets().inNamespace(ns).withName("down").get()
+                    != null);
+    String image =
+        operator
+            .client
+            .apps()
+            .statefulSets()
+            .inNamespace(ns)
+            .withName("down")
+            .get()
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0)
+            .getImage();
+    operator
+        .client
+        .resources(MySQLCluster.class)
+        .inNamespace(ns)
+        .withName("down")
+        .edit(
+            c -> {
+              c.getSpec().setVersion("10.11");
+              return c;
+            });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/InvalidSpec".equals(condition("down", "Ready")));
+    assertThat(get("down").getStatus().getConditions())
+        .anySatisfy(x -> assertThat(x.getMessage()).contains("downgrades are refused"));
+    assertThat(
+            operator
+                .client
+                .apps()
+                .statefulSets()
+                .inNamespace(ns)
+                .withName("down")
+                .get()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getImage())
+        .isEqualTo(image);
+    long invalidEvents =
+        events().stream()
+            .filter(e -> "InvalidSpec".equals(e.getReason()))
+            .filter(e -> "down".equals(e.getInvolvedObject().getName()))
+            .count();
+    assertThat(invalidEvents).isEqualTo(1);
+  }
+}
