@@ -31,5 +31,14 @@ public final class EtcdOperator {
   /** Pod annotation: the etcd version the Pod runs. */
   public static final String VERSION_ANNOTATION = PREFIX + "version";
 
+  /** Pod annotation: the snapshot the member's data was restored from. */
+  public static final String RESTORED_FROM_ANNOTATION = PREFIX + "restored-from";
+
+  /** Environment: the operator's own image, which restore init containers run. */
+  public static final String OPERATOR_IMAGE_ENV = "BOSUN_OPERATOR_IMAGE";
+
+  /** The image restore init containers use when the chart does not say. */
+  public static final String DEFAULT_OPERATOR_IMAGE = "bosun/etcd-operator:0.1.0";
+
   private EtcdOperator() {}
 }

@@ -91,7 +91,10 @@ public final class Main {
                         MemberPods.selector(cluster),
                         minAvailable,
                         null),
-                    EtcdOperator.NAME));
+                    EtcdOperator.NAME),
+            System.getenv()
+                .getOrDefault(
+                    EtcdOperator.OPERATOR_IMAGE_ENV, EtcdOperator.DEFAULT_OPERATOR_IMAGE));
     EtcdBackupReconciler backups = new EtcdBackupReconciler(addressing, events, clock, backupDir);
     return new OperatorRuntime(settings, client, metrics).register(clusters).register(backups);
   }

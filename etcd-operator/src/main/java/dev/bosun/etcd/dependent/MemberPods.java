@@ -10,6 +10,7 @@ import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Pod.AntiAffinity;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -193,6 +194,109 @@ public final class MemberPods {
       pod.editSpec().withAffinity(affinity).endSpec();
     }
     return pod.build();
+  }
+
+  /** Where restore init containers stage the snapshot and the restored data (an emptyDir). */
+  public static final String RESTORE_MOUNT = "/restore";
+
+  /**
+   * The first member of a cluster restored from a backup: three init containers fetch the snapshot
+   * (operator image), restore it with {@code etcdctl snapshot restore} (etcd image) into an
+   * emptyDir, and move it onto the member's volume unless that already holds data.
+   */
+  public static Pod withRestore(
+      Pod pod,
+      EtcdCluster cluster,
+      ClusterRef ref,
+      MemberAddressing addressing,
+      String member,
+      dev.bosun.etcd.restore.RestoreSource source,
+      String operatorImage) {
+    String peer = addressing.peerUrl(ref, member).toString();
+    VolumeMount data = new VolumeMountBuilder().withName("data").withMountPath(DATA_MOUNT).build();
+    VolumeMount staging =
+        new VolumeMountBuilder().withName("restore").withMountPath(RESTORE_MOUNT).build();
+    String main = dev.bosun.etcd.restore.FetchSnapshot.class.getName();
+    List<String> java = List.of("java", "-cp", "/app/resources:/app/classes:/app/libs/*", main);
+    var fetch =
+        new ContainerBuilder()
+            .withName("fetch-snapshot")
+            .withImage(operatorImage)
+            .withCommand(java)
+            .withArgs("fetch", RESTORE_MOUNT + "/snapshot.db")
+            .withEnv(
+                env(dev.bosun.etcd.restore.FetchSnapshot.ENDPOINT, source.endpoint()),
+                env(dev.bosun.etcd.restore.FetchSnapshot.REGION, source.region()),
+                env(dev.bosun.etcd.restore.FetchSnapshot.BUCKET, source.bucket()),
+                env(
+                    dev.bosun.etcd.restore.FetchSnapshot.PATH_STYLE,
+                    Boolean.toString(source.pathStyle())),
+                env(dev.bosun.etcd.restore.FetchSnapshot.KEY, source.key()),
+                secretEnv(
+                    dev.bosun.etcd.restore.FetchSnapshot.ACCESS_KEY_ID,
+                    source.credentialsSecret(),
+                    "accessKeyId"),
+                secretEnv(
+                    dev.bosun.etcd.restore.FetchSnapshot.SECRET_ACCESS_KEY,
+                    source.credentialsSecret(),
+                    "secretAccessKey"))
+            .withVolumeMounts(staging)
+            .build();
+    var restore =
+        new ContainerBuilder()
+            .withName("restore-snapshot")
+            .withImage(cluster.getSpec().getRepository() + ":v" + cluster.getSpec().getVersion())
+            .withCommand("etcdctl")
+            .withArgs(
+                "snapshot",
+                "restore",
+                RESTORE_MOUNT + "/snapshot.db",
+                "--name=" + member,
+                "--data-dir=" + RESTORE_MOUNT + "/data",
+                "--initial-cluster=" + member + "=" + peer,
+                "--initial-advertise-peer-urls=" + peer,
+                "--initial-cluster-token=" + cluster.getMetadata().getUid())
+            .withEnv(env("ETCDCTL_API", "3"))
+            .withVolumeMounts(staging)
+            .build();
+    var install =
+        new ContainerBuilder()
+            .withName("install-snapshot")
+            .withImage(operatorImage)
+            .withCommand(java)
+            .withArgs("install", RESTORE_MOUNT + "/data", DATA_DIR)
+            .withVolumeMounts(staging, data)
+            .build();
+    return new PodBuilder(pod)
+        .editMetadata()
+        .addToAnnotations(EtcdOperator.RESTORED_FROM_ANNOTATION, source.location())
+        .endMetadata()
+        .editSpec()
+        .withInitContainers(fetch, restore, install)
+        .addToVolumes(
+            new VolumeBuilder().withName("restore").withNewEmptyDir().endEmptyDir().build())
+        .endSpec()
+        .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.EnvVar env(String name, String value) {
+    return new io.fabric8.kubernetes.api.model.EnvVarBuilder()
+        .withName(name)
+        .withValue(value)
+        .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.EnvVar secretEnv(
+      String name, String secret, String key) {
+    return new io.fabric8.kubernetes.api.model.EnvVarBuilder()
+        .withName(name)
+        .withNewValueFrom()
+        .withNewSecretKeyRef()
+        .withName(secret)
+        .withKey(key)
+        .endSecretKeyRef()
+        .endValueFrom()
+        .build();
   }
 
   /** The labels of everything that belongs to one member. */

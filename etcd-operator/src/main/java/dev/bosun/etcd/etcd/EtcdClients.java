@@ -44,6 +44,7 @@ public final class EtcdClients implements AutoCloseable {
             // etcd answers pings without calls with too_many_pings GOAWAYs.
             .keepaliveWithoutCalls(false)
             .retryMaxAttempts(1)
+            .interceptor(new Deadlines())
             .retryMaxDuration(Duration.ofSeconds(2));
     return customizer.apply(builder).build();
   }

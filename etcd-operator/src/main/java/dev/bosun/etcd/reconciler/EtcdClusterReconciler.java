@@ -17,6 +17,8 @@ import dev.bosun.etcd.membership.MembershipPlanner;
 import dev.bosun.etcd.membership.Observation;
 import dev.bosun.etcd.membership.ObservedMember;
 import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.restore.RestoreSource;
+import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -40,6 +42,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -66,9 +69,15 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   private final EtcdClusterStatusBuilder statuses;
   private final Map<String, EtcdClients> clients = new ConcurrentHashMap<>();
   private final PdbWriter pdbs;
+  private final String operatorImage;
 
   public EtcdClusterReconciler(
-      MemberAddressing addressing, EventRecorder events, Clock clock, PdbWriter pdbs) {
+      MemberAddressing addressing,
+      EventRecorder events,
+      Clock clock,
+      PdbWriter pdbs,
+      String operatorImage) {
+    this.operatorImage = operatorImage;
     this.addressing = addressing;
     this.events = events;
     this.statuses = new EtcdClusterStatusBuilder(clock);
@@ -170,14 +179,33 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             cluster.getSpec().getSize(),
             cluster.getSpec().getVersion());
     Step step = MembershipPlanner.plan(observation);
-    StepExecutor executor = new StepExecutor(client, etcd, addressing, events);
-    StepExecutor.Outcome outcome = executor.execute(cluster, ref, view, inventory, step);
+    Optional<RestoreSource> restore = Optional.empty();
+    var fromBackup =
+        cluster.getSpec().getBootstrap() == null
+            ? null
+            : cluster.getSpec().getBootstrap().getFromBackup();
+    if (step instanceof Step.Bootstrap && fromBackup != null) {
+      try {
+        restore =
+            Optional.of(
+                RestoreSources.newest(
+                    client, cluster.getMetadata().getNamespace(), fromBackup.getBackupName()));
+      } catch (RestoreSources.NotRestorable e) {
+        // Never start an empty cluster when a restored one was asked for.
+        step = new Step.Wait(e.reason(), e.getMessage());
+      }
+    }
+    StepExecutor executor = new StepExecutor(client, etcd, addressing, events, operatorImage);
+    StepExecutor.Outcome outcome = executor.execute(cluster, ref, view, inventory, step, restore);
     if (view.reachable()) {
       labelVoters(executor, cluster, view, inventory);
     }
 
     EtcdClusterStatus status =
         statuses.build(cluster, ref, addressing, view, resources, outcome.step());
+    if (outcome.done() && restore.isPresent()) {
+      status.setRestoredFrom(restore.get().location());
+    }
     announce(cluster, status);
     Duration next = nextLook(outcome);
     return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(next);

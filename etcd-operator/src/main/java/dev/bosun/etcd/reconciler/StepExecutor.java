@@ -13,6 +13,7 @@ import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ObservedMember;
 import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.restore.RestoreSource;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -22,6 +23,7 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,26 +43,34 @@ public final class StepExecutor {
   private final EtcdMembership etcd;
   private final MemberAddressing addressing;
   private final EventRecorder events;
+  private final String operatorImage;
 
   public StepExecutor(
       KubernetesClient client,
       EtcdMembership etcd,
       MemberAddressing addressing,
-      EventRecorder events) {
+      EventRecorder events,
+      String operatorImage) {
     this.client = client;
     this.etcd = etcd;
     this.addressing = addressing;
     this.events = events;
+    this.operatorImage = operatorImage;
   }
 
   public Outcome execute(
-      EtcdCluster cluster, ClusterRef ref, EtcdView view, MemberInventory inventory, Step step) {
+      EtcdCluster cluster,
+      ClusterRef ref,
+      EtcdView view,
+      MemberInventory inventory,
+      Step step,
+      Optional<RestoreSource> restore) {
     if (!step.changes()) {
       return new Outcome(false, step);
     }
     try {
       if (step instanceof Step.Bootstrap b) {
-        bootstrap(cluster, ref, b.member());
+        bootstrap(cluster, ref, b.member(), restore);
       } else if (step instanceof Step.RecreatePods r) {
         if (recreate(cluster, ref, view, inventory, r.members()) == 0) {
           return new Outcome(
@@ -96,10 +106,26 @@ public final class StepExecutor {
     return new Outcome(true, step);
   }
 
-  private void bootstrap(EtcdCluster cluster, ClusterRef ref, String member) {
+  private void bootstrap(
+      EtcdCluster cluster, ClusterRef ref, String member, Optional<RestoreSource> restore) {
     Map<String, URI> initial = Map.of(member, addressing.peerUrl(ref, member));
     createVolume(cluster, member);
-    createPod(cluster, ref, member, initial, MemberPods.State.NEW, true);
+    Pod pod =
+        MemberPods.desired(cluster, ref, addressing, member, initial, MemberPods.State.NEW, true);
+    if (restore.isPresent()) {
+      pod =
+          MemberPods.withRestore(
+              pod, cluster, ref, addressing, member, restore.get(), operatorImage);
+      events.normal(
+          cluster,
+          "Restoring",
+          member
+              + " starts from snapshot "
+              + restore.get().location()
+              + " of EtcdBackup "
+              + restore.get().backup());
+    }
+    create(cluster, pod);
   }
 
   private int recreate(
@@ -262,7 +288,10 @@ public final class StepExecutor {
       Map<String, URI> initial,
       MemberPods.State state,
       boolean voter) {
-    Pod pod = MemberPods.desired(cluster, ref, addressing, member, initial, state, voter);
+    create(cluster, MemberPods.desired(cluster, ref, addressing, member, initial, state, voter));
+  }
+
+  private void create(EtcdCluster cluster, Pod pod) {
     pod.getMetadata().setOwnerReferences(Owners.of(cluster));
     client.pods().inNamespace(cluster.getMetadata().getNamespace()).resource(pod).create();
   }

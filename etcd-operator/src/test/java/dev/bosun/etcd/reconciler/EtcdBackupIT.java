@@ -15,9 +15,13 @@ import dev.bosun.etcd.testing.RestoredEtcd;
 import dev.bosun.etcd.testing.RunningOperator;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdBackupSpec;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import dev.bosun.etcd.v1alpha1.etcdbackupspec.Store;
 import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.S3;
 import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.Volume;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.Bootstrap;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.bootstrap.FromBackup;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -155,19 +159,7 @@ class EtcdBackupIT {
   @Test
   void aSnapshotInS3KeepsOnlyTheNewestAndRestoresEveryKey() throws Exception {
     Map<String, String> data = clusterWithData("obj", 200);
-    operator
-        .client
-        .secrets()
-        .inNamespace(ns)
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("s3-credentials")
-                .endMetadata()
-                .addToStringData("accessKeyId", s3.credentials().accessKeyId())
-                .addToStringData("secretAccessKey", s3.credentials().secretAccessKey())
-                .build())
-        .create();
+    createS3Secret();
     S3BackupStore direct = new S3BackupStore(s3.location(""), s3.credentials());
     String prefix = "team/obj/obj-nightly/";
     for (String old :
@@ -201,6 +193,112 @@ class EtcdBackupIT {
     try (RestoredEtcd restored = RestoredEtcd.start(copy, "127.0.99.2")) {
       assertThat(restored.read("data/")).isEqualTo(data);
     }
+  }
+
+  @Test
+  void aNewClusterBootstrapsFromTheNewestSnapshotAndGrowsWithTheData() throws Exception {
+    Map<String, String> data = clusterWithData("src", 150);
+    createS3Secret();
+    Store store = new Store();
+    S3 target = new S3();
+    target.setEndpoint(s3.endpoint().toString());
+    target.setBucket(s3.bucket());
+    target.setCredentialsSecretName("s3-credentials");
+    store.setS3(target);
+    EtcdBackup done =
+        awaitSucceeded(backup("src-backup", "src", store, null).getMetadata().getName());
+
+    EtcdCluster restored = new EtcdCluster();
+    restored.setMetadata(new ObjectMetaBuilder().withName("dst").withNamespace(ns).build());
+    EtcdClusterSpec spec = new EtcdClusterSpec();
+    spec.setSize(3);
+    spec.setVersion("3.4.23");
+    Bootstrap bootstrap = new Bootstrap();
+    FromBackup from = new FromBackup();
+    from.setBackupName("src-backup");
+    bootstrap.setFromBackup(from);
+    spec.setBootstrap(bootstrap);
+    restored.setSpec(spec);
+    operator.client.resource(restored).create();
+
+    EtcdCluster ready =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "dst",
+            Duration.ofSeconds(120),
+            "Ready",
+            EtcdClusters.readyWith(3));
+    assertThat(ready.getStatus().getRestoredFrom())
+        .isEqualTo("s3://" + s3.bucket() + "/" + done.getStatus().getLastBackup().getKey());
+    // The members that joined later got the data from the restored one: read from the newest.
+    URI joined =
+        RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, "dst", false, false), "dst-2");
+    try (Client c = Client.builder().endpoints(joined).keepaliveWithoutCalls(false).build()) {
+      var all =
+          c.getKVClient()
+              .get(
+                  ByteSequence.from("data/", StandardCharsets.UTF_8),
+                  io.etcd.jetcd.options.GetOption.builder().isPrefix(true).build())
+              .get(10, TimeUnit.SECONDS);
+      Map<String, String> read = new TreeMap<>();
+      all.getKvs()
+          .forEach(
+              kv ->
+                  read.put(
+                      kv.getKey().toString(StandardCharsets.UTF_8),
+                      kv.getValue().toString(StandardCharsets.UTF_8)));
+      assertThat(read).isEqualTo(data);
+    }
+  }
+
+  @Test
+  void aClusterToRestoreFromAMissingBackupWaitsAndStartsNothing() {
+    EtcdCluster c = new EtcdCluster();
+    c.setMetadata(new ObjectMetaBuilder().withName("orphan").withNamespace(ns).build());
+    EtcdClusterSpec spec = new EtcdClusterSpec();
+    spec.setVersion("3.4.23");
+    Bootstrap bootstrap = new Bootstrap();
+    FromBackup from = new FromBackup();
+    from.setBackupName("no-such-backup");
+    bootstrap.setFromBackup(from);
+    spec.setBootstrap(bootstrap);
+    c.setSpec(spec);
+    operator.client.resource(c).create();
+    EtcdCluster waiting =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "orphan",
+            Duration.ofSeconds(30),
+            "WaitingForBackup",
+            x ->
+                x.getStatus() != null
+                    && Conditions.find(x.getStatus().getConditions(), "Ready")
+                        .map(r -> "WaitingForBackup".equals(r.getReason()))
+                        .orElse(false));
+    assertThat(
+            Conditions.find(waiting.getStatus().getConditions(), "Ready")
+                .orElseThrow()
+                .getMessage())
+        .contains("no-such-backup");
+    assertThat(operator.client.pods().inNamespace(ns).list().getItems()).isEmpty();
+  }
+
+  void createS3Secret() {
+    operator
+        .client
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("s3-credentials")
+                .endMetadata()
+                .addToStringData("accessKeyId", s3.credentials().accessKeyId())
+                .addToStringData("secretAccessKey", s3.credentials().secretAccessKey())
+                .build())
+        .create();
   }
 
   @Test

@@ -2,19 +2,23 @@ package dev.bosun.etcd.testing;
 
 import dev.bosun.common.testing.LocalProcess;
 import dev.bosun.etcd.EtcdOperator;
-import dev.bosun.etcd.dependent.MemberPods;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,26 +122,137 @@ public final class ProcessKubelet implements AutoCloseable {
     if (old != null) {
       old.stop();
     }
+    Path logs = root.resolve("logs");
+    String uid = pod.getMetadata().getUid();
+    for (Container init : pod.getSpec().getInitContainers()) {
+      if (!runToCompletion(
+          pod, init, logs.resolve(name + "-" + uid + "-" + init.getName() + ".log"))) {
+        LOG.warn(
+            "init container {} of Pod {}/{} failed: the Pod does not start",
+            init.getName(),
+            namespace,
+            name);
+        podUids.put(name, uid);
+        return;
+      }
+    }
     Container etcd = pod.getSpec().getContainers().get(0);
-    Path data = dataDir(pod);
-    List<String> command = new ArrayList<>();
-    command.add("/usr/bin/etcd");
-    for (String arg : etcd.getArgs()) {
-      command.add(arg.startsWith("--data-dir=") ? "--data-dir=" + data.resolve("data") : arg);
-    }
-    try {
-      Files.createDirectories(data);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
     LocalProcess process =
         LocalProcess.start(
             "etcd-" + name,
-            command,
-            root.resolve("logs").resolve(name + "-" + pod.getMetadata().getUid() + ".log"));
+            command(pod, etcd),
+            logs.resolve(name + "-" + uid + ".log"),
+            environment(pod, etcd));
     processes.put(name, process);
-    podUids.put(name, pod.getMetadata().getUid());
+    podUids.put(name, uid);
     LOG.info("started {} for Pod {}/{}", process, namespace, name);
+  }
+
+  /**
+   * The container's command as a local process: the binaries of this machine (etcd, etcdctl, this
+   * JVM with the test classpath) and every mount path replaced by the directory playing that
+   * volume.
+   */
+  private List<String> command(Pod pod, Container container) {
+    Map<String, Path> mounts = mounts(pod, container);
+    List<String> command = new ArrayList<>();
+    List<String> original = new ArrayList<>(container.getCommand());
+    original.addAll(container.getArgs() == null ? List.of() : container.getArgs());
+    for (int i = 0; i < original.size(); i++) {
+      String arg = original.get(i);
+      if (i == 0) {
+        command.add(
+            switch (arg) {
+              case "etcd" -> "/usr/bin/etcd";
+              case "etcdctl" -> "/usr/bin/etcdctl";
+              case "java" -> ProcessHandle.current().info().command().orElse("java");
+              default -> throw new IllegalArgumentException("no local binary for " + arg);
+            });
+      } else if (i > 0 && original.get(i - 1).equals("-cp")) {
+        command.add(System.getProperty("java.class.path"));
+      } else {
+        command.add(mapPaths(arg, mounts));
+      }
+    }
+    return command;
+  }
+
+  private Map<String, String> environment(Pod pod, Container container) {
+    Map<String, String> env = new java.util.HashMap<>();
+    if (container.getEnv() == null) {
+      return env;
+    }
+    for (EnvVar e : container.getEnv()) {
+      if (e.getValue() != null) {
+        env.put(e.getName(), mapPaths(e.getValue(), mounts(pod, container)));
+      } else if (e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null) {
+        var ref = e.getValueFrom().getSecretKeyRef();
+        Secret secret = client.secrets().inNamespace(namespace).withName(ref.getName()).get();
+        env.put(
+            e.getName(),
+            new String(
+                Base64.getDecoder().decode(secret.getData().get(ref.getKey())),
+                StandardCharsets.UTF_8));
+      }
+    }
+    return env;
+  }
+
+  private boolean runToCompletion(Pod pod, Container container, Path log) {
+    try {
+      Files.createDirectories(log.getParent());
+      ProcessBuilder builder =
+          new ProcessBuilder(command(pod, container))
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile());
+      builder.environment().putAll(environment(pod, container));
+      Process p = builder.start();
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return false;
+      }
+      return p.exitValue() == 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The local directory of each mount: a claim's directory, or the Pod's own for an emptyDir. */
+  private Map<String, Path> mounts(Pod pod, Container container) {
+    Map<String, Path> mounts = new java.util.LinkedHashMap<>();
+    for (VolumeMount m : container.getVolumeMounts()) {
+      Volume v =
+          pod.getSpec().getVolumes().stream()
+              .filter(x -> x.getName().equals(m.getName()))
+              .findFirst()
+              .orElseThrow();
+      Path dir;
+      if (v.getPersistentVolumeClaim() != null) {
+        dir = root.resolve("volumes").resolve(v.getPersistentVolumeClaim().getClaimName());
+      } else if (v.getEmptyDir() != null) {
+        dir = root.resolve("pods").resolve(pod.getMetadata().getUid()).resolve(v.getName());
+      } else {
+        continue;
+      }
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      mounts.put(m.getMountPath(), dir);
+    }
+    return mounts;
+  }
+
+  private static String mapPaths(String value, Map<String, Path> mounts) {
+    String result = value;
+    for (Map.Entry<String, Path> m : mounts.entrySet()) {
+      result = result.replace(m.getKey(), m.getValue().toString());
+    }
+    return result;
   }
 
   private void stop(String name, String uid) {
@@ -149,17 +265,6 @@ public final class ProcessKubelet implements AutoCloseable {
       p.stop();
       LOG.info("stopped {} of deleted Pod {}/{}", p, namespace, name);
     }
-  }
-
-  private Path dataDir(Pod pod) {
-    String claim =
-        pod.getSpec().getVolumes().stream()
-            .filter(v -> v.getPersistentVolumeClaim() != null)
-            .map(Volume::getPersistentVolumeClaim)
-            .findFirst()
-            .orElseThrow()
-            .getClaimName();
-    return root.resolve("volumes").resolve(claim);
   }
 
   private void wipe(String claim) {
@@ -195,10 +300,5 @@ public final class ProcessKubelet implements AutoCloseable {
     worker.shutdownNow();
     processes.values().forEach(LocalProcess::kill);
     processes.clear();
-  }
-
-  /** The data directory the Pod's argument points at (for assertions on the Pod spec). */
-  static String dataDirArg() {
-    return "--data-dir=" + MemberPods.DATA_DIR;
   }
 }
