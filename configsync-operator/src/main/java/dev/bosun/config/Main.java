@@ -17,12 +17,18 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
-    OperatorSettings settings = OperatorSettings.fromEnvironment(ConfigSyncOperator.NAME);
-    boolean consent = destinationConsentRequired(System.getenv());
     try (KubernetesClient client = new KubernetesClientBuilder().build();
-        OperatorRuntime runtime = create(settings, client, consent)) {
+        OperatorRuntime runtime = create(System.getenv(), client)) {
       runtime.start().runUntilShutdown();
     }
+  }
+
+  /** The operator configured by environment variables as its chart sets them, not yet started. */
+  public static OperatorRuntime create(Map<String, String> env, KubernetesClient client) {
+    return create(
+        OperatorSettings.fromMap(ConfigSyncOperator.NAME, env),
+        client,
+        destinationConsentRequired(env));
   }
 
   /** {@value ConfigSyncOperator#REQUIRE_DESTINATION_CONSENT}: true unless set to false. */

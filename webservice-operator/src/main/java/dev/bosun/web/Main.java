@@ -6,6 +6,7 @@ import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.web.reconciler.WebServiceReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.Map;
 
 /** Runs the WebService operator against the cluster of the current kubeconfig or ServiceAccount. */
 public final class Main {
@@ -13,11 +14,15 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
-    OperatorSettings settings = OperatorSettings.fromEnvironment(WebServiceOperator.NAME);
     try (KubernetesClient client = new KubernetesClientBuilder().build();
-        OperatorRuntime runtime = create(settings, client)) {
+        OperatorRuntime runtime = create(System.getenv(), client)) {
       runtime.start().runUntilShutdown();
     }
+  }
+
+  /** The operator configured by environment variables as its chart sets them, not yet started. */
+  public static OperatorRuntime create(Map<String, String> env, KubernetesClient client) {
+    return create(OperatorSettings.fromMap(WebServiceOperator.NAME, env), client);
   }
 
   /** The operator with its reconciler registered, not yet started. */

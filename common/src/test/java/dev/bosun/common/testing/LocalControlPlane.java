@@ -280,10 +280,18 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** A client authenticated with a bearer token (a ServiceAccount's, to test RBAC). */
   public KubernetesClient clientWithToken(String token) {
+    return clientWithToken(token, b -> {});
+  }
+
+  /** A bearer-token client whose HTTP requests also pass through {@code customizer}. */
+  public KubernetesClient clientWithToken(String token, Consumer<HttpClient.Builder> customizer) {
     Config config = adminConfig();
     config.setOauthToken(token);
     config.setAutoOAuthToken(token);
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return new KubernetesClientBuilder()
+        .withConfig(config)
+        .withHttpClientBuilderConsumer(customizer)
+        .build();
   }
 
   /** Prints the last lines of each control plane log: what a failed test needs to be understood. */

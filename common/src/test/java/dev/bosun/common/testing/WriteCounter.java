@@ -16,10 +16,31 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class WriteCounter implements Interceptor {
 
   private final List<String> writes = new CopyOnWriteArrayList<>();
+  private final boolean countLeases;
+
+  /** Counts every write. */
+  public WriteCounter() {
+    this(true);
+  }
+
+  private WriteCounter(boolean countLeases) {
+    this.countLeases = countLeases;
+  }
+
+  /**
+   * Counts every write but the renewals of a leader-election Lease, which a leader makes every few
+   * seconds whatever its resources do.
+   */
+  public static WriteCounter excludingLeaderElection() {
+    return new WriteCounter(false);
+  }
 
   @Override
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
     String method = request.method();
+    if (!countLeases && request.uri().getPath().startsWith("/apis/coordination.k8s.io/")) {
+      return;
+    }
     if (!"GET".equals(method) && !"HEAD".equals(method)) {
       writes.add(method + " " + request.uri().getPath());
     }

@@ -61,6 +61,9 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
   private static final String READY = "Ready";
   private static final String DEGRADED = "Degraded";
 
+  /** How often a monitor whose configuration does not exist yet looks for it again. */
+  static final Duration MISSING_CONFIG_RECHECK = Duration.ofSeconds(5);
+
   private final EventRecorder events;
   private final Clock clock;
 
@@ -151,16 +154,23 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
           c -> hash.add("Secret/" + name, c.getData()), () -> missing.add("Secret " + name));
     }
     if (!missing.isEmpty()) {
-      // Nothing is rolled while the configuration is incomplete.
+      // Nothing is rolled while the configuration is incomplete. A ConfigMap or Secret created
+      // later carries no monitored label yet, so the informers cannot announce it: look again.
       return record(
-          monitor,
-          copyOf(
-              previous,
-              previous.getObservedGeneration() == null
-                  ? generation
-                  : previous.getObservedGeneration()),
-          "ConfigNotFound",
-          String.join(", ", missing) + " not found in namespace " + ns);
+              monitor,
+              copyOf(
+                  previous,
+                  previous.getObservedGeneration() == null
+                      ? generation
+                      : previous.getObservedGeneration()),
+              "ConfigNotFound",
+              String.join(", ", missing)
+                  + " not found in namespace "
+                  + ns
+                  + " (checked again every "
+                  + MISSING_CONFIG_RECHECK.toSeconds()
+                  + " s)")
+          .rescheduleAfter(MISSING_CONFIG_RECHECK);
     }
     String current = hash.hex();
     Instant now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS);

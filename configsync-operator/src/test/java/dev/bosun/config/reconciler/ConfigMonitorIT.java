@@ -291,7 +291,7 @@ class ConfigMonitorIT {
   }
 
   @Test
-  void aMissingConfigMapIsReportedAndRollsNothing() {
+  void aMissingConfigMapIsReportedRollsNothingAndIsFoundWhenItAppears() {
     String ns = RunningOperator.namespace(client, "missing", Map.of(), Map.of());
     deployment(ns, "lonely");
     monitor(ns, "lonely", "not-there", "lonely", "RollingUpdate", 0);
@@ -304,6 +304,12 @@ class ConfigMonitorIT {
               assertThat(ready.getReason()).isEqualTo("ConfigNotFound");
               assertThat(ready.getMessage()).contains("ConfigMap not-there");
             });
+    assertThat(replicaSets(ns, "lonely")).hasSizeLessThanOrEqualTo(1);
+
+    // The ConfigMap appears later (a sync copies it in, someone creates it): the monitor finds
+    // it without any event of its own and starts watching, still rolling nothing.
+    configMap(ns, "not-there", "v1");
+    awaitWatching(ns, "lonely");
     assertThat(replicaSets(ns, "lonely")).hasSizeLessThanOrEqualTo(1);
   }
 }

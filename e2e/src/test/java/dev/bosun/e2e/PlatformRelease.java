@@ -1,0 +1,184 @@
+package dev.bosun.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.InstallCommand;
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.LocalControlPlane;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * The umbrella chart installed by helm-java onto the local control plane, once per test JVM: its
+ * CRDs, ServiceAccounts, RBAC and operator Deployments (whose Pods the kubelet simulator marks
+ * Ready, while the operators themselves run in this JVM or as child processes under the
+ * ServiceAccounts' tokens).
+ */
+final class PlatformRelease {
+
+  static final String RELEASE = "bosun";
+  static final String NAMESPACE = "bosun-system";
+  private static PlatformRelease shared;
+
+  private final LocalControlPlane plane;
+  private final KubernetesClient admin;
+
+  private PlatformRelease(LocalControlPlane plane) {
+    this.plane = plane;
+    this.admin = plane.adminClient();
+  }
+
+  /** The release of this JVM, installed on first use. */
+  static synchronized PlatformRelease shared() {
+    if (shared == null) {
+      ControlPlaneExtension.kubelet();
+      PlatformRelease release = new PlatformRelease(ControlPlaneExtension.controlPlane());
+      release.install();
+      shared = release;
+    }
+    return shared;
+  }
+
+  private void install() {
+    InstallCommand install =
+        new Helm(PlatformChart.dir())
+            .install()
+            .withName(RELEASE)
+            .withNamespace(NAMESPACE)
+            .createNamespace()
+            .withKubeConfig(plane.kubeconfig());
+    install.call();
+    try {
+      await("the operators' Deployments and ServiceAccount tokens of the release")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  PlatformChart.OPERATORS.stream()
+                      .allMatch(op -> deploymentOrNull(op) != null && tokenOrNull(op) != null));
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException(
+          "the release is incomplete: Deployments "
+              + admin.apps().deployments().inNamespace(NAMESPACE).list().getItems().stream()
+                  .map(d -> d.getMetadata().getName() + d.getMetadata().getLabels())
+                  .toList()
+              + ", ServiceAccounts "
+              + admin.serviceAccounts().inNamespace(NAMESPACE).list().getItems().stream()
+                  .map(a -> a.getMetadata().getName() + " secrets=" + a.getSecrets())
+                  .toList(),
+          e);
+    }
+  }
+
+  /** A cluster-admin client (closed with the JVM). */
+  KubernetesClient admin() {
+    return admin;
+  }
+
+  /** The chart's Deployment of an operator ({@code webservice}, {@code etcd}, …). */
+  Deployment deployment(String operator) {
+    Deployment d = deploymentOrNull(operator);
+    if (d == null) {
+      throw new IllegalStateException("the release has no Deployment for " + operator);
+    }
+    return d;
+  }
+
+  private Deployment deploymentOrNull(String operator) {
+    return admin
+        .apps()
+        .deployments()
+        .inNamespace(NAMESPACE)
+        .withLabel("app.kubernetes.io/name", PlatformChart.chartName(operator))
+        .list()
+        .getItems()
+        .stream()
+        .findFirst()
+        .orElse(null);
+  }
+
+  /**
+   * The environment the chart gives the operator container, with field references resolved as the
+   * kubelet would (only the Pod's namespace is referenced by the charts).
+   */
+  Map<String, String> environment(String operator) {
+    Container container =
+        deployment(operator).getSpec().getTemplate().getSpec().getContainers().get(0);
+    Map<String, String> env = new LinkedHashMap<>();
+    container
+        .getEnv()
+        .forEach(
+            e -> {
+              if (e.getValueFrom() == null) {
+                // The API server drops empty values: an unset value is "".
+                env.put(e.getName(), e.getValue() == null ? "" : e.getValue());
+              } else if (e.getValueFrom() != null
+                  && e.getValueFrom().getFieldRef() != null
+                  && "metadata.namespace".equals(e.getValueFrom().getFieldRef().getFieldPath())) {
+                env.put(e.getName(), NAMESPACE);
+              } else {
+                throw new IllegalStateException(
+                    operator
+                        + "'s chart sets "
+                        + e.getName()
+                        + " in a way this test cannot resolve");
+              }
+            });
+    return env;
+  }
+
+  /** The name of the ServiceAccount the chart runs the operator as. */
+  String serviceAccount(String operator) {
+    return deployment(operator).getSpec().getTemplate().getSpec().getServiceAccountName();
+  }
+
+  /** The ServiceAccount's token, as the token controller of 1.20 stores it in a Secret. */
+  String token(String operator) {
+    String token = tokenOrNull(operator);
+    if (token == null) {
+      throw new IllegalStateException("no token yet for " + serviceAccount(operator));
+    }
+    return token;
+  }
+
+  private String tokenOrNull(String operator) {
+    Deployment d = deploymentOrNull(operator);
+    if (d == null) {
+      return null;
+    }
+    ServiceAccount sa =
+        admin.serviceAccounts().inNamespace(NAMESPACE).withName(serviceAccount(operator)).get();
+    if (sa == null || sa.getSecrets() == null) {
+      return null;
+    }
+    for (var ref : sa.getSecrets()) {
+      Secret secret = admin.secrets().inNamespace(NAMESPACE).withName(ref.getName()).get();
+      if (secret != null && secret.getData() != null && secret.getData().get("token") != null) {
+        return new String(
+            Base64.getDecoder().decode(secret.getData().get("token")), StandardCharsets.UTF_8);
+      }
+    }
+    return null;
+  }
+
+  /** A client authenticated as the operator's ServiceAccount: RBAC as the chart grants it. */
+  KubernetesClient clientAs(String operator, Consumer<HttpClient.Builder> customizer) {
+    return plane.clientWithToken(token(operator), customizer);
+  }
+
+  /** The control plane the release is installed on. */
+  LocalControlPlane plane() {
+    return plane;
+  }
+}

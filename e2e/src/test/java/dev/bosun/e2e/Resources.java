@@ -1,0 +1,60 @@
+package dev.bosun.e2e;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Custom resources as a user sees them: applied from YAML, read back for their conditions. */
+final class Resources {
+
+  private Resources() {}
+
+  /** Creates or updates the object(s) of a YAML text in {@code namespace} (server-side apply). */
+  static void apply(KubernetesClient client, String namespace, String yaml) {
+    client
+        .resourceList(yaml)
+        .inNamespace(namespace)
+        .fieldManager("e2e-user")
+        .forceConflicts()
+        .serverSideApply();
+  }
+
+  /** The object, or null. */
+  static GenericKubernetesResource get(
+      KubernetesClient client, String apiVersion, String kind, String namespace, String name) {
+    return client
+        .genericKubernetesResources(apiVersion, kind)
+        .inNamespace(namespace)
+        .withName(name)
+        .get();
+  }
+
+  /** The status of condition {@code type} ("True", "False", "Unknown"), if the object has it. */
+  static Optional<String> condition(GenericKubernetesResource resource, String type) {
+    if (resource == null
+        || !(resource.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
+      return Optional.empty();
+    }
+    if (!(status.get("conditions") instanceof List<?> conditions)) {
+      return Optional.empty();
+    }
+    return conditions.stream()
+        .filter(c -> c instanceof Map<?, ?> m && type.equals(m.get("type")))
+        .map(c -> String.valueOf(((Map<?, ?>) c).get("status")))
+        .findFirst();
+  }
+
+  /** True when the object's Ready condition is True for its current generation. */
+  static boolean ready(GenericKubernetesResource resource) {
+    if (resource == null
+        || !(resource.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
+      return false;
+    }
+    Object observed = status.get("observedGeneration");
+    return condition(resource, "Ready").filter("True"::equals).isPresent()
+        && observed != null
+        && Long.parseLong(observed.toString()) == resource.getMetadata().getGeneration();
+  }
+}
