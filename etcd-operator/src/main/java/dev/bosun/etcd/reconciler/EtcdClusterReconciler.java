@@ -38,6 +38,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZonedDateTime;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   private final Map<String, EtcdClients> clients = new ConcurrentHashMap<>();
   private final PdbWriter pdbs;
   private final String operatorImage;
+  private final Clock clock;
 
   public EtcdClusterReconciler(
       MemberAddressing addressing,
@@ -78,6 +80,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       PdbWriter pdbs,
       String operatorImage) {
     this.operatorImage = operatorImage;
+    this.clock = clock;
     this.addressing = addressing;
     this.events = events;
     this.statuses = new EtcdClusterStatusBuilder(clock);
@@ -165,6 +168,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     if (cluster.getStatus() != null && cluster.getStatus().getMembers() != null) {
       cluster.getStatus().getMembers().forEach(m -> known.add(m.getName()));
     }
+    EtcdClusterStatus previous = cluster.getStatus();
+    if (previous != null && previous.getRecoveringFrom() != null) {
+      return recover(cluster, client, ref, etcd, inventory);
+    }
     EtcdView view = new ClusterObserver(etcd, addressing).observe(ref, known);
 
     var resources = inventory.resources();
@@ -195,6 +202,28 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         step = new Step.Wait(e.reason(), e.getMessage());
       }
     }
+    if (step instanceof Step.QuorumLost
+        && DisasterRecovery.due(
+            cluster,
+            previous == null ? null : previous.getQuorumLostSince(),
+            ZonedDateTime.now(clock))) {
+      try {
+        RestoreSource source =
+            RestoreSources.newest(
+                client,
+                cluster.getMetadata().getNamespace(),
+                cluster.getSpec().getDisasterRecovery().getRestoreFromBackup());
+        DisasterRecovery.stopMembers(client, cluster, inventory, events, source.location());
+        EtcdClusterStatus status = statuses.build(cluster, ref, addressing, view, resources, step);
+        status.setRecoveringFrom(source.location());
+        return StatusRecorder.patchIfChanged(cluster, status)
+            .rescheduleAfter(Duration.ofSeconds(1));
+      } catch (RestoreSources.NotRestorable e) {
+        step =
+            new Step.QuorumLost(
+                step.message() + "; disaster recovery cannot start: " + e.getMessage());
+      }
+    }
     StepExecutor executor = new StepExecutor(client, etcd, addressing, events, operatorImage);
     StepExecutor.Outcome outcome = executor.execute(cluster, ref, view, inventory, step, restore);
     if (view.reachable()) {
@@ -209,6 +238,48 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     announce(cluster, status);
     Duration next = nextLook(outcome);
     return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(next);
+  }
+
+  /**
+   * A disaster recovery in progress: once the old member Pods are gone, start a new first member
+   * from the newest snapshot; the others join as learners as usual.
+   */
+  private UpdateControl<EtcdCluster> recover(
+      EtcdCluster cluster,
+      KubernetesClient client,
+      ClusterRef ref,
+      EtcdMembership etcd,
+      MemberInventory inventory) {
+    EtcdClusterStatus status =
+        io.fabric8.kubernetes.client.utils.Serialization.clone(cluster.getStatus());
+    if (!inventory.pods().isEmpty()) {
+      return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(Duration.ofSeconds(1));
+    }
+    RestoreSource source;
+    try {
+      source =
+          RestoreSources.newest(
+              client,
+              cluster.getMetadata().getNamespace(),
+              cluster.getSpec().getDisasterRecovery().getRestoreFromBackup());
+    } catch (RestoreSources.NotRestorable e) {
+      return StatusRecorder.patchIfChanged(
+              cluster, statuses.blocked(cluster, e.reason(), e.getMessage()))
+          .rescheduleAfter(Duration.ofSeconds(10));
+    }
+    String member =
+        dev.bosun.etcd.membership.MemberNames.next(
+            cluster.getMetadata().getName(), inventory.names());
+    Step step = new Step.Bootstrap(member);
+    new StepExecutor(client, etcd, addressing, events, operatorImage)
+        .execute(cluster, ref, EtcdView.unreachable(), inventory, step, Optional.of(source));
+    EtcdClusterStatus next =
+        statuses.build(
+            cluster, ref, addressing, EtcdView.unreachable(), inventory.resources(), step);
+    next.setRecoveringFrom(null);
+    next.setClusterId(null);
+    next.setRestoredFrom(source.location());
+    return StatusRecorder.patchIfChanged(cluster, next).rescheduleAfter(Duration.ofSeconds(1));
   }
 
   private static Duration nextLook(StepExecutor.Outcome outcome) {

@@ -21,6 +21,7 @@ import dev.bosun.etcd.v1alpha1.etcdbackupspec.Store;
 import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.S3;
 import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.Volume;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Bootstrap;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.DisasterRecovery;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.bootstrap.FromBackup;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -89,9 +90,13 @@ class EtcdBackupIT {
 
   /** A one-member cluster holding {@code count} keys. */
   Map<String, String> clusterWithData(String name, int count) throws Exception {
-    EtcdClusters.create(operator.client, ns, name, 1, "3.4.23");
+    return clusterWithData(name, 1, count);
+  }
+
+  Map<String, String> clusterWithData(String name, int size, int count) throws Exception {
+    EtcdClusters.create(operator.client, ns, name, size, "3.4.23");
     EtcdClusters.await(
-        operator.client, ns, name, Duration.ofSeconds(60), "Ready", EtcdClusters.readyWith(1));
+        operator.client, ns, name, Duration.ofSeconds(90), "Ready", EtcdClusters.readyWith(size));
     URI endpoint =
         RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, name, false, false), name + "-0");
     Map<String, String> data = new TreeMap<>();
@@ -249,6 +254,77 @@ class EtcdBackupIT {
                       kv.getKey().toString(StandardCharsets.UTF_8),
                       kv.getValue().toString(StandardCharsets.UTF_8)));
       assertThat(read).isEqualTo(data);
+    }
+  }
+
+  @Test
+  void withTheOptInAClusterWithoutQuorumIsRebuiltFromItsNewestSnapshotKeepingTheOldVolumes()
+      throws Exception {
+    Map<String, String> data = clusterWithData("dr", 3, 100);
+    createS3Secret();
+    Store store = new Store();
+    S3 target = new S3();
+    target.setEndpoint(s3.endpoint().toString());
+    target.setBucket(s3.bucket());
+    target.setCredentialsSecretName("s3-credentials");
+    store.setS3(target);
+    EtcdBackup done =
+        awaitSucceeded(backup("dr-backup", "dr", store, null).getMetadata().getName());
+    EtcdClusters.edit(
+        operator.client,
+        ns,
+        "dr",
+        s -> {
+          DisasterRecovery dr = new DisasterRecovery();
+          dr.setRestoreFromBackup("dr-backup");
+          dr.setAfterSeconds(30);
+          s.setDisasterRecovery(dr);
+        });
+
+    kubelet.process("dr-1").orElseThrow().pause();
+    kubelet.process("dr-2").orElseThrow().pause();
+    EtcdCluster rebuilt =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "dr",
+            Duration.ofSeconds(180),
+            "rebuilt from the snapshot",
+            c ->
+                EtcdClusters.readyWith(3).test(c)
+                    && c.getStatus().getRestoredFrom() != null
+                    && !c.getStatus().getMembers().get(0).getName().equals("dr-0"));
+    assertThat(rebuilt.getStatus().getRestoredFrom())
+        .endsWith(done.getStatus().getLastBackup().getKey());
+    assertThat(rebuilt.getStatus().getMembers())
+        .extracting(m -> m.getName())
+        .containsExactly("dr-3", "dr-4", "dr-5");
+    // The old volumes are kept, marked, and never reused.
+    assertThat(
+            operator
+                .client
+                .persistentVolumeClaims()
+                .inNamespace(ns)
+                .withLabel(dev.bosun.etcd.EtcdOperator.RETAINED_LABEL, "true")
+                .list()
+                .getItems())
+        .extracting(v -> v.getMetadata().getName())
+        .containsExactlyInAnyOrder("data-dr-0", "data-dr-1", "data-dr-2");
+    URI endpoint =
+        RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, "dr", false, false), "dr-5");
+    try (Client c = Client.builder().endpoints(endpoint).keepaliveWithoutCalls(false).build()) {
+      var all =
+          c.getKVClient()
+              .get(
+                  ByteSequence.from("data/", StandardCharsets.UTF_8),
+                  io.etcd.jetcd.options.GetOption.builder().isPrefix(true).build())
+              .get(10, TimeUnit.SECONDS);
+      assertThat(all.getKvs()).hasSize(data.size());
+      all.getKvs()
+          .forEach(
+              kv ->
+                  assertThat(kv.getValue().toString(StandardCharsets.UTF_8))
+                      .isEqualTo(data.get(kv.getKey().toString(StandardCharsets.UTF_8))));
     }
   }
 

@@ -23,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,6 +49,7 @@ public final class ProcessKubelet implements AutoCloseable {
   private final Path root;
   private final Map<String, LocalProcess> processes = new ConcurrentHashMap<>();
   private final Map<String, String> podUids = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Void>> stopping = new ConcurrentHashMap<>();
   // One thread: a Pod's deletion is always handled before the start of its replacement.
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
@@ -121,6 +123,10 @@ public final class ProcessKubelet implements AutoCloseable {
     LocalProcess old = processes.remove(name);
     if (old != null) {
       old.stop();
+    }
+    CompletableFuture<Void> previous = stopping.remove(name);
+    if (previous != null) {
+      previous.join();
     }
     Path logs = root.resolve("logs");
     String uid = pod.getMetadata().getUid();
@@ -262,8 +268,15 @@ public final class ProcessKubelet implements AutoCloseable {
     podUids.remove(name);
     LocalProcess p = processes.remove(name);
     if (p != null) {
-      p.stop();
-      LOG.info("stopped {} of deleted Pod {}/{}", p, namespace, name);
+      // Stopped in the background, as a kubelet stops many Pods at once: etcd can take its
+      // whole grace period to stop without quorum. A new Pod of that name waits for it.
+      stopping.put(
+          name,
+          CompletableFuture.runAsync(
+              () -> {
+                p.stop();
+                LOG.info("stopped {} of deleted Pod {}/{}", p, namespace, name);
+              }));
     }
   }
 
@@ -299,6 +312,7 @@ public final class ProcessKubelet implements AutoCloseable {
     }
     worker.shutdownNow();
     processes.values().forEach(LocalProcess::kill);
+    stopping.values().forEach(CompletableFuture::join);
     processes.clear();
   }
 }
