@@ -154,11 +154,13 @@ final class PlatformRelease {
 
   private String tokenOrNull(String operator) {
     Deployment d = deploymentOrNull(operator);
-    if (d == null) {
-      return null;
-    }
+    return d == null ? null : serviceAccountToken(serviceAccount(operator));
+  }
+
+  /** The token of a ServiceAccount of the release namespace, or null while it has none. */
+  String serviceAccountToken(String serviceAccount) {
     ServiceAccount sa =
-        admin.serviceAccounts().inNamespace(NAMESPACE).withName(serviceAccount(operator)).get();
+        admin.serviceAccounts().inNamespace(NAMESPACE).withName(serviceAccount).get();
     if (sa == null || sa.getSecrets() == null) {
       return null;
     }

@@ -69,8 +69,8 @@ public final class OperatorRuntime implements AutoCloseable {
                         settings.leaseName(),
                         settings.leaseNamespace().orElseThrow(),
                         settings.leaseDuration(),
-                        settings.leaseDuration().multipliedBy(2).dividedBy(3),
-                        Duration.ofSeconds(2),
+                        settings.renewDeadline(),
+                        settings.leaseRetryPeriod(),
                         null,
                         new LeaderCallbacks(
                             () -> LOG.info("{} is now the leader", settings.name()),

@@ -60,6 +60,20 @@ public record OperatorSettings(
     }
   }
 
+  /** How long a leader keeps trying to renew its Lease before it gives leadership up. */
+  public Duration renewDeadline() {
+    return leaseDuration.multipliedBy(2).dividedBy(3);
+  }
+
+  /**
+   * How often the Lease is tried: at most 2 s, and short enough that fabric8's rule (renew deadline
+   * greater than the retry period plus its 120 % jitter) holds for every allowed lease duration.
+   */
+  public Duration leaseRetryPeriod() {
+    Duration third = renewDeadline().dividedBy(3);
+    return third.compareTo(Duration.ofSeconds(2)) < 0 ? third : Duration.ofSeconds(2);
+  }
+
   /** Settings for a local run: all namespaces, no leader election, a free HTTP port. */
   public static OperatorSettings local(String name) {
     return new OperatorSettings(

@@ -269,4 +269,23 @@ class OperatorSettingsTest {
           .hasMessageContaining(OperatorSettings.LEASE_DURATION_SECONDS);
     }
   }
+
+  @Test
+  void leaseTimingsSatisfyTheLeaderElectorForEveryAllowedDuration() {
+    // fabric8's LeaderElectorBuilder refuses renewDeadline <= retryPeriod * (1 + 1.2).
+    for (int seconds = 5; seconds <= 300; seconds++) {
+      OperatorSettings s =
+          OperatorSettings.fromMap(
+              "op",
+              java.util.Map.of(OperatorSettings.LEASE_DURATION_SECONDS, Integer.toString(seconds)));
+      double renew = s.renewDeadline().toMillis();
+      double retry = s.leaseRetryPeriod().toMillis();
+      org.assertj.core.api.Assertions.assertThat(renew)
+          .as("lease %d s", seconds)
+          .isGreaterThan(retry * 2.2);
+      org.assertj.core.api.Assertions.assertThat(s.renewDeadline()).isLessThan(s.leaseDuration());
+      org.assertj.core.api.Assertions.assertThat(s.leaseRetryPeriod())
+          .isLessThanOrEqualTo(java.time.Duration.ofSeconds(2));
+    }
+  }
 }
