@@ -3,16 +3,23 @@ package dev.bosun.mysql;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.mysql.backup.BackupStores;
+import dev.bosun.mysql.reconciler.BackupRestorer;
+import dev.bosun.mysql.reconciler.MySQLBackupReconciler;
 import dev.bosun.mysql.reconciler.MySQLClusterReconciler;
 import dev.bosun.mysql.topology.Addressing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 
 /** Runs the MySQL operator against the cluster of the current kubeconfig or ServiceAccount. */
 public final class Main {
+
+  /** Directory of the operator's backup volume (a mounted PVC); unset: S3 backups only. */
+  public static final String BACKUP_ROOT = "BOSUN_MYSQL_BACKUP_ROOT";
 
   /** Milliseconds between two health rounds of one cluster. */
   public static final String POLL_MILLIS = "BOSUN_MYSQL_POLL_MILLIS";
@@ -23,9 +30,15 @@ public final class Main {
     OperatorSettings settings = OperatorSettings.fromEnvironment(MySQLOperator.NAME);
     Duration poll = pollInterval(System.getenv());
     try (KubernetesClient client = new KubernetesClientBuilder().build();
-        OperatorRuntime runtime = create(settings, client, null, poll)) {
+        OperatorRuntime runtime =
+            create(settings, client, null, poll, backupRoot(System.getenv()))) {
       runtime.start().runUntilShutdown();
     }
+  }
+
+  static Path backupRoot(Map<String, String> env) {
+    String v = env.get(BACKUP_ROOT);
+    return v == null || v.isBlank() ? null : Path.of(v);
   }
 
   static Duration pollInterval(Map<String, String> env) {
@@ -45,9 +58,14 @@ public final class Main {
    * the headless Service's DNS names (tests map pods to real servers on 127.0.0.1).
    */
   public static OperatorRuntime create(
-      OperatorSettings settings, KubernetesClient client, Addressing addressing, Duration poll) {
+      OperatorSettings settings,
+      KubernetesClient client,
+      Addressing addressing,
+      Duration poll,
+      Path backupRoot) {
     EventRecorder events = new EventRecorder(client, MySQLOperator.NAME);
     Addressing where = addressing != null ? addressing : Addressing.headlessService();
+    BackupStores stores = new BackupStores(client, backupRoot);
     return new OperatorRuntime(settings, client)
         .register(
             new MySQLClusterReconciler(
@@ -56,9 +74,7 @@ public final class Main {
                 poll,
                 Duration.ofSeconds(3),
                 Clock.systemUTC(),
-                (cluster, model) ->
-                    primary -> {
-                      throw new IllegalStateException("restore is not available");
-                    }));
+                new BackupRestorer(client, stores)))
+        .register(new MySQLBackupReconciler(events, where, stores, Clock.systemUTC()));
   }
 }

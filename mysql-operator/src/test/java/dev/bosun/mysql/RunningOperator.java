@@ -7,6 +7,10 @@ import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.WriteCounter;
 import dev.bosun.mysql.topology.Address;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,10 +33,18 @@ public final class RunningOperator implements AutoCloseable {
   /** namespace/pod -> where its server answers. */
   public final Map<String, Address> servers = new ConcurrentHashMap<>();
 
+  /** The operator's backup volume. */
+  public final Path backupRoot;
+
   private OperatorRuntime runtime;
 
   public RunningOperator() {
     Crds.install(client, CRDS);
+    try {
+      backupRoot = Files.createTempDirectory("bosun-mysql-backups-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   public RunningOperator start() {
@@ -42,7 +54,8 @@ public final class RunningOperator implements AutoCloseable {
                 client,
                 (ns, cluster, pod, port) ->
                     servers.getOrDefault(ns + "/" + pod, new Address("127.0.0.1", 1)),
-                Duration.ofMillis(500))
+                Duration.ofMillis(500),
+                backupRoot)
             .start();
     return this;
   }

@@ -104,6 +104,11 @@ public final class StepExecutor {
 
   private Outcome restore(Step.Restore r, Context ctx) throws InstanceException {
     TopologyRecord rec = ctx.record();
+    // No replica is attached yet, so no one could acknowledge the loaded rows: semi-sync off
+    // until the replicas have joined (the planner turns it back on after them).
+    client(ctx, r.primary())
+        .execute(
+            "restore-semi-sync-off", dialect.semiSyncSource(false, ctx.semiSyncTimeoutMillis()));
     String location;
     try {
       location = ctx.restorer().restore(ctx.addresses().get(r.primary()));

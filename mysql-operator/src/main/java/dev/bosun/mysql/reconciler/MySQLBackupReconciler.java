@@ -1,0 +1,265 @@
+package dev.bosun.mysql.reconciler;
+
+import dev.bosun.common.backup.BackupStore;
+import dev.bosun.common.backup.Retention;
+import dev.bosun.common.backup.StoredObject;
+import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.schedule.CronSchedule;
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.common.status.StatusRecorder;
+import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.backup.BackupStores;
+import dev.bosun.mysql.backup.LogicalDump;
+import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.Addressing;
+import dev.bosun.mysql.v1alpha1.MySQLBackup;
+import dev.bosun.mysql.v1alpha1.MySQLBackupStatus;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import dev.bosun.mysql.v1alpha1.mysqlbackupstatus.Artifacts;
+import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes a MySQLCluster's logical backups: once, or on a cron schedule the operator keeps itself (no
+ * CronJob API needed), from a healthy replica (the primary only when it is alone), keeping the
+ * newest {@code keep} dumps.
+ */
+@ControllerConfiguration(fieldManager = MySQLOperator.NAME)
+public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MySQLBackupReconciler.class);
+  private static final DateTimeFormatter KEY_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  private final EventRecorder events;
+  private final Addressing addressing;
+  private final BackupStores stores;
+  private final Clock clock;
+
+  public MySQLBackupReconciler(
+      EventRecorder events, Addressing addressing, BackupStores stores, Clock clock) {
+    this.events = events;
+    this.addressing = addressing;
+    this.stores = stores;
+    this.clock = clock;
+  }
+
+  @Override
+  public UpdateControl<MySQLBackup> reconcile(MySQLBackup b, Context<MySQLBackup> context) {
+    var spec = b.getSpec();
+    CronSchedule schedule = null;
+    if (spec.getSchedule() != null) {
+      try {
+        schedule = CronSchedule.parse(spec.getSchedule());
+      } catch (IllegalArgumentException e) {
+        return fail(b, "InvalidSpec", "invalid spec: schedule: " + e.getMessage(), null);
+      }
+    }
+    BackupStore store;
+    try {
+      store = stores.open(b);
+    } catch (BackupStores.StoreException e) {
+      return fail(b, "StorageUnavailable", e.getMessage(), Duration.ofSeconds(30));
+    }
+    MySQLCluster cluster =
+        context
+            .getClient()
+            .resources(MySQLCluster.class)
+            .inNamespace(b.getMetadata().getNamespace())
+            .withName(spec.getClusterName())
+            .get();
+    if (cluster == null) {
+      return fail(
+          b,
+          "ClusterNotFound",
+          "MySQLCluster " + spec.getClusterName() + " does not exist in this namespace",
+          Duration.ofSeconds(30));
+    }
+    ZonedDateTime now = ZonedDateTime.now(clock).withZoneSameInstant(ZoneOffset.UTC);
+    MySQLBackupStatus previous = b.getStatus();
+    ZonedDateTime last = previous == null ? null : previous.getLastBackupTime();
+    boolean due;
+    if (schedule == null) {
+      due = last == null;
+    } else {
+      ZonedDateTime from =
+          last != null ? last : ZonedDateTime.parse(b.getMetadata().getCreationTimestamp());
+      due = !schedule.next(from).isAfter(now);
+    }
+    MySQLBackupStatus status = copy(previous);
+    if (due) {
+      String source = source(cluster);
+      if (source == null) {
+        return fail(
+            b,
+            "NoSource",
+            "MySQLCluster "
+                + spec.getClusterName()
+                + " has no healthy replica (nor a lone primary) to back up from",
+            Duration.ofSeconds(10));
+      }
+      ClusterSecrets.Found secrets = ClusterSecrets.ensure(context.getClient(), cluster);
+      if (!secrets.ok()) {
+        return fail(b, secrets.problemReason(), secrets.problem(), Duration.ofSeconds(30));
+      }
+      ClusterModel m = ClusterModel.of(cluster);
+      Address address = addressing.of(m.namespace(), m.name(), source, m.port());
+      String key = m.name() + "-" + KEY_TIME.format(now) + ".sql";
+      try {
+        LogicalDump.Result r =
+            new LogicalDump(
+                    SqlDialect.of(m.flavour()), secrets.credentials(), Duration.ofSeconds(10))
+                .dump(address, store, key);
+        status.setLastBackupTime(now);
+        status.setLastGtid(r.gtid());
+        status.setLastSizeBytes(r.stored().size());
+        status.setLastLocation(r.stored().location());
+        status.setLastSource(source);
+        List<Artifacts> artifacts =
+            status.getArtifacts() == null
+                ? new ArrayList<>()
+                : new ArrayList<>(status.getArtifacts());
+        Artifacts a = new Artifacts();
+        a.setKey(key);
+        a.setLocation(r.stored().location());
+        a.setSizeBytes(r.stored().size());
+        a.setTime(now);
+        a.setGtid(r.gtid());
+        artifacts.add(a);
+        int keep = spec.getKeep() == null ? 7 : spec.getKeep();
+        List<StoredObject> mine =
+            store.list(m.name() + "-").stream().filter(o -> o.key().endsWith(".sql")).toList();
+        for (StoredObject old : Retention.toDelete(mine, keep)) {
+          store.delete(old.key());
+          artifacts.removeIf(x -> old.key().equals(x.getKey()));
+        }
+        status.setArtifacts(artifacts);
+        String message =
+            "dumped "
+                + r.stored().size()
+                + " bytes from "
+                + source
+                + " at GTID "
+                + r.gtid()
+                + " to "
+                + r.stored().location();
+        LOG.info("{}/{}: {}", b.getMetadata().getNamespace(), b.getMetadata().getName(), message);
+        events.normal(b, "BackupCompleted", message);
+      } catch (Exception e) {
+        return fail(
+            b,
+            "BackupFailed",
+            "backup from " + source + " failed: " + e.getMessage(),
+            Duration.ofSeconds(30));
+      }
+    }
+    ZonedDateTime next = schedule == null ? null : schedule.next(now);
+    status.setNextBackupTime(next);
+    status.setObservedGeneration(b.getMetadata().getGeneration());
+    String when =
+        status.getLastBackupTime() == null ? "never" : status.getLastBackupTime().toString();
+    status.setConditions(
+        Conditions.merge(
+            previous == null ? null : previous.getConditions(),
+            List.of(
+                DesiredCondition.isTrue("Ready", "BackupCompleted", "last backup " + when),
+                DesiredCondition.isFalse(
+                    "Progressing",
+                    "Idle",
+                    next == null ? "one-shot backup done" : "next backup " + next),
+                DesiredCondition.isFalse("Degraded", "Healthy", "the last backup succeeded")),
+            b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration(),
+            clock));
+    UpdateControl<MySQLBackup> control = StatusRecorder.patchIfChanged(b, status);
+    if (next != null) {
+      Duration wait = Duration.between(now, next);
+      control =
+          control.rescheduleAfter(wait.isNegative() ? Duration.ofSeconds(1) : wait.plusMillis(200));
+    }
+    return control;
+  }
+
+  /** A healthy replica of the cluster, or its primary when it has no replica at all. */
+  static String source(MySQLCluster c) {
+    var s = c.getStatus();
+    if (s == null || s.getInstances() == null) {
+      return null;
+    }
+    for (Instances i : s.getInstances()) {
+      if ("replica".equals(i.getRole()) && Boolean.TRUE.equals(i.getHealthy())) {
+        return i.getName();
+      }
+    }
+    int replicas = c.getSpec().getReplicas() == null ? 3 : c.getSpec().getReplicas();
+    if (replicas == 1 && s.getPrimary() != null) {
+      return s.getInstances().stream()
+          .filter(i -> s.getPrimary().equals(i.getName()) && Boolean.TRUE.equals(i.getHealthy()))
+          .map(Instances::getName)
+          .findFirst()
+          .orElse(null);
+    }
+    return null;
+  }
+
+  private UpdateControl<MySQLBackup> fail(
+      MySQLBackup b, String reason, String message, Duration retry) {
+    MySQLBackupStatus previous = b.getStatus();
+    boolean changed =
+        previous == null
+            || !Conditions.find(previous.getConditions(), "Ready")
+                .map(r -> reason.equals(r.getReason()) && Objects.equals(message, r.getMessage()))
+                .orElse(false);
+    if (changed) {
+      LOG.warn(
+          "{}/{}: {}: {}",
+          b.getMetadata().getNamespace(),
+          b.getMetadata().getName(),
+          reason,
+          message);
+      events.warning(b, reason, message);
+    }
+    MySQLBackupStatus status = copy(previous);
+    status.setObservedGeneration(b.getMetadata().getGeneration());
+    status.setConditions(
+        Conditions.merge(
+            previous == null ? null : previous.getConditions(),
+            List.of(
+                DesiredCondition.isFalse("Ready", reason, message),
+                DesiredCondition.isFalse("Progressing", reason, "waiting"),
+                DesiredCondition.isTrue("Degraded", reason, message)),
+            b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration(),
+            clock));
+    UpdateControl<MySQLBackup> control = StatusRecorder.patchIfChanged(b, status);
+    return retry == null ? control : control.rescheduleAfter(retry);
+  }
+
+  private static MySQLBackupStatus copy(MySQLBackupStatus p) {
+    MySQLBackupStatus s = new MySQLBackupStatus();
+    if (p != null) {
+      s.setLastBackupTime(p.getLastBackupTime());
+      s.setLastGtid(p.getLastGtid());
+      s.setLastSizeBytes(p.getLastSizeBytes());
+      s.setLastLocation(p.getLastLocation());
+      s.setLastSource(p.getLastSource());
+      s.setNextBackupTime(p.getNextBackupTime());
+      s.setArtifacts(p.getArtifacts());
+    }
+    return s;
+  }
+}

@@ -1,0 +1,226 @@
+package dev.bosun.mysql.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.S3TestServer;
+import dev.bosun.mysql.RunningOperator;
+import dev.bosun.mysql.testing.AppClient;
+import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.v1alpha1.MySQLBackup;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Backups from a replica to the operator's volume and to an S3-compatible store, then a new cluster
+ * restored from the S3 dump, rows checked on its primary and on its replica.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class MySQLBackupIT {
+
+  private static RunningOperator operator;
+  private static MariaDbServers fleet;
+  private static final Map<String, MariaDbServers.Server> servers = new HashMap<>();
+  private static String ns;
+
+  @BeforeAll
+  static void start() {
+    ControlPlaneExtension.kubelet();
+    operator = new RunningOperator().start();
+    ns =
+        Crds.namespace(
+            operator.client,
+            "mysql-bk-" + UUID.randomUUID().toString().substring(0, 6),
+            Map.of(),
+            Map.of());
+    fleet = new MariaDbServers();
+  }
+
+  @AfterAll
+  static void stop() {
+    fleet.close();
+    operator.client.namespaces().withName(ns).delete();
+    operator.close();
+  }
+
+  private static void serversFor(String cluster, int count) {
+    for (int i = 0; i < count; i++) {
+      String pod = cluster + "-" + i;
+      MariaDbServers.Server s = fleet.create(pod, 100 + i).start();
+      servers.put(pod, s);
+      operator.servers.put(ns + "/" + pod, s.address());
+    }
+    secret(
+        cluster + "-operator", Map.of("password", MariaDbServers.CREDENTIALS.operatorPassword()));
+    secret(
+        cluster + "-replication",
+        Map.of("password", MariaDbServers.CREDENTIALS.replicationPassword()));
+  }
+
+  private static void secret(String name, Map<String, String> data) {
+    operator
+        .client
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withStringData(data)
+                .build())
+        .create();
+  }
+
+  private static String ready(Object r) {
+    List<io.fabric8.kubernetes.api.model.Condition> conds =
+        r instanceof MySQLCluster c
+            ? (c.getStatus() == null ? null : c.getStatus().getConditions())
+            : r instanceof MySQLBackup b
+                ? (b.getStatus() == null ? null : b.getStatus().getConditions())
+                : null;
+    return Conditions.find(conds, "Ready")
+        .map(x -> x.getStatus() + "/" + x.getReason())
+        .orElse(null);
+  }
+
+  private static MySQLCluster cluster(String name) {
+    return operator.client.resources(MySQLCluster.class).inNamespace(ns).withName(name).get();
+  }
+
+  private static MySQLBackup backup(String name) {
+    return operator.client.resources(MySQLBackup.class).inNamespace(ns).withName(name).get();
+  }
+
+  @Test
+  void backupToVolumeAndS3ThenRestoreIntoANewCluster(@TempDir Path s3dir) throws Exception {
+    serversFor("src", 2);
+    Crds.createRaw(
+        operator.client,
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLCluster",
+        ns,
+        "src",
+        "flavour: MariaDB\nversion: '10.11'\nreplicas: 2");
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> "True/Replicating".equals(ready(cluster("src"))));
+    var primary = servers.get("src-0").address();
+    AppClient.createSchema(primary);
+    for (long id = 1; id <= 30; id++) {
+      AppClient.insert(primary, id);
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> AppClient.ids(servers.get("src-1").address()).size() == 30);
+
+    Crds.createRaw(
+        operator.client,
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLBackup",
+        ns,
+        "local",
+        "clusterName: src\nstorage: {volume: {directory: src/local}}");
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> "True/BackupCompleted".equals(ready(backup("local"))));
+    MySQLBackup local = backup("local");
+    assertThat(local.getStatus().getLastSource()).isEqualTo("src-1");
+    assertThat(local.getStatus().getLastGtid()).matches("0-100-\\d+");
+    assertThat(local.getStatus().getLastSizeBytes()).isPositive();
+    assertThat(local.getStatus().getArtifacts()).hasSize(1);
+    try (var files = Files.list(operator.backupRoot.resolve("src/local"))) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .anyMatch(n -> n.startsWith("src-") && n.endsWith(".sql"));
+    }
+    String dump =
+        Files.readString(
+            Files.list(operator.backupRoot.resolve("src/local")).findFirst().orElseThrow());
+    assertThat(dump)
+        .contains("INSERT INTO `items`")
+        .doesNotContain(MariaDbServers.CREDENTIALS.operatorPassword());
+
+    try (S3TestServer s3 = S3TestServer.start(s3dir.resolve("objects"), "backups")) {
+      secret(
+          "s3-creds",
+          Map.of(
+              "accessKeyId",
+              s3.credentials().accessKeyId(),
+              "secretAccessKey",
+              s3.credentials().secretAccessKey()));
+      Crds.createRaw(
+          operator.client,
+          "mysql.bosun.dev/v1alpha1",
+          "MySQLBackup",
+          ns,
+          "offsite",
+          "clusterName: src\nstorage: {s3: {endpoint: '"
+              + s3.endpoint()
+              + "', bucket: backups, prefix: src, credentialsSecret: {name: s3-creds}}}");
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> "True/BackupCompleted".equals(ready(backup("offsite"))));
+      String location = backup("offsite").getStatus().getLastLocation();
+      assertThat(location).contains("backups").contains("src/src-");
+
+      // A new cluster from the S3 dump: loaded into its first instance before the replica joins.
+      serversFor("dst", 2);
+      Crds.createRaw(
+          operator.client,
+          "mysql.bosun.dev/v1alpha1",
+          "MySQLCluster",
+          ns,
+          "dst",
+          "flavour: MariaDB\nversion: '10.11'\nreplicas: 2\nfromBackup: {backupName: offsite}");
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .until(() -> "True/Replicating".equals(ready(cluster("dst"))));
+      assertThat(cluster("dst").getStatus().getRestoredFrom()).isEqualTo(location);
+      List<Long> expected = LongStream.rangeClosed(1, 30).boxed().toList();
+      assertThat(AppClient.ids(servers.get("dst-0").address())).isEqualTo(expected);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> AppClient.ids(servers.get("dst-1").address()).equals(expected));
+    }
+  }
+
+  @Test
+  void aScheduleTheServerCannotCheckIsRefusedAndAMissingClusterReported() {
+    Crds.createRaw(
+        operator.client,
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLBackup",
+        ns,
+        "badcron",
+        "clusterName: src\nschedule: '61 * * * *'\nstorage: {volume: {}}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/InvalidSpec".equals(ready(backup("badcron"))));
+    Crds.createRaw(
+        operator.client,
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLBackup",
+        ns,
+        "orphan",
+        "clusterName: nowhere\nstorage: {volume: {}}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/ClusterNotFound".equals(ready(backup("orphan"))));
+  }
+}
