@@ -1,0 +1,276 @@
+package dev.bosun.etcd.chart;
+
+import static dev.bosun.common.testing.ChartAssertions.assertClusterRoleGrantsExactly;
+import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
+import static dev.bosun.common.testing.ChartAssertions.assertHardened;
+import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
+import static dev.bosun.common.testing.ChartAssertions.assertMetricsAndProbesOn;
+import static dev.bosun.common.testing.ChartAssertions.assertNoWildcards;
+import static dev.bosun.common.testing.ChartAssertions.assertResources;
+import static dev.bosun.common.testing.ChartAssertions.env;
+import static dev.bosun.common.testing.ChartAssertions.grants;
+import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
+import static dev.bosun.common.testing.ChartAssertions.permissions;
+import static dev.bosun.common.testing.ChartAssertions.resolvedEnv;
+import static dev.bosun.common.testing.ChartAssertions.serviceAccountName;
+import static dev.bosun.common.testing.HelmChartFixture.all;
+import static dev.bosun.common.testing.HelmChartFixture.only;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.marcnuri.helm.LintResult;
+import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.common.testing.HelmChartFixture;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.Main;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operator's Helm chart, linted and rendered in-process by helm-java: what it installs, the
+ * RBAC it grants (exactly what the operator does, no wildcards), the pod's hardening, the
+ * environment contract with {@link OperatorSettings} and {@link Main}, and the CRD copies.
+ */
+class EtcdChartTest {
+
+  private static final Path CRD_SOURCES = Path.of("..", "crds", "etcd.bosun.dev");
+  private static final List<String> CRD_FILES =
+      List.of("etcdbackups.etcd.bosun.dev-v1.yml", "etcdclusters.etcd.bosun.dev-v1.yml");
+  private static final String RELEASE = "bosun";
+  private static final String NAMESPACE = "bosun-system";
+  private static final String FULLNAME = "bosun-bosun-etcd-operator";
+  private static final HelmChartFixture CHART =
+      new HelmChartFixture(Path.of("chart"), RELEASE, NAMESPACE);
+
+  /** What the operator does, as "apiGroup|resource|verb"; the chart must grant exactly this. */
+  private static final Set<String> OPERATOR_PERMISSIONS =
+      Stream.of(
+              grants(
+                  "etcd.bosun.dev",
+                  List.of("etcdclusters", "etcdbackups"),
+                  "get",
+                  "list",
+                  "watch",
+                  "patch",
+                  "update"),
+              grants(
+                  "etcd.bosun.dev",
+                  List.of("etcdclusters/status", "etcdbackups/status"),
+                  "get",
+                  "patch",
+                  "update"),
+              grants("", "pods", "get", "list", "watch", "create", "patch", "update", "delete"),
+              grants(
+                  "",
+                  "persistentvolumeclaims",
+                  "get",
+                  "list",
+                  "create",
+                  "patch",
+                  "update",
+                  "delete"),
+              grants("", "services", "get", "create", "patch", "update"),
+              grants("", "secrets", "get"),
+              grants("", "events", "create", "patch", "update"),
+              grants("policy", "poddisruptionbudgets", "get", "create", "patch"))
+          .flatMap(Set::stream)
+          .collect(Collectors.toUnmodifiableSet());
+
+  @Test
+  void lintsCleanInStrictMode() {
+    CHART.assertLintsClean();
+  }
+
+  @Test
+  void lintFailsWhenTheDefaultValuesBreakTheSchema(@TempDir Path copy) {
+    HelmChartFixture broken = CHART.copyTo(copy);
+    broken.editValues("\n    size: 10Gi\n", "\n    size: lots\n");
+
+    LintResult result = broken.lint();
+
+    assertThat(result.isFailed()).isTrue();
+    assertThat(String.join("\n", result.getMessages())).contains("schema").contains("size");
+  }
+
+  @Test
+  void defaultsRenderTheOperatorWithClusterWideRbac() {
+    List<HasMetadata> objects = CHART.render();
+
+    assertThat(objects)
+        .map(o -> o.getKind() + "/" + o.getMetadata().getName())
+        .containsExactlyInAnyOrder(
+            "ServiceAccount/" + FULLNAME,
+            "ClusterRole/" + FULLNAME,
+            "ClusterRoleBinding/" + FULLNAME,
+            "Role/" + FULLNAME + "-leader-election",
+            "RoleBinding/" + FULLNAME + "-leader-election",
+            "Service/" + FULLNAME + "-metrics",
+            "Deployment/" + FULLNAME);
+    assertLabelledInNamespace(objects, "bosun-etcd-operator", RELEASE, NAMESPACE);
+  }
+
+  @Test
+  void noRoleUsesAWildcard() {
+    assertNoWildcards(CHART.render());
+  }
+
+  @Test
+  void clusterRoleGrantsExactlyWhatTheOperatorNeeds() {
+    assertClusterRoleGrantsExactly(CHART.render(), OPERATOR_PERMISSIONS, NAMESPACE);
+  }
+
+  @Test
+  void clusterRoleCoversEveryKindTheChartShips() {
+    Set<String> granted = permissions(only(CHART.render(), ClusterRole.class).getRules());
+    for (String file : CRD_FILES) {
+      CustomResourceDefinition crd =
+          HelmChartFixture.read(
+              CHART.dir().resolve("crds").resolve(file), CustomResourceDefinition.class);
+      String group = crd.getSpec().getGroup();
+      String plural = crd.getSpec().getNames().getPlural();
+      assertThat(granted)
+          .as("%s", crd.getMetadata().getName())
+          .contains(group + "|" + plural + "|watch", group + "|" + plural + "/status|patch");
+    }
+  }
+
+  @Test
+  void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
+    List<HasMetadata> objects = CHART.render();
+    String lease = OperatorSettings.local(EtcdOperator.NAME).leaseName();
+    Role role = only(objects, Role.class);
+    assertThat(role.getMetadata().getName()).isEqualTo(FULLNAME + "-leader-election");
+    assertThat(role.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+    // fabric8's LeaseLock renews with PATCH (the e2e suite found it under the chart's RBAC).
+    assertThat(permissions(role.getRules()))
+        .isEqualTo(grants("coordination.k8s.io", "leases", "get", "create", "update", "patch"));
+    assertThat(role.getRules())
+        .allSatisfy(
+            rule -> {
+              if (!rule.getVerbs().equals(List.of("create"))) {
+                assertThat(rule.getResourceNames()).containsExactly(lease);
+              }
+            });
+  }
+
+  @Test
+  void deploymentIsHardened() {
+    Deployment deployment = only(CHART.render(), Deployment.class);
+    assertHardened(deployment);
+    assertResources(operatorContainer(deployment), "100m", "256Mi", "512Mi");
+    assertThat(serviceAccountName(deployment)).isEqualTo(FULLNAME);
+  }
+
+  @Test
+  void environmentFollowsTheOperatorsSettingsContract() {
+    Deployment deployment = only(CHART.render(), Deployment.class);
+    Map<String, String> resolved =
+        assertDefaultSettingsEnv(deployment, EtcdOperator.NAME, NAMESPACE);
+    assertThat(resolved)
+        .containsEntry(EtcdOperator.OPERATOR_IMAGE_ENV, "bosun/etcd-operator:0.1.0")
+        .doesNotContainKey(Main.BACKUP_DIR);
+    assertThat(Main.backupDir(resolved)).isEmpty();
+    // In a cluster, members are addressed by their Service DNS names.
+    assertThat(Main.addressing(resolved))
+        .isInstanceOf(dev.bosun.etcd.membership.ServiceAddressing.class);
+  }
+
+  @Test
+  void watchNamespacesReachTheOperator() {
+    Deployment deployment =
+        only(
+            CHART.render("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b"),
+            Deployment.class);
+    OperatorSettings settings =
+        OperatorSettings.fromMap(EtcdOperator.NAME, resolvedEnv(deployment, NAMESPACE));
+    assertThat(settings.watchNamespaces()).containsExactlyInAnyOrder("team-a", "team-b");
+  }
+
+  @Test
+  void theBackupVolumeIsMountedWhereTheOperatorLooksAndKeptOnUninstall() {
+    List<HasMetadata> objects = CHART.render("backup.volume.enabled", "true");
+    Deployment deployment = only(objects, Deployment.class);
+    PersistentVolumeClaim claim = only(objects, PersistentVolumeClaim.class);
+
+    assertThat(claim.getMetadata().getName()).isEqualTo(FULLNAME + "-backups");
+    assertThat(claim.getMetadata().getAnnotations())
+        .containsEntry("helm.sh/resource-policy", "keep");
+    Map<String, String> resolved = resolvedEnv(deployment, NAMESPACE);
+    assertThat(Main.backupDir(resolved)).contains(Path.of("/var/lib/bosun/backups"));
+    assertThat(operatorContainer(deployment).getVolumeMounts())
+        .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/var/lib/bosun/backups"));
+    assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes())
+        .anySatisfy(
+            v ->
+                assertThat(
+                        v.getPersistentVolumeClaim() == null
+                            ? null
+                            : v.getPersistentVolumeClaim().getClaimName())
+                    .isEqualTo(FULLNAME + "-backups"));
+
+    List<HasMetadata> existing =
+        CHART.render("backup.volume.enabled", "true", "backup.volume.existingClaim", "snapshots");
+    assertThat(all(existing, PersistentVolumeClaim.class)).isEmpty();
+    assertThat(only(existing, Deployment.class).getSpec().getTemplate().getSpec().getVolumes())
+        .anySatisfy(
+            v ->
+                assertThat(
+                        v.getPersistentVolumeClaim() == null
+                            ? null
+                            : v.getPersistentVolumeClaim().getClaimName())
+                    .isEqualTo("snapshots"));
+  }
+
+  @Test
+  void probesAndMetricsUseTheOperatorsHttpPort() {
+    assertMetricsAndProbesOn(CHART.render(), 8080);
+  }
+
+  @Test
+  void imageValuesReachTheOperatorAndItsRestoreContainers() {
+    Deployment deployment = only(CHART.render("image.tag", "1.2.3"), Deployment.class);
+    assertThat(operatorContainer(deployment).getImage()).isEqualTo("bosun/etcd-operator:1.2.3");
+    assertThat(env(deployment).get(EtcdOperator.OPERATOR_IMAGE_ENV).getValue())
+        .isEqualTo("bosun/etcd-operator:1.2.3");
+  }
+
+  @Test
+  void notesShowAFirstCluster() {
+    assertThat(CHART.notes()).contains("kind: EtcdCluster", "every namespace", "demo-client:2379");
+  }
+
+  @Test
+  void chartShipsTheCrdsByteForByte() throws IOException {
+    List<String> shipped = CHART.shippedCrds();
+    List<String> sources;
+    try (Stream<Path> files = Files.list(CRD_SOURCES)) {
+      sources =
+          files
+              .map(p -> p.getFileName().toString())
+              .filter(name -> name.endsWith("-v1.yml"))
+              .sorted()
+              .toList();
+    }
+    assertThat(sources).isEqualTo(CRD_FILES);
+    assertThat(shipped).isEqualTo(CRD_FILES);
+    for (String file : shipped) {
+      assertThat(
+              Files.mismatch(CHART.dir().resolve("crds").resolve(file), CRD_SOURCES.resolve(file)))
+          .as("chart/crds/%s drifted from crds/etcd.bosun.dev: run the build to copy it", file)
+          .isEqualTo(-1L);
+    }
+  }
+}
