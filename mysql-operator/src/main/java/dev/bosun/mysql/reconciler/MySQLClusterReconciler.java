@@ -23,10 +23,8 @@ import dev.bosun.mysql.workload.TopologyRecord;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -51,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * repeats every poll interval: that is the health check.
  */
 @ControllerConfiguration(fieldManager = MySQLOperator.NAME)
-public class MySQLClusterReconciler implements Reconciler<MySQLCluster>, Cleaner<MySQLCluster> {
+public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
 
   static final String INVALID_SPEC = "InvalidSpec";
   private static final Logger LOG = LoggerFactory.getLogger(MySQLClusterReconciler.class);
@@ -326,13 +324,6 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster>, Cleaner
         events.warning(c, degraded.getReason(), degraded.getMessage());
       }
     }
-  }
-
-  @Override
-  public DeleteControl cleanup(MySQLCluster c, Context<MySQLCluster> context) {
-    // Children go by garbage collection; the data volumes and generated Secrets stay (user data).
-    controllers.remove(c.getMetadata().getUid());
-    return DeleteControl.defaultDelete();
   }
 
   @Override

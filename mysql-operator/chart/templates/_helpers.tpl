@@ -1,0 +1,141 @@
+{{/*
+The chart's name, or nameOverride.
+*/}}
+{{- define "bosun-mysql-operator.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The release's full name: fullnameOverride, else the release name when it already contains the
+chart name, else "<release>-<chart>"; truncated to 63 characters (the DNS label limit).
+*/}}
+{{- define "bosun-mysql-operator.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := include "bosun-mysql-operator.name" . }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Chart name and version, for the helm.sh/chart label.
+*/}}
+{{- define "bosun-mysql-operator.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Labels of every object of the chart.
+*/}}
+{{- define "bosun-mysql-operator.labels" -}}
+helm.sh/chart: {{ include "bosun-mysql-operator.chart" . }}
+{{ include "bosun-mysql-operator.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: bosun
+app.kubernetes.io/component: operator
+{{- end }}
+
+{{/*
+Labels that select the operator pods (immutable in the Deployment's selector: keep them stable).
+*/}}
+{{- define "bosun-mysql-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "bosun-mysql-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/*
+The ServiceAccount the operator runs as.
+*/}}
+{{- define "bosun-mysql-operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "bosun-mysql-operator.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+The operator image reference. An umbrella chart's global.image.registry prefixes the repository;
+the tag is image.tag, else global.image.tag, else the chart's appVersion.
+*/}}
+{{- define "bosun-mysql-operator.image" -}}
+{{- $global := (.Values.global | default dict).image | default dict }}
+{{- $repository := .Values.image.repository }}
+{{- with $global.registry }}
+{{- $repository = printf "%s/%s" (trimSuffix "/" .) $repository }}
+{{- end }}
+{{- printf "%s:%s" $repository (.Values.image.tag | default $global.tag | default .Chart.AppVersion) }}
+{{- end }}
+
+{{/*
+The operator container's resources: an umbrella chart's global.resources when set, else resources.
+*/}}
+{{- define "bosun-mysql-operator.resources" -}}
+{{- (.Values.global | default dict).resources | default .Values.resources | toYaml }}
+{{- end }}
+
+{{/*
+Name of the Lease the operator takes: "<operator name>-leader", fixed by the operator
+(OperatorSettings.leaseName()), not by the release.
+*/}}
+{{- define "bosun-mysql-operator.leaseName" -}}
+bosun-mysql-operator-leader
+{{- end }}
+
+{{/*
+The rules the operator needs on the objects it reconciles and creates: shared by the ClusterRole
+(rbac.scope=cluster) and the per-namespace Roles (rbac.scope=namespace). No wildcards.
+*/}}
+{{- define "bosun-mysql-operator.rules" -}}
+- apiGroups: ["mysql.bosun.dev"]
+  resources: ["mysqlclusters", "mysqlbackups"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: ["mysql.bosun.dev"]
+  resources: ["mysqlclusters/status", "mysqlbackups/status"]
+  verbs: ["get", "patch", "update"]
+- apiGroups: ["apps"]
+  resources: ["statefulsets"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+- apiGroups: [""]
+  resources: ["services", "configmaps"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["get", "create"]
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create", "patch", "update"]
+- apiGroups: ["policy"]
+  resources: ["poddisruptionbudgets"]
+  verbs: ["get", "list", "watch", "create", "patch", "update"]
+{{- end }}
+
+{{/*
+Cross-field rules, also stated in values.schema.json; checked here as well so that they hold when
+schema validation is skipped (--skip-schema-validation).
+*/}}
+{{- define "bosun-mysql-operator.validate" -}}
+{{- if and (eq .Values.rbac.scope "namespace") (empty (include "bosun-mysql-operator.watchNamespaces" . | fromJsonArray)) }}
+{{- fail "rbac.scope=namespace needs watchNamespaces: the namespaces to create a Role in" }}
+{{- end }}
+{{- if and (not .Values.leaderElection.enabled) (gt (int .Values.replicaCount) 1) }}
+{{- fail "replicaCount > 1 needs leaderElection.enabled=true: only one replica may reconcile" }}
+{{- end }}
+{{- end }}
+
+{{/*
+The watched namespaces as a JSON list: watchNamespaces, else an umbrella chart's
+global.watchNamespaces. Read it with: include "bosun-mysql-operator.watchNamespaces" . | fromJsonArray
+*/}}
+{{- define "bosun-mysql-operator.watchNamespaces" -}}
+{{- .Values.watchNamespaces | default (.Values.global | default dict).watchNamespaces | default list | toJson }}
+{{- end }}
