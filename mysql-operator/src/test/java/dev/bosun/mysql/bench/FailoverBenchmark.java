@@ -1,0 +1,183 @@
+package dev.bosun.mysql.bench;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.mysql.sql.MariaDbDialect;
+import dev.bosun.mysql.testing.AppClient;
+import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.workload.TopologyController;
+import dev.bosun.mysql.workload.TopologyRecord;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Failover time on real MariaDB servers (primary killed -> new primary acknowledging writes),
+ * detection timeout subtracted, over {@code -Dbench.runs} runs (10); and the cost of the health
+ * polling in queries per second per cluster at the chart's default poll interval.
+ */
+public final class FailoverBenchmark {
+
+  private static final Duration DETECTION = Duration.ofMillis(1000);
+  private static final Duration TICK = Duration.ofMillis(100);
+
+  private FailoverBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int runs = Integer.getInteger("bench.runs", 10);
+    int instances = Integer.getInteger("bench.instances", 3);
+    long pollMillis = Long.getLong("bench.pollMillis", 2000);
+    List<Double> millis = new ArrayList<>();
+    double qps;
+    try (MariaDbServers fleet = new MariaDbServers()) {
+      for (int run = 1; run <= runs; run++) {
+        double ms = oneFailover(fleet, run, instances);
+        millis.add(ms);
+        System.out.printf(
+            "run %2d: failover %.0f ms (detection %d ms subtracted)%n",
+            run, ms, DETECTION.toMillis());
+      }
+      qps = pollingCost(fleet, instances, Duration.ofMillis(pollMillis));
+    }
+    List<Double> sorted = new ArrayList<>(millis);
+    sorted.sort(Double::compare);
+    double median =
+        sorted.size() % 2 == 1
+            ? sorted.get(sorted.size() / 2)
+            : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+    System.out.printf(
+        "failover over %d runs (%d instances, MariaDB %s): min %.0f ms, median %.0f ms, max %.0f ms%n",
+        runs, instances, "10.11", sorted.get(0), median, sorted.get(sorted.size() - 1));
+    System.out.printf(
+        "health polling: %.2f queries/s per %d-instance cluster at a %d ms poll interval%n",
+        qps, instances, pollMillis);
+  }
+
+  /**
+   * One failover: returns milliseconds from the kill to the first write the new primary
+   * acknowledged, minus detection.
+   */
+  private static double oneFailover(MariaDbServers fleet, int run, int instances) throws Exception {
+    Map<String, MariaDbServers.Server> servers = new LinkedHashMap<>();
+    Map<String, Address> addresses = new LinkedHashMap<>();
+    for (int i = 0; i < instances; i++) {
+      String name = "r" + run + "-" + i;
+      MariaDbServers.Server s = fleet.create(name, 100 + i).start();
+      servers.put(name, s);
+      addresses.put(name, s.address());
+    }
+    TopologyController controller =
+        new TopologyController(
+            new MariaDbDialect(),
+            MariaDbServers.CREDENTIALS,
+            Duration.ofSeconds(2),
+            Clock.systemUTC(),
+            10);
+    TopologyController.Desired desired =
+        new TopologyController.Desired(instances, true, DETECTION, null, false, 3_600_000);
+    TopologyRecord record = TopologyRecord.empty();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    TopologyController.Tick tick;
+    do {
+      tick = controller.tick(desired, record, addresses, Set.of(), null);
+      record = tick.record();
+      pause();
+    } while (!tick.steady() && System.nanoTime() < deadline);
+    if (!tick.steady()) {
+      throw new IllegalStateException("run " + run + ": the cluster did not converge");
+    }
+    String oldPrimary = record.primary();
+    AppClient.createSchema(addresses.get(oldPrimary));
+    AtomicReference<String> target = new AtomicReference<>(oldPrimary);
+    AtomicLong firstAckOnNew = new AtomicLong();
+    AtomicBoolean running = new AtomicBoolean(true);
+    Thread writer =
+        new Thread(
+            () -> {
+              long id = 1;
+              while (running.get()) {
+                String t = target.get();
+                try {
+                  AppClient.insert(addresses.get(t), id++);
+                  if (!t.equals(oldPrimary)) {
+                    firstAckOnNew.compareAndSet(0, System.nanoTime());
+                  }
+                } catch (SQLException refused) {
+                  // The old primary is gone or the new one is not open yet: try again.
+                }
+              }
+            });
+    writer.setDaemon(true);
+    writer.start();
+    pause();
+    long killed = System.nanoTime();
+    servers.get(oldPrimary).kill();
+    deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (firstAckOnNew.get() == 0 && System.nanoTime() < deadline) {
+      tick = controller.tick(desired, record, addresses, tick.plan().errant(), null);
+      record = tick.record();
+      if (!oldPrimary.equals(record.primary())) {
+        target.set(record.primary());
+      }
+      pause();
+    }
+    running.set(false);
+    writer.join(10_000);
+    servers.values().forEach(MariaDbServers.Server::kill);
+    if (firstAckOnNew.get() == 0) {
+      throw new IllegalStateException("run " + run + ": no write acknowledged by a new primary");
+    }
+    return (firstAckOnNew.get() - killed) / 1e6 - DETECTION.toMillis();
+  }
+
+  /** Health-poll queries per second of one converged cluster at the given poll interval. */
+  private static double pollingCost(MariaDbServers fleet, int instances, Duration poll)
+      throws Exception {
+    Map<String, Address> addresses = new LinkedHashMap<>();
+    for (int i = 0; i < instances; i++) {
+      addresses.put("poll-" + i, fleet.create("poll-" + i, 100 + i).start().address());
+    }
+    TopologyController controller =
+        new TopologyController(
+            new MariaDbDialect(),
+            MariaDbServers.CREDENTIALS,
+            Duration.ofSeconds(2),
+            Clock.systemUTC(),
+            10);
+    TopologyController.Desired desired =
+        new TopologyController.Desired(
+            instances, true, Duration.ofSeconds(30), null, false, 3_600_000);
+    TopologyRecord record = TopologyRecord.empty();
+    TopologyController.Tick tick;
+    do {
+      tick = controller.tick(desired, record, addresses, Set.of(), null);
+      record = tick.record();
+    } while (!tick.steady());
+    long before = controller.observationQueries();
+    long start = System.nanoTime();
+    int rounds = 10;
+    for (int i = 0; i < rounds; i++) {
+      controller.tick(desired, record, addresses, Set.of(), null);
+    }
+    long queries = controller.observationQueries() - before;
+    double perRound = queries / (double) rounds;
+    System.out.printf(
+        "health round: %.0f queries, %.1f ms each (measured over %d rounds)%n",
+        perRound, (System.nanoTime() - start) / 1e6 / rounds, rounds);
+    return perRound / (poll.toMillis() / 1000.0);
+  }
+
+  /** The operator's round interval in this benchmark: the loop is paced, it waits for nothing. */
+  private static void pause() {
+    await().pollDelay(TICK).atMost(TICK.plusSeconds(1)).until(() -> true);
+  }
+}
