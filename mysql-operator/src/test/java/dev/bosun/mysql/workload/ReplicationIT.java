@@ -35,6 +35,7 @@ class ReplicationIT {
   private TopologyRecord record = TopologyRecord.empty();
   private final Set<String> knownErrant = new HashSet<>();
   private TopologyController.Tick last;
+  private String switchoverTarget;
 
   @BeforeEach
   void startThreeServers() {
@@ -62,7 +63,8 @@ class ReplicationIT {
   private TopologyController.Tick tick() {
     last =
         controller.tick(
-            new TopologyController.Desired(3, true, FAILOVER_AFTER, null, false, 3_600_000),
+            new TopologyController.Desired(
+                3, true, FAILOVER_AFTER, switchoverTarget, false, 3_600_000),
             record,
             addresses,
             knownErrant,
@@ -185,5 +187,29 @@ class ReplicationIT {
     tick();
     assertThat(last.plan().errant()).contains("db-2");
     assertThat(last.plan().step()).isNotInstanceOf(Step.Attach.class);
+  }
+
+  @Test
+  void aRequestedSwitchoverMovesThePrimaryWithoutLosingARowAndTheOldOneFollows() throws Exception {
+    driveUntilSteady();
+    AppClient.createSchema(primary());
+    for (long id = 1; id <= 25; id++) {
+      AppClient.insert(primary(), id);
+    }
+    switchoverTarget = "db-2";
+    await("switchover")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> "db-2".equals(tick().record().primary()));
+    assertThat(last.outcome().reason()).isEqualTo("SwitchedOver");
+    assertThat(record.previousPrimary()).isEqualTo("db-0");
+    assertThat(AppClient.ids(primary())).hasSize(25);
+    driveUntilSteady();
+    assertThat(observed("db-0").replicatesFrom(primary())).isTrue();
+    assertThat(observed("db-0").readOnly()).isTrue();
+    AppClient.insert(primary(), 26);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> AppClient.ids(addresses.get("db-0")).size() == 26);
   }
 }
