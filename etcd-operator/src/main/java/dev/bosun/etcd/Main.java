@@ -7,6 +7,7 @@ import dev.bosun.common.meta.Labels;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.etcd.dependent.MemberPods;
+import dev.bosun.etcd.etcd.EtcdConnections;
 import dev.bosun.etcd.membership.LoopbackAddressing;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;
@@ -74,6 +75,7 @@ public final class Main {
       Optional<Path> backupDir,
       Metrics metrics) {
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
+    EtcdConnections connections = new EtcdConnections();
     Clock clock = Clock.systemUTC();
     EtcdClusterReconciler clusters =
         new EtcdClusterReconciler(
@@ -93,9 +95,10 @@ public final class Main {
                         null),
                     EtcdOperator.NAME),
             System.getenv()
-                .getOrDefault(
-                    EtcdOperator.OPERATOR_IMAGE_ENV, EtcdOperator.DEFAULT_OPERATOR_IMAGE));
-    EtcdBackupReconciler backups = new EtcdBackupReconciler(addressing, events, clock, backupDir);
+                .getOrDefault(EtcdOperator.OPERATOR_IMAGE_ENV, EtcdOperator.DEFAULT_OPERATOR_IMAGE),
+            connections);
+    EtcdBackupReconciler backups =
+        new EtcdBackupReconciler(addressing, events, clock, backupDir, connections);
     return new OperatorRuntime(settings, client, metrics).register(clusters).register(backups);
   }
 }

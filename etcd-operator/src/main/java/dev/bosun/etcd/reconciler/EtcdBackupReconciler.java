@@ -13,6 +13,7 @@ import dev.bosun.etcd.backup.BackupStores;
 import dev.bosun.etcd.backup.BackupTiming;
 import dev.bosun.etcd.backup.SnapshotTaker;
 import dev.bosun.etcd.etcd.EtcdClients;
+import dev.bosun.etcd.etcd.EtcdConnections;
 import dev.bosun.etcd.etcd.EtcdMembership;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
@@ -38,9 +39,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,13 +62,15 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
   private final EventRecorder events;
   private final Clock clock;
   private final Optional<java.nio.file.Path> volumeRoot;
-  private final Map<String, EtcdClients> clients = new ConcurrentHashMap<>();
+  private final EtcdConnections connections;
 
   public EtcdBackupReconciler(
       MemberAddressing addressing,
       EventRecorder events,
       Clock clock,
-      Optional<java.nio.file.Path> volumeRoot) {
+      Optional<java.nio.file.Path> volumeRoot,
+      EtcdConnections connections) {
+    this.connections = connections;
     this.addressing = addressing;
     this.events = events;
     this.clock = clock;
@@ -130,12 +131,16 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     }
 
     String key = BackupStores.prefix(backup) + KEY_TIME.format(now) + ".db";
-    EtcdClients connections =
-        clients.computeIfAbsent(cluster.getMetadata().getUid(), k -> new EtcdClients());
+    EtcdClients clients;
+    try {
+      clients = connections.of(context.getClient(), cluster);
+    } catch (IllegalArgumentException e) {
+      return blocked(backup, "WaitingForCluster", e.getMessage(), Duration.ofSeconds(30));
+    }
     SnapshotTaker.Snapshot snapshot;
     List<StoredObject> kept;
     try {
-      snapshot = new SnapshotTaker(new EtcdMembership(connections)).take(endpoints, store, key);
+      snapshot = new SnapshotTaker(new EtcdMembership(clients)).take(endpoints, store, key);
       List<StoredObject> existing = store.list(BackupStores.prefix(backup));
       List<StoredObject> expired = Retention.toDelete(existing, backup.getSpec().getKeep());
       for (StoredObject old : expired) {

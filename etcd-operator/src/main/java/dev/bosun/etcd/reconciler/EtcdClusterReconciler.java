@@ -9,6 +9,7 @@ import dev.bosun.etcd.dependent.ClusterServices;
 import dev.bosun.etcd.dependent.Owners;
 import dev.bosun.etcd.etcd.ClusterObserver;
 import dev.bosun.etcd.etcd.EtcdClients;
+import dev.bosun.etcd.etcd.EtcdConnections;
 import dev.bosun.etcd.etcd.EtcdMembership;
 import dev.bosun.etcd.etcd.EtcdView;
 import dev.bosun.etcd.membership.ClusterRef;
@@ -41,11 +42,9 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +67,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   private final MemberAddressing addressing;
   private final EventRecorder events;
   private final EtcdClusterStatusBuilder statuses;
-  private final Map<String, EtcdClients> clients = new ConcurrentHashMap<>();
+  private final EtcdConnections connections;
   private final PdbWriter pdbs;
   private final String operatorImage;
   private final Clock clock;
@@ -78,7 +77,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       EventRecorder events,
       Clock clock,
       PdbWriter pdbs,
-      String operatorImage) {
+      String operatorImage,
+      EtcdConnections connections) {
+    this.connections = connections;
     this.operatorImage = operatorImage;
     this.clock = clock;
     this.addressing = addressing;
@@ -162,8 +163,17 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     pdbs.ensure(client, cluster, cluster.getSpec().getSize() / 2 + 1);
 
     ClusterRef ref = ref(cluster);
-    EtcdClients connections = connections(cluster);
-    EtcdMembership etcd = new EtcdMembership(connections);
+    EtcdClients clients;
+    try {
+      clients = connections.of(client, cluster);
+    } catch (IllegalArgumentException e) {
+      EtcdClusterStatus status = statuses.blocked(cluster, "TlsSecretUnusable", e.getMessage());
+      if (!sameReady(cluster.getStatus(), status)) {
+        events.warning(cluster, "TlsSecretUnusable", e.getMessage());
+      }
+      return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(Duration.ofSeconds(10));
+    }
+    EtcdMembership etcd = new EtcdMembership(clients);
     Set<String> known = new HashSet<>(inventory.names());
     if (cluster.getStatus() != null && cluster.getStatus().getMembers() != null) {
       cluster.getStatus().getMembers().forEach(m -> known.add(m.getName()));
@@ -317,11 +327,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         tls != null && tls.getPeerSecretName() != null);
   }
 
-  private EtcdClients connections(EtcdCluster cluster) {
-    // Keyed by UID: a cluster deleted and created again under the same name gets new connections.
-    return clients.computeIfAbsent(cluster.getMetadata().getUid(), k -> new EtcdClients());
-  }
-
   /** Creates the Service, or puts back its selector and ports when someone changed them. */
   private void ensureService(KubernetesClient client, Service desired, EtcdCluster owner) {
     desired.getMetadata().setOwnerReferences(Owners.of(owner));
@@ -397,11 +402,5 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     LOG.warn(message, e);
     EtcdClusterStatus status = statuses.blocked(cluster, "ReconcileError", message);
     return StatusRecorder.patchErrorIfChanged(cluster, status);
-  }
-
-  /** Closes every etcd connection (operator shutdown). */
-  public void close() {
-    clients.values().forEach(EtcdClients::close);
-    clients.clear();
   }
 }

@@ -1,0 +1,104 @@
+package dev.bosun.etcd.etcd;
+
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.ByteArrayInputStream;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * The jetcd clients of every cluster, shared by the reconcilers: plain text, or with the client
+ * certificate of {@code tls.operatorSecretName} (keys tls.crt, tls.key, ca.crt). A rotated Secret
+ * (new resourceVersion) gets new clients; the old ones are closed.
+ */
+public final class EtcdConnections implements AutoCloseable {
+
+  private record Entry(String version, EtcdClients clients) {}
+
+  private final Map<String, Entry> byCluster = new ConcurrentHashMap<>();
+
+  /**
+   * The clients for the cluster; an {@link IllegalArgumentException} when its Secret is unusable.
+   */
+  public EtcdClients of(KubernetesClient client, EtcdCluster cluster) {
+    String uid = cluster.getMetadata().getUid();
+    var tls = cluster.getSpec().getTls();
+    Secret secret = null;
+    String version = "plain";
+    if (tls != null && tls.getOperatorSecretName() != null) {
+      secret =
+          client
+              .secrets()
+              .inNamespace(cluster.getMetadata().getNamespace())
+              .withName(tls.getOperatorSecretName())
+              .get();
+      if (secret == null || secret.getData() == null) {
+        throw new IllegalArgumentException(
+            "Secret "
+                + tls.getOperatorSecretName()
+                + " with the operator's client certificate does not exist");
+      }
+      version = secret.getMetadata().getResourceVersion();
+    }
+    Entry current = byCluster.get(uid);
+    if (current != null && current.version().equals(version)) {
+      return current.clients();
+    }
+    EtcdClients clients = new EtcdClients(customizer(secret));
+    Entry previous = byCluster.put(uid, new Entry(version, clients));
+    if (previous != null) {
+      previous.clients().close();
+    }
+    return clients;
+  }
+
+  private static UnaryOperator<io.etcd.jetcd.ClientBuilder> customizer(Secret secret) {
+    if (secret == null) {
+      return UnaryOperator.identity();
+    }
+    byte[] cert = bytes(secret, "tls.crt");
+    byte[] key = bytes(secret, "tls.key");
+    byte[] ca = bytes(secret, "ca.crt");
+    return builder -> {
+      try {
+        return builder.sslContext(
+            ssl ->
+                ssl.trustManager(new ByteArrayInputStream(ca))
+                    .keyManager(new ByteArrayInputStream(cert), new ByteArrayInputStream(key)));
+      } catch (javax.net.ssl.SSLException e) {
+        throw new IllegalArgumentException(
+            "Secret "
+                + secret.getMetadata().getName()
+                + " holds no usable certificate: "
+                + e.getMessage(),
+            e);
+      }
+    };
+  }
+
+  private static byte[] bytes(Secret secret, String key) {
+    String value = secret.getData().get(key);
+    if (value == null) {
+      throw new IllegalArgumentException(
+          "Secret " + secret.getMetadata().getName() + " has no key " + key);
+    }
+    return Base64.getDecoder().decode(value);
+  }
+
+  /** Forgets a deleted cluster's clients. */
+  public void forget(String uid) {
+    Entry e = byCluster.remove(uid);
+    if (e != null) {
+      e.clients().close();
+    }
+  }
+
+  @Override
+  public void close() {
+    byCluster.values().forEach(e -> e.clients().close());
+    byCluster.clear();
+  }
+}
