@@ -110,7 +110,7 @@ The rules the operator needs on the objects it reconciles and creates: shared by
   verbs: ["get", "create"]
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["get", "list", "watch", "patch", "update"]
+  verbs: ["get", "list", "watch", "patch", "update", "delete"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch", "update"]

@@ -62,6 +62,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private final ClusterStatusBuilder statusBuilder;
   private final BiFunction<MySQLCluster, ClusterModel, Restorer> restorers;
   private final Map<String, Controller> controllers = new ConcurrentHashMap<>();
+  private final Map<String, String> upgradeSwitchovers = new ConcurrentHashMap<>();
 
   private record Controller(Credentials credentials, TopologyController controller) {}
 
@@ -124,7 +125,9 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
                 m.replicas(),
                 m.failoverEnabled(),
                 m.failoverAfter(),
-                m.switchoverTarget(),
+                m.switchoverTarget() != null
+                    ? m.switchoverTarget()
+                    : upgradeSwitchovers.get(c.getMetadata().getUid()),
                 "pending".equals(record.restoredFrom()),
                 m.semiSyncTimeoutMillis()),
             record,
@@ -178,6 +181,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
       return block(c, m, "ResourceConflict", e.getMessage(), false);
     }
     labelRoles(client, c, tick, addresses);
+    rollingUpgrade(client, c, m, tick, addresses);
 
     MySQLClusterStatus status = statusBuilder.build(c, m, tick, addresses, deferred);
     announce(c, previous, status);
@@ -234,6 +238,54 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
 
   static int ordinal(String pod) {
     return Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1));
+  }
+
+  /**
+   * One move of a rolling upgrade when the cluster is steady and healthy: replicas first, the
+   * primary last after a switchover (spec.switchover.target, when set, wins).
+   */
+  private void rollingUpgrade(
+      KubernetesClient client,
+      MySQLCluster c,
+      ClusterModel m,
+      TopologyController.Tick tick,
+      Map<String, Address> addresses) {
+    String uid = c.getMetadata().getUid();
+    String primary = tick.record().primary();
+    if (upgradeSwitchovers.containsKey(uid) && upgradeSwitchovers.get(uid).equals(primary)) {
+      upgradeSwitchovers.remove(uid);
+    }
+    if (!tick.steady()) {
+      return;
+    }
+    StatefulSet sts =
+        client.apps().statefulSets().inNamespace(m.namespace()).withName(m.name()).get();
+    List<Pod> pods =
+        client
+            .pods()
+            .inNamespace(m.namespace())
+            .withLabels(ClusterObjects.selector(c))
+            .list()
+            .getItems();
+    Address primaryAddress = primary == null ? null : addresses.get(primary);
+    List<String> healthyReplicas =
+        tick.observed().stream()
+            .filter(i -> !i.name().equals(primary))
+            .filter(i -> primaryAddress != null && i.replicatesFrom(primaryAddress))
+            .filter(i -> !tick.plan().errant().contains(i.name()))
+            .map(InstanceState::name)
+            .toList();
+    boolean allHealthy =
+        pods.size() >= m.replicas() && healthyReplicas.size() == Math.max(0, m.replicas() - 1);
+    RollingUpgrade.Move move = RollingUpgrade.next(sts, pods, primary, allHealthy, healthyReplicas);
+    if (move.switchoverTo() != null && m.switchoverTarget() == null) {
+      upgradeSwitchovers.put(uid, move.switchoverTo());
+      events.normal(c, "UpgradeSwitchover", move.message());
+    } else if (move.deletePod() != null) {
+      LOG.info("{}/{}: {}", m.namespace(), m.name(), move.message());
+      events.normal(c, "UpgradingInstance", move.message());
+      client.pods().inNamespace(m.namespace()).withName(move.deletePod()).delete();
+    }
   }
 
   /** Moves the role label so the primary and replicas Services follow the topology. */

@@ -88,8 +88,8 @@ class MySQLChartTest {
                   "", "configmaps", "get", "list", "watch", "create", "patch", "update", "delete"),
               // Secrets: read and generate, never update or delete (passwords of existing data).
               grants("", "secrets", "get", "create"),
-              // Pods: the role label moves with the primary.
-              grants("", "pods", "get", "list", "watch", "patch", "update"),
+              // Pods: the role label moves with the primary; upgrades delete one pod at a time.
+              grants("", "pods", "get", "list", "watch", "patch", "update", "delete"),
               grants("", "events", "create", "patch", "update"),
               grants(
                   "policy",

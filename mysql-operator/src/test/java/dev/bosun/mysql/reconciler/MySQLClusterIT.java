@@ -390,4 +390,62 @@ class MySQLClusterIT {
             .count();
     assertThat(invalidEvents).isEqualTo(1);
   }
+
+  @Test
+  void anImageChangeUpgradesReplicasFirstAndThePrimaryLastAfterASwitchover() {
+    serversFor("up", 3);
+    create("up", MARIADB + "replicas: 3");
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> "True/Replicating".equals(condition("up", "Ready")));
+    await("pods labelled")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> "primary".equals(role("up-0")) && "replica".equals(role("up-2")));
+    List<String> deleted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (var watch =
+        operator
+            .client
+            .pods()
+            .inNamespace(ns)
+            .watch(
+                new io.fabric8.kubernetes.client.Watcher<Pod>() {
+                  @Override
+                  public void eventReceived(Action action, Pod pod) {
+                    if (action == Action.DELETED) {
+                      deleted.add(pod.getMetadata().getName());
+                    }
+                  }
+
+                  @Override
+                  public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {}
+                })) {
+      operator
+          .client
+          .resources(MySQLCluster.class)
+          .inNamespace(ns)
+          .withName("up")
+          .edit(
+              c -> {
+                c.getSpec().setImage("docker.io/library/mariadb:10.11.9");
+                return c;
+              });
+      await("every pod upgraded")
+          .atMost(Duration.ofSeconds(120))
+          .until(
+              () ->
+                  deleted.size() >= 3
+                      && operator.client.pods().inNamespace(ns).list().getItems().stream()
+                          .allMatch(
+                              p ->
+                                  p.getSpec()
+                                      .getContainers()
+                                      .get(0)
+                                      .getImage()
+                                      .equals("docker.io/library/mariadb:10.11.9"))
+                      && "True/Replicating".equals(condition("up", "Ready")));
+    }
+    assertThat(deleted).containsExactly("up-2", "up-1", "up-0");
+    assertThat(get("up").getStatus().getPrimary()).isEqualTo("up-1");
+    assertThat(events()).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("SwitchedOver"));
+  }
 }
