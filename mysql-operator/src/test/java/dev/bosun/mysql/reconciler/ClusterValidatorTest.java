@@ -1,0 +1,92 @@
+package dev.bosun.mysql.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.mysql.dependent.ClusterObjectsTest;
+import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
+import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
+import dev.bosun.mysql.v1alpha1.mysqlclusterspec.Switchover;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What the operator refuses that the 1.20 API server cannot. */
+class ClusterValidatorTest {
+
+  static ClusterModel model(MySQLClusterSpec spec) {
+    return ClusterModel.of(ClusterObjectsTest.cluster(spec));
+  }
+
+  static MySQLClusterSpec mariadb(String version) {
+    MySQLClusterSpec s = new MySQLClusterSpec();
+    s.setFlavour(MySQLClusterSpec.Flavour.MARIADB);
+    s.setVersion(version);
+    return s;
+  }
+
+  @Test
+  void aValidSpecPasses() {
+    assertThat(ClusterValidator.validate(model(new MySQLClusterSpec()), null)).isEmpty();
+    assertThat(ClusterValidator.validate(model(mariadb("11.4")), null)).isEmpty();
+  }
+
+  @Test
+  void flavourAndVersionMustMatch() {
+    MySQLClusterSpec s = new MySQLClusterSpec();
+    s.setVersion("10.11");
+    assertThat(ClusterValidator.validate(model(s), null))
+        .singleElement()
+        .asString()
+        .contains("8.4");
+    assertThat(ClusterValidator.validate(model(mariadb("8.4")), null)).hasSize(1);
+  }
+
+  @Test
+  void settingsTheOperatorOwnsAreRefusedInEitherSpelling() {
+    MySQLClusterSpec s = mariadb("10.11");
+    s.setServerConfig(
+        Map.of("read-only", "OFF", "gtid_strict_mode", "OFF", "max_connections", "9"));
+    assertThat(ClusterValidator.validate(model(s), null))
+        .hasSize(2)
+        .anySatisfy(p -> assertThat(p).contains("serverConfig.read-only"))
+        .anySatisfy(p -> assertThat(p).contains("serverConfig.gtid_strict_mode"));
+  }
+
+  @Test
+  void aDowngradeAndAFlavourChangeAreRefused() {
+    MySQLClusterStatus running = new MySQLClusterStatus();
+    running.setVersion("11.4");
+    running.setFlavour("MariaDB");
+    assertThat(ClusterValidator.validate(model(mariadb("10.11")), running))
+        .singleElement()
+        .asString()
+        .contains("downgrades are refused");
+    assertThat(ClusterValidator.validate(model(mariadb("11.4.2")), running)).isEmpty();
+    assertThat(ClusterValidator.validate(model(new MySQLClusterSpec()), running))
+        .anySatisfy(p -> assertThat(p).contains("flavour cannot change"));
+  }
+
+  @Test
+  void versionsCompareOverThePartsBothName() {
+    assertThat(ClusterValidator.compareVersions("8.4", "8.4.3")).isZero();
+    assertThat(ClusterValidator.compareVersions("10.11", "11.4")).isNegative();
+    assertThat(ClusterValidator.compareVersions("11.4", "10.11.9")).isPositive();
+  }
+
+  @Test
+  void aSwitchoverTargetMustBeAnInstanceOfTheCluster() {
+    MySQLClusterSpec s = new MySQLClusterSpec();
+    s.setReplicas(3);
+    Switchover sw = new Switchover();
+    sw.setTarget("db-3");
+    s.setSwitchover(sw);
+    assertThat(ClusterValidator.validate(model(s), null))
+        .singleElement()
+        .asString()
+        .contains("db-0 to db-2");
+    sw.setTarget("other-1");
+    assertThat(ClusterValidator.validate(model(s), null)).hasSize(1);
+    sw.setTarget("db-2");
+    assertThat(ClusterValidator.validate(model(s), null)).isEmpty();
+  }
+}
