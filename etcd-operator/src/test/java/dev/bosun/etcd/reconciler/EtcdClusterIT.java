@@ -11,6 +11,7 @@ import dev.bosun.etcd.testing.AckedWriter;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.testing.RunningOperator;
+import dev.bosun.etcd.testing.TestCertificates;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
 import io.fabric8.kubernetes.api.model.Event;
@@ -368,6 +369,76 @@ class EtcdClusterIT {
         .satisfies(x -> assertThat(x.getMessage()).contains("downgrade"));
     assertThat(podUids()).as("nothing touched").isEqualTo(pods);
     assertThat(eventReasons("eps")).contains("InvalidSpec");
+  }
+
+  @Test
+  void aTlsClusterIsManagedOverMutualTls() throws Exception {
+    String name = "tls";
+    ClusterRef ref = new ClusterRef(ns, name, true, true);
+    List<String> ips =
+        IntStream.range(0, 4)
+            .mapToObj(i -> RunningOperator.ADDRESSING.host(ref, name + "-" + i))
+            .toList();
+    TestCertificates ca = TestCertificates.newCa();
+    // Members dial their peers from 127.0.0.1 (the default source address on loopback), and etcd
+    // checks a peer certificate's IP addresses against where the connection comes from.
+    List<String> memberIps = new java.util.ArrayList<>(ips);
+    memberIps.add("127.0.0.1");
+    secret("tls-member", ca.issue("member", memberIps));
+    Map<String, String> operatorCert = ca.issue("operator", List.of());
+    secret("tls-operator", operatorCert);
+
+    EtcdCluster cluster = new EtcdCluster();
+    cluster.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(ns)
+            .build());
+    var spec = new dev.bosun.etcd.v1alpha1.EtcdClusterSpec();
+    spec.setSize(3);
+    spec.setVersion(VERSION);
+    var tls = new dev.bosun.etcd.v1alpha1.etcdclusterspec.Tls();
+    tls.setServerSecretName("tls-member");
+    tls.setPeerSecretName("tls-member");
+    tls.setOperatorSecretName("tls-operator");
+    spec.setTls(tls);
+    cluster.setSpec(spec);
+    operator.client.resource(cluster).create();
+
+    EtcdCluster ready = awaitReady(name, 3);
+    assertThat(ready.getStatus().getMembers())
+        .allSatisfy(m -> assertThat(m.getClientURL()).startsWith("https://"));
+    // A client with a certificate of the same CA reads and writes; the members require one.
+    try (io.etcd.jetcd.Client c =
+        io.etcd.jetcd.Client.builder()
+            .endpoints(RunningOperator.ADDRESSING.clientUrl(ref, name + "-0"))
+            .keepaliveWithoutCalls(false)
+            .sslContext(
+                b ->
+                    b.trustManager(ca.file("ca.crt").toFile())
+                        .keyManager(
+                            ca.file("operator.crt").toFile(), ca.file("operator.key").toFile()))
+            .build()) {
+      var key = io.etcd.jetcd.ByteSequence.from("k", java.nio.charset.StandardCharsets.UTF_8);
+      c.getKVClient().put(key, key).get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(c.getKVClient().get(key).get(10, java.util.concurrent.TimeUnit.SECONDS).getCount())
+          .isEqualTo(1);
+    }
+  }
+
+  void secret(String name, Map<String, String> data) {
+    operator
+        .client
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withStringData(data)
+                .build())
+        .create();
   }
 
   static boolean owned(HasMetadata o) {

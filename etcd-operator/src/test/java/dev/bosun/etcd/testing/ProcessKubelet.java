@@ -240,6 +240,9 @@ public final class ProcessKubelet implements AutoCloseable {
         dir = root.resolve("volumes").resolve(v.getPersistentVolumeClaim().getClaimName());
       } else if (v.getEmptyDir() != null) {
         dir = root.resolve("pods").resolve(pod.getMetadata().getUid()).resolve(v.getName());
+      } else if (v.getSecret() != null) {
+        dir = root.resolve("pods").resolve(pod.getMetadata().getUid()).resolve(v.getName());
+        writeSecret(v.getSecret().getSecretName(), dir);
       } else {
         continue;
       }
@@ -251,6 +254,19 @@ public final class ProcessKubelet implements AutoCloseable {
       mounts.put(m.getMountPath(), dir);
     }
     return mounts;
+  }
+
+  /** A Secret volume: one file per key, as the kubelet projects it. */
+  private void writeSecret(String name, Path dir) {
+    Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
+    try {
+      Files.createDirectories(dir);
+      for (Map.Entry<String, String> e : secret.getData().entrySet()) {
+        Files.write(dir.resolve(e.getKey()), Base64.getDecoder().decode(e.getValue()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static String mapPaths(String value, Map<String, Path> mounts) {
