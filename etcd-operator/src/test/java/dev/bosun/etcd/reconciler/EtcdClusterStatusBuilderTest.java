@@ -1,0 +1,165 @@
+package dev.bosun.etcd.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.common.status.Conditions;
+import dev.bosun.etcd.etcd.EtcdView;
+import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.MemberResources;
+import dev.bosun.etcd.membership.ObservedMember;
+import dev.bosun.etcd.membership.ServiceAddressing;
+import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
+import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EtcdClusterStatusBuilderTest {
+
+  static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-22T10:00:00Z"), ZoneOffset.UTC);
+  static final ClusterRef REF = new ClusterRef("ns", "c", false, false);
+  final EtcdClusterStatusBuilder builder = new EtcdClusterStatusBuilder(CLOCK);
+
+  static EtcdCluster cluster(int size) {
+    EtcdCluster c = new EtcdCluster();
+    c.setMetadata(
+        new ObjectMetaBuilder().withName("c").withNamespace("ns").withGeneration(2L).build());
+    EtcdClusterSpec spec = new EtcdClusterSpec();
+    spec.setSize(size);
+    spec.setVersion("3.4.23");
+    c.setSpec(spec);
+    return c;
+  }
+
+  static EtcdView view(ObservedMember... members) {
+    return new EtcdView(true, 0xabc, List.of(members), Map.of("c-0", "3.4.23", "c-1", "3.4.23"));
+  }
+
+  static ObservedMember m(int i, boolean healthy, boolean leader, boolean learner) {
+    return new ObservedMember("c-" + i, 100 + i, learner, healthy, leader, 10);
+  }
+
+  static Map<String, MemberResources> pods(String version, int n) {
+    var map = new java.util.LinkedHashMap<String, MemberResources>();
+    for (int i = 0; i < n; i++) {
+      map.put("c-" + i, new MemberResources("c-" + i, true, true, version));
+    }
+    return map;
+  }
+
+  static Condition condition(EtcdClusterStatus s, String type) {
+    return Conditions.find(s.getConditions(), type).orElseThrow();
+  }
+
+  @Test
+  void aConvergedHealthyClusterIsReadyWithItsMembersAndRoles() {
+    EtcdClusterStatus s =
+        builder.build(
+            cluster(2),
+            REF,
+            new ServiceAddressing(),
+            view(m(0, true, true, false), m(1, true, false, false)),
+            pods("3.4.23", 2),
+            new Step.Converged());
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("ClusterHealthy");
+    assertThat(condition(s, "Scaling").getStatus()).isEqualTo("False");
+    assertThat(condition(s, "Upgrading").getStatus()).isEqualTo("False");
+    assertThat(condition(s, "QuorumLost").getStatus()).isEqualTo("False");
+    assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
+    assertThat(s.getMembers())
+        .extracting(Members::getRole)
+        .containsExactly(Members.Role.LEADER, Members.Role.FOLLOWER);
+    assertThat(s.getMembers().get(0).getClientURL()).isEqualTo("http://c-0.c-peer.ns.svc:2379");
+    assertThat(s.getLeader()).isEqualTo("c-0");
+    assertThat(s.getHealthyMembers()).isEqualTo(2);
+    assertThat(s.getClusterId()).isEqualTo("abc");
+    assertThat(s.getObservedGeneration()).isEqualTo(2L);
+  }
+
+  @Test
+  void aLearnerMeansScalingAndNotReady() {
+    EtcdClusterStatus s =
+        builder.build(
+            cluster(2),
+            REF,
+            new ServiceAddressing(),
+            view(m(0, true, true, false), m(1, true, false, true)),
+            pods("3.4.23", 2),
+            new Step.Promote("c-1", 101));
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("PromotingMember");
+    assertThat(condition(s, "Scaling").getStatus()).isEqualTo("True");
+    assertThat(s.getMembers().get(1).getRole()).isEqualTo(Members.Role.LEARNER);
+  }
+
+  @Test
+  void quorumLossIsReportedWithItsStartTime() {
+    EtcdClusterStatus s =
+        builder.build(
+            cluster(3),
+            REF,
+            new ServiceAddressing(),
+            view(m(0, true, false, false), m(1, false, false, false), m(2, false, false, false)),
+            pods("3.4.23", 3),
+            new Step.QuorumLost("1 of 3"));
+    assertThat(condition(s, "QuorumLost").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Degraded").getReason()).isEqualTo("QuorumLost");
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+    assertThat(s.getQuorumLostSince()).isNotNull();
+    assertThat(s.getMembers())
+        .extracting(Members::getRole)
+        .containsOnly(Members.Role.UNKNOWN, Members.Role.FOLLOWER);
+  }
+
+  @Test
+  void outdatedPodsMeanUpgrading() {
+    EtcdClusterStatus s =
+        builder.build(
+            cluster(2),
+            REF,
+            new ServiceAddressing(),
+            view(m(0, true, true, false), m(1, true, false, false)),
+            pods("3.4.22", 2),
+            new Step.Upgrade("c-1", "3.4.22", "3.4.23"));
+    assertThat(condition(s, "Upgrading").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Upgrading").getMessage()).contains("leader last", "c-0", "c-1");
+  }
+
+  @Test
+  void anUnchangedObservationGivesAnIdenticalStatus() {
+    EtcdCluster c = cluster(2);
+    var v = view(m(0, true, true, false), m(1, true, false, false));
+    EtcdClusterStatus first =
+        builder.build(c, REF, new ServiceAddressing(), v, pods("3.4.23", 2), new Step.Converged());
+    c.setStatus(first);
+    EtcdClusterStatus later =
+        new EtcdClusterStatusBuilder(Clock.offset(CLOCK, java.time.Duration.ofMinutes(5)))
+            .build(c, REF, new ServiceAddressing(), v, pods("3.4.23", 2), new Step.Converged());
+    assertThat(dev.bosun.common.status.StatusRecorder.sameStatus(first, later)).isTrue();
+  }
+
+  @Test
+  void blockedKeepsTheOtherConditions() {
+    EtcdCluster c = cluster(2);
+    c.setStatus(
+        builder.build(
+            c,
+            REF,
+            new ServiceAddressing(),
+            view(m(0, true, true, false), m(1, true, false, false)),
+            pods("3.4.23", 2),
+            new Step.Converged()));
+    EtcdClusterStatus s = builder.blocked(c, "InvalidSpec", "invalid spec: downgrade");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("InvalidSpec");
+    assertThat(condition(s, "Scaling").getReason()).isEqualTo("AtSize");
+    assertThat(s.getMembers()).hasSize(2);
+  }
+}
