@@ -6,15 +6,12 @@ import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.LocalControlPlane;
+import dev.bosun.common.testing.ServiceAccountTokens;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -44,11 +41,16 @@ final class PlatformRelease {
   static synchronized PlatformRelease shared() {
     if (shared == null) {
       ControlPlaneExtension.kubelet();
-      PlatformRelease release = new PlatformRelease(ControlPlaneExtension.controlPlane());
-      release.install();
-      shared = release;
+      shared = install(ControlPlaneExtension.controlPlane());
     }
     return shared;
+  }
+
+  /** Installs the release onto {@code plane} and waits for its ServiceAccounts' tokens. */
+  static PlatformRelease install(LocalControlPlane plane) {
+    PlatformRelease release = new PlatformRelease(plane);
+    release.install();
+    return release;
   }
 
   private void install() {
@@ -159,19 +161,7 @@ final class PlatformRelease {
 
   /** The token of a ServiceAccount of the release namespace, or null while it has none. */
   String serviceAccountToken(String serviceAccount) {
-    ServiceAccount sa =
-        admin.serviceAccounts().inNamespace(NAMESPACE).withName(serviceAccount).get();
-    if (sa == null || sa.getSecrets() == null) {
-      return null;
-    }
-    for (var ref : sa.getSecrets()) {
-      Secret secret = admin.secrets().inNamespace(NAMESPACE).withName(ref.getName()).get();
-      if (secret != null && secret.getData() != null && secret.getData().get("token") != null) {
-        return new String(
-            Base64.getDecoder().decode(secret.getData().get("token")), StandardCharsets.UTF_8);
-      }
-    }
-    return null;
+    return ServiceAccountTokens.tokenOrNull(admin, NAMESPACE, serviceAccount);
   }
 
   /** A client authenticated as the operator's ServiceAccount: RBAC as the chart grants it. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.ServiceAccountTokens;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -13,7 +14,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -162,10 +162,7 @@ class RbacIT {
                 .endSubject()
                 .build())
         .serverSideApply();
-    String token =
-        org.awaitility.Awaitility.await("a token for rbac-it-crippled")
-            .atMost(Duration.ofSeconds(30))
-            .until(() -> release.serviceAccountToken("rbac-it-crippled"), t -> t != null);
+    String token = ServiceAccountTokens.await(admin, PlatformRelease.NAMESPACE, "rbac-it-crippled");
 
     Map<String, String> env = new LinkedHashMap<>(release.environment("webservice"));
     env.put(OperatorSettings.HTTP_PORT, "-1");

@@ -1,0 +1,35 @@
+package dev.bosun.e2e;
+
+import dev.bosun.common.testing.Crds;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** A sample from an operator's samples/ folder and the namespace the main job applies it in. */
+record Sample(String file, String namespace) {
+
+  /** One sample of each operator, applied by the main job. */
+  static final List<Sample> ALL =
+      List.of(
+          // A CA bundle synced from the platform namespace into team-a, a web service there,
+          // and a monitor that rolls it when the bundle changes.
+          new Sample("configsync-operator/samples/configmapsync.yaml", "platform"),
+          new Sample("webservice-operator/samples/hello-web.yaml", "team-a"),
+          new Sample("configsync-operator/samples/configmonitor.yaml", "team-a"));
+
+  /** Creates the namespace if needed and applies the file's objects (server-side apply). */
+  void apply(KubernetesClient client, Path repo) {
+    if (client.namespaces().withName(namespace).get() == null) {
+      Crds.namespace(client, namespace, Map.of(), Map.of());
+    }
+    try {
+      Resources.apply(client, namespace, Files.readString(repo.resolve(file)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
