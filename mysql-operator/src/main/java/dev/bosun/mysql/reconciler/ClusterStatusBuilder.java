@@ -149,6 +149,18 @@ final class ClusterStatusBuilder {
                 FAILING_OVER, "PrimaryAvailable", "no failover in progress"));
     if (step instanceof Step.Blocked b) {
       conds.add(DesiredCondition.isTrue(DEGRADED, b.reason(), b.message()));
+    } else if (step instanceof Step.SemiSync ss
+        && ss.on()
+        && primary != null
+        && primary.writable()) {
+      conds.add(
+          DesiredCondition.isTrue(
+              DEGRADED,
+              "SemiSyncOff",
+              "semi-sync is not active on the primary "
+                  + primary.name()
+                  + ": commits are acknowledged without a replica copy until a replica"
+                  + " acknowledges again"));
     } else if (!errant.isEmpty()) {
       conds.add(
           DesiredCondition.isTrue(

@@ -1,0 +1,126 @@
+package dev.bosun.mysql.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.common.status.Conditions;
+import dev.bosun.mysql.dependent.ClusterObjectsTest;
+import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.topology.Plan;
+import dev.bosun.mysql.topology.Step;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
+import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
+import dev.bosun.mysql.workload.Outcome;
+import dev.bosun.mysql.workload.TopologyController;
+import dev.bosun.mysql.workload.TopologyRecord;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Status and conditions from one round of the replication loop. */
+class ClusterStatusBuilderTest {
+
+  private final ClusterStatusBuilder builder =
+      new ClusterStatusBuilder(Clock.fixed(Instant.parse("2026-11-22T18:00:00Z"), ZoneOffset.UTC));
+  private final Map<String, Address> addresses =
+      Map.of(
+          "db-0", new Address("127.0.0.1", 3300),
+          "db-1", new Address("127.0.0.1", 3301));
+
+  static InstanceState primary(boolean semiSync) {
+    return new InstanceState(
+        "db-0", 0, true, "0-1-5", "0-1-5", "", false, false, null, 0, false, false, null, 0, 0, "",
+        semiSync);
+  }
+
+  static InstanceState replica() {
+    return new InstanceState(
+        "db-1",
+        1,
+        true,
+        "0-1-5",
+        "0-1-5",
+        "0-1-5",
+        true,
+        true,
+        "127.0.0.1",
+        3300,
+        true,
+        true,
+        2L,
+        0,
+        0,
+        "0-1-5",
+        false);
+  }
+
+  private MySQLClusterStatus build(Step step, Set<String> errant, InstanceState... observed) {
+    MySQLClusterSpec spec = new MySQLClusterSpec();
+    spec.setReplicas(2);
+    MySQLCluster c = ClusterObjectsTest.cluster(spec);
+    c.getMetadata().setGeneration(3L);
+    TopologyRecord rec = new TopologyRecord("db-0", null, "", null, null);
+    var tick =
+        new TopologyController.Tick(
+            List.of(observed), new Plan(step, errant), new Outcome(rec, null, null, null), null);
+    return builder.build(c, ClusterModel.of(c), tick, addresses, null);
+  }
+
+  private static String cond(MySQLClusterStatus s, String type) {
+    return Conditions.find(s.getConditions(), type)
+        .map(c -> c.getStatus() + "/" + c.getReason())
+        .orElseThrow();
+  }
+
+  @Test
+  void aSteadyClusterIsReadyWithRolesLagAndNoEmptyStrings() {
+    MySQLClusterStatus s = build(new Step.Steady(), Set.of(), primary(true), replica());
+    assertThat(cond(s, "Ready")).isEqualTo("True/Replicating");
+    assertThat(cond(s, "Degraded")).isEqualTo("False/Healthy");
+    assertThat(cond(s, "FailingOver")).isEqualTo("False/PrimaryAvailable");
+    assertThat(s.getHealthyInstances()).isEqualTo(2);
+    assertThat(s.getInstances()).extracting(i -> i.getRole()).containsExactly("primary", "replica");
+    assertThat(s.getInstances().get(1).getLagSeconds()).isEqualTo(2L);
+    // A 1.20 server's apply turns "" into null, which a string field refuses.
+    assertThat(s.getPromotionGtid()).isNull();
+    assertThat(s.getObservedGeneration()).isEqualTo(3L);
+    assertThat(s.getConditions())
+        .allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(3L));
+  }
+
+  @Test
+  void semiSyncOffOnThePrimaryIsDegraded() {
+    MySQLClusterStatus s =
+        build(new Step.SemiSync("db-0", true), Set.of(), primary(false), replica());
+    assertThat(cond(s, "Degraded")).isEqualTo("True/SemiSyncOff");
+    assertThat(cond(s, "Ready")).startsWith("False/");
+  }
+
+  @Test
+  void anErrantReplicaIsReportedAndNotHealthy() {
+    MySQLClusterStatus s = build(new Step.Steady(), Set.of("db-1"), primary(true), replica());
+    assertThat(cond(s, "Degraded")).isEqualTo("True/ErrantTransactions");
+    assertThat(s.getInstances().get(1).getErrant()).isTrue();
+    assertThat(s.getInstances().get(1).getHealthy()).isFalse();
+    assertThat(s.getInstances().get(1).getMessage()).contains("never promoted");
+  }
+
+  @Test
+  void anUnreachablePrimaryIsFailingOver() {
+    MySQLClusterStatus s =
+        build(
+            new Step.Wait("PrimaryUnreachable", "the primary db-0 has been unreachable for 3s"),
+            Set.of(),
+            InstanceState.unreachable("db-0", 0),
+            replica());
+    assertThat(cond(s, "FailingOver")).isEqualTo("True/PrimaryUnreachable");
+    assertThat(cond(s, "Ready")).isEqualTo("False/PrimaryUnreachable");
+    assertThat(s.getInstances().get(0).getRole()).isEqualTo("unknown");
+  }
+}
