@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.runtime.OperatorSettings;
-import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.LocalProcess;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,10 +21,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two instances of one operator, each a JVM of its own running Main under the chart's
- * ServiceAccount: exactly one reconciles; kill -9 it and the other takes over within the Lease.
+ * Two instances of one operator: exactly one reconciles; kill the leader and the other takes over
+ * within the Lease. On the local control plane each instance is a JVM of its own running Main under
+ * the chart's ServiceAccount (killed with kill -9); on kind they are two Pods of the chart's
+ * Deployment (the leader's Pod deleted without grace).
  */
-@ExtendWith(ControlPlaneExtension.class)
+@ExtendWith(E2eClusterExtension.class)
 class LeaderElectionIT {
 
   private static final int LEASE_SECONDS = 5;
@@ -39,7 +40,7 @@ class LeaderElectionIT {
     env.put(OperatorSettings.LEASE_DURATION_SECONDS, Integer.toString(LEASE_SECONDS));
     // The fabric8 client inside the pod would read the mounted ServiceAccount token; here the
     // same token comes through the client's environment variables.
-    env.put("KUBERNETES_MASTER", release.plane().serverUrl());
+    env.put("KUBERNETES_MASTER", ((E2eCluster.Local) release.cluster()).plane().serverUrl());
     env.put("KUBERNETES_AUTH_TOKEN", release.token("webservice"));
     env.put("KUBERNETES_TRUST_CERTIFICATES", "true");
     env.put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
@@ -111,6 +112,10 @@ class LeaderElectionIT {
   @Test
   void oneInstanceLeadsAndTheOtherTakesOverWhenItIsKilled() {
     PlatformRelease release = PlatformRelease.shared();
+    if (release.cluster().operatorsInCluster()) {
+      podsTakeOver(release);
+      return;
+    }
     KubernetesClient admin = release.admin();
     String ns = Crds.namespace(admin, "leader-" + System.nanoTime() % 100000, Map.of(), Map.of());
 
@@ -147,6 +152,60 @@ class LeaderElectionIT {
     } finally {
       first.kill();
       second.stop();
+    }
+  }
+
+  /** On kind: two replicas of the chart's Deployment; the leader's Pod is deleted without grace. */
+  private static void podsTakeOver(PlatformRelease release) {
+    KubernetesClient admin = release.admin();
+    String ns = Crds.namespace(admin, "leader-" + System.nanoTime() % 100000, Map.of(), Map.of());
+    var deployments = admin.apps().deployments().inNamespace(PlatformRelease.NAMESPACE);
+    String name = release.deployment("webservice").getMetadata().getName();
+    deployments.withName(name).scale(2);
+    try {
+      await("two ready operator Pods")
+          .atMost(Duration.ofMinutes(3))
+          .until(
+              () ->
+                  Integer.valueOf(2)
+                      .equals(deployments.withName(name).get().getStatus().getReadyReplicas()));
+      var lease =
+          admin
+              .leases()
+              .inNamespace(PlatformRelease.NAMESPACE)
+              .withName("bosun-webservice-operator-leader");
+      String leader =
+          await("a leader")
+              .atMost(Duration.ofSeconds(60))
+              .until(
+                  () -> lease.get() == null ? null : lease.get().getSpec().getHolderIdentity(),
+                  h -> h != null);
+      int leaseSeconds = lease.get().getSpec().getLeaseDurationSeconds();
+      webService(admin, ns, "before");
+      awaitReady(admin, ns, "before");
+
+      Instant killed = Instant.now();
+      admin
+          .pods()
+          .inNamespace(PlatformRelease.NAMESPACE)
+          .withName(leader)
+          .withGracePeriod(0)
+          .delete();
+      String next =
+          await("another Pod to take the Lease")
+              .atMost(Duration.ofSeconds(leaseSeconds * 3L))
+              .until(
+                  () -> lease.get().getSpec().getHolderIdentity(),
+                  h -> h != null && !h.equals(leader));
+      Duration takeover = Duration.between(killed, Instant.now());
+      System.err.printf(
+          "[leader-election] %s took over from %s in %d ms (lease %d s)%n",
+          next, leader, takeover.toMillis(), leaseSeconds);
+      assertThat(takeover).isLessThanOrEqualTo(Duration.ofSeconds(leaseSeconds + 4));
+      webService(admin, ns, "after");
+      awaitReady(admin, ns, "after");
+    } finally {
+      deployments.withName(name).scale(1); // as the chart installed it
     }
   }
 }

@@ -3,7 +3,6 @@ package dev.bosun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The platform as a user runs it: the umbrella chart installed, the operators running under their
  * charts' ServiceAccounts, and one application that uses them together.
  */
-@ExtendWith(ControlPlaneExtension.class)
+@ExtendWith(E2eClusterExtension.class)
 class PlatformIT {
 
   private static final Duration CONVERGE = Duration.ofSeconds(90);
@@ -191,8 +190,7 @@ class PlatformIT {
     assertNoOrphans(shop);
 
     // Converged means idle: no operator writes anything.
-    platform.writes.awaitQuiet(Duration.ofSeconds(5), Duration.ofSeconds(60));
-    assertThat(platform.writes.writesDuring(Duration.ofSeconds(10))).isEmpty();
+    platform.assertIdle(Duration.ofSeconds(10), source, shop);
   }
 
   /** A custom resource by API version, kind, namespace and name. */

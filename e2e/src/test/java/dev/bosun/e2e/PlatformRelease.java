@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
 import dev.bosun.common.testing.ControlPlaneExtension;
-import dev.bosun.common.testing.LocalControlPlane;
 import dev.bosun.common.testing.ServiceAccountTokens;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -18,10 +17,10 @@ import java.util.function.Consumer;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * The umbrella chart installed by helm-java onto the local control plane, once per test JVM: its
- * CRDs, ServiceAccounts, RBAC and operator Deployments (whose Pods the kubelet simulator marks
- * Ready, while the operators themselves run in this JVM or as child processes under the
- * ServiceAccounts' tokens).
+ * The umbrella chart installed by helm-java, once per test JVM: its CRDs, ServiceAccounts, RBAC and
+ * operator Deployments. On the local control plane the kubelet simulator marks those Pods Ready
+ * while the operators run in this JVM (or as child processes) under the ServiceAccounts' tokens; on
+ * kind the Pods run the operator images.
  */
 final class PlatformRelease {
 
@@ -29,26 +28,29 @@ final class PlatformRelease {
   static final String NAMESPACE = "bosun-system";
   private static PlatformRelease shared;
 
-  private final LocalControlPlane plane;
+  private final E2eCluster cluster;
   private final KubernetesClient admin;
 
-  private PlatformRelease(LocalControlPlane plane) {
-    this.plane = plane;
-    this.admin = plane.adminClient();
+  private PlatformRelease(E2eCluster cluster) {
+    this.cluster = cluster;
+    this.admin = cluster.adminClient();
   }
 
   /** The release of this JVM, installed on first use. */
   static synchronized PlatformRelease shared() {
     if (shared == null) {
-      ControlPlaneExtension.kubelet();
-      shared = install(ControlPlaneExtension.controlPlane());
+      E2eCluster cluster = E2eCluster.current();
+      if (!cluster.operatorsInCluster()) {
+        ControlPlaneExtension.kubelet();
+      }
+      shared = install(cluster);
     }
     return shared;
   }
 
-  /** Installs the release onto {@code plane} and waits for its ServiceAccounts' tokens. */
-  static PlatformRelease install(LocalControlPlane plane) {
-    PlatformRelease release = new PlatformRelease(plane);
+  /** Installs the release onto {@code cluster} and waits for its ServiceAccounts' tokens. */
+  static PlatformRelease install(E2eCluster cluster) {
+    PlatformRelease release = new PlatformRelease(cluster);
     release.install();
     return release;
   }
@@ -60,7 +62,7 @@ final class PlatformRelease {
             .withName(RELEASE)
             .withNamespace(NAMESPACE)
             .createNamespace()
-            .withKubeConfig(plane.kubeconfig());
+            .withKubeConfig(cluster.kubeconfig());
     install.call();
     try {
       await("the operators' Deployments and ServiceAccount tokens of the release")
@@ -166,11 +168,11 @@ final class PlatformRelease {
 
   /** A client authenticated as the operator's ServiceAccount: RBAC as the chart grants it. */
   KubernetesClient clientAs(String operator, Consumer<HttpClient.Builder> customizer) {
-    return plane.clientWithToken(token(operator), customizer);
+    return cluster.clientWithToken(token(operator), customizer);
   }
 
-  /** The control plane the release is installed on. */
-  LocalControlPlane plane() {
-    return plane;
+  /** The cluster the release is installed on. */
+  E2eCluster cluster() {
+    return cluster;
   }
 }

@@ -52,7 +52,7 @@ public final class PlatformRun {
     KubeletSimulator kubelet = new KubeletSimulator(admin, Duration.ofSeconds(1)).start();
 
     step("installing the platform chart (charts/platform) as release bosun in bosun-system");
-    PlatformRelease release = PlatformRelease.install(plane);
+    PlatformRelease release = PlatformRelease.install(new E2eCluster.Local(plane));
     takeBackStopSignals();
 
     step("starting the four operators, each under its chart's ServiceAccount");

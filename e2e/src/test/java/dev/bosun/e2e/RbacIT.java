@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bosun.common.runtime.OperatorSettings;
-import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.ServiceAccountTokens;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
@@ -24,7 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The charts' RBAC is least privilege, and enough: what it does not grant, an operator cannot do.
  */
-@ExtendWith(ControlPlaneExtension.class)
+@ExtendWith(E2eClusterExtension.class)
 class RbacIT {
 
   private static PlatformRelease release;
@@ -167,7 +166,7 @@ class RbacIT {
     Map<String, String> env = new LinkedHashMap<>(release.environment("webservice"));
     env.put(OperatorSettings.HTTP_PORT, "-1");
     env.put(OperatorSettings.LEADER_ELECTION, "false");
-    try (KubernetesClient crippledClient = release.plane().clientWithToken(token)) {
+    try (KubernetesClient crippledClient = release.cluster().clientWithToken(token, b -> {})) {
       var runtime = dev.bosun.web.Main.create(env, crippledClient);
       try {
         assertThatThrownBy(runtime::start).hasStackTraceContaining("services");
