@@ -1,15 +1,13 @@
 package dev.bosun.common.dependent;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -26,6 +24,7 @@ public final class PodDisruptionBudgets {
   /** policy/v1beta1, the only version Kubernetes 1.20 serves. */
   public static final String POLICY_V1BETA1 = "policy/v1beta1";
 
+  private static final String KIND = "PodDisruptionBudget";
   private static final Map<String, String> VERSION_BY_SERVER = new ConcurrentHashMap<>();
 
   private PodDisruptionBudgets() {}
@@ -47,60 +46,33 @@ public final class PodDisruptionBudgets {
    */
   public static boolean ensure(
       KubernetesClient client, HasMetadata owner, DisruptionBudget desired, String fieldManager) {
-    String namespace = owner.getMetadata().getNamespace();
-    ObjectMeta meta = metadata(owner, desired);
-    LabelSelector selector = new LabelSelectorBuilder().withMatchLabels(desired.selector()).build();
-    IntOrString min = intOrNull(desired.minAvailable());
-    IntOrString max = intOrNull(desired.maxUnavailable());
-    if (POLICY_V1.equals(apiVersion(client))) {
-      var live =
-          client
-              .resources(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class)
-              .inNamespace(namespace)
-              .withName(desired.name())
-              .get();
-      if (live != null
-          && matches(live, owner, desired)
-          && Objects.equals(live.getSpec().getSelector(), selector)
-          && Objects.equals(live.getSpec().getMinAvailable(), min)
-          && Objects.equals(live.getSpec().getMaxUnavailable(), max)) {
-        return false;
-      }
-      var pdb =
-          new io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder()
-              .withMetadata(meta)
-              .withNewSpec()
-              .withSelector(selector)
-              .withMinAvailable(min)
-              .withMaxUnavailable(max)
-              .endSpec()
-              .build();
-      client.resource(pdb).fieldManager(fieldManager).forceConflicts().serverSideApply();
-    } else {
-      var live =
-          client
-              .resources(io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget.class)
-              .inNamespace(namespace)
-              .withName(desired.name())
-              .get();
-      if (live != null
-          && matches(live, owner, desired)
-          && Objects.equals(live.getSpec().getSelector(), selector)
-          && Objects.equals(live.getSpec().getMinAvailable(), min)
-          && Objects.equals(live.getSpec().getMaxUnavailable(), max)) {
-        return false;
-      }
-      var pdb =
-          new io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudgetBuilder()
-              .withMetadata(meta)
-              .withNewSpec()
-              .withSelector(selector)
-              .withMinAvailable(min)
-              .withMaxUnavailable(max)
-              .endSpec()
-              .build();
-      client.resource(pdb).fieldManager(fieldManager).forceConflicts().serverSideApply();
+    // Both versions have the same spec fields: one generic object serves either.
+    String apiVersion = apiVersion(client);
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("selector", Map.of("matchLabels", desired.selector()));
+    if (desired.minAvailable() != null) {
+      spec.put("minAvailable", desired.minAvailable());
     }
+    if (desired.maxUnavailable() != null) {
+      spec.put("maxUnavailable", desired.maxUnavailable());
+    }
+    GenericKubernetesResource live =
+        client
+            .genericKubernetesResources(apiVersion, KIND)
+            .inNamespace(owner.getMetadata().getNamespace())
+            .withName(desired.name())
+            .get();
+    if (live != null
+        && matches(live, owner, desired)
+        && spec.equals(live.getAdditionalProperties().get("spec"))) {
+      return false;
+    }
+    GenericKubernetesResource pdb = new GenericKubernetesResource();
+    pdb.setApiVersion(apiVersion);
+    pdb.setKind(KIND);
+    pdb.setMetadata(metadata(owner, desired));
+    pdb.setAdditionalProperty("spec", spec);
+    client.resource(pdb).fieldManager(fieldManager).forceConflicts().serverSideApply();
     return true;
   }
 
@@ -133,9 +105,5 @@ public final class PodDisruptionBudgets {
                 r ->
                     Boolean.TRUE.equals(r.getController())
                         && owner.getMetadata().getUid().equals(r.getUid()));
-  }
-
-  private static IntOrString intOrNull(Integer value) {
-    return value == null ? null : new IntOrString(value);
   }
 }
