@@ -16,7 +16,27 @@ import java.util.function.UnaryOperator;
  */
 public final class EtcdConnections implements AutoCloseable {
 
-  private record Entry(String version, EtcdClients clients) {}
+  /** How long unused clients are kept. */
+  public static final java.time.Duration IDLE = java.time.Duration.ofMinutes(10);
+
+  private static final class Entry {
+    final String version;
+    final EtcdClients clients;
+    volatile long lastUsed = System.nanoTime();
+
+    Entry(String version, EtcdClients clients) {
+      this.version = version;
+      this.clients = clients;
+    }
+
+    String version() {
+      return version;
+    }
+
+    EtcdClients clients() {
+      return clients;
+    }
+  }
 
   private final Map<String, Entry> byCluster = new ConcurrentHashMap<>();
 
@@ -43,8 +63,10 @@ public final class EtcdConnections implements AutoCloseable {
       }
       version = secret.getMetadata().getResourceVersion();
     }
+    closeIdle(uid);
     Entry current = byCluster.get(uid);
     if (current != null && current.version().equals(version)) {
+      current.lastUsed = System.nanoTime();
       return current.clients();
     }
     EtcdClients clients = new EtcdClients(customizer(secret));
@@ -88,12 +110,18 @@ public final class EtcdConnections implements AutoCloseable {
     return Base64.getDecoder().decode(value);
   }
 
-  /** Forgets a deleted cluster's clients. */
-  public void forget(String uid) {
-    Entry e = byCluster.remove(uid);
-    if (e != null) {
-      e.clients().close();
-    }
+  private void closeIdle(String except) {
+    long now = System.nanoTime();
+    byCluster
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (e.getKey().equals(except) || now - e.getValue().lastUsed < IDLE.toNanos()) {
+                return false;
+              }
+              e.getValue().clients().close();
+              return true;
+            });
   }
 
   @Override
