@@ -4,9 +4,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
+import dev.bosun.common.testing.ChartAssertions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.ServiceAccountTokens;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
@@ -117,29 +117,7 @@ final class PlatformRelease {
    * kubelet would (only the Pod's namespace is referenced by the charts).
    */
   Map<String, String> environment(String operator) {
-    Container container =
-        deployment(operator).getSpec().getTemplate().getSpec().getContainers().get(0);
-    Map<String, String> env = new LinkedHashMap<>();
-    container
-        .getEnv()
-        .forEach(
-            e -> {
-              if (e.getValueFrom() == null) {
-                // The API server drops empty values: an unset value is "".
-                env.put(e.getName(), e.getValue() == null ? "" : e.getValue());
-              } else if (e.getValueFrom() != null
-                  && e.getValueFrom().getFieldRef() != null
-                  && "metadata.namespace".equals(e.getValueFrom().getFieldRef().getFieldPath())) {
-                env.put(e.getName(), NAMESPACE);
-              } else {
-                throw new IllegalStateException(
-                    operator
-                        + "'s chart sets "
-                        + e.getName()
-                        + " in a way this test cannot resolve");
-              }
-            });
-    return env;
+    return new LinkedHashMap<>(ChartAssertions.resolvedEnv(deployment(operator), NAMESPACE));
   }
 
   /** The name of the ServiceAccount the chart runs the operator as. */

@@ -130,8 +130,10 @@ public final class ChartAssertions {
 
     assertThat(role.getMetadata().getNamespace()).isEqualTo(namespace);
     assertThat(permissions(role.getRules()))
-        .isEqualTo(grants("coordination.k8s.io", "leases", "get", "create", "update"));
-    // create cannot be restricted by name; get and update are restricted to the operator's Lease.
+        .isEqualTo(grants("coordination.k8s.io", "leases", "get", "create", "update", "patch"));
+    // create cannot be restricted by name; the rest is restricted to the operator's Lease.
+    // fabric8's
+    // LeaseLock renews with PATCH (without it a leader loses its Lease and exits: found by e2e).
     assertThat(role.getRules())
         .allSatisfy(
             rule -> {
@@ -177,14 +179,18 @@ public final class ChartAssertions {
         .collect(Collectors.toMap(EnvVar::getName, e -> e));
   }
 
-  /** The operator container's environment as the kubelet passes it (downward API resolved). */
+  /**
+   * The operator container's environment as the kubelet passes it (the Pod's namespace, the only
+   * downward API field the charts use, resolved).
+   */
   public static Map<String, String> resolvedEnv(Deployment deployment, String namespace) {
     Map<String, String> resolved = new HashMap<>();
     env(deployment)
         .forEach(
             (name, var) -> {
-              if (var.getValue() != null) {
-                resolved.put(name, var.getValue());
+              if (var.getValueFrom() == null) {
+                // The API server drops empty values: an unset value is "".
+                resolved.put(name, var.getValue() == null ? "" : var.getValue());
               } else {
                 assertThat(var.getValueFrom().getFieldRef().getFieldPath())
                     .isEqualTo("metadata.namespace");
