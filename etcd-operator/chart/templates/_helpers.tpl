@@ -97,3 +97,11 @@ schema validation is skipped (--skip-schema-validation).
 {{- fail "replicaCount > 1 needs leaderElection.enabled=true: only one replica may reconcile" }}
 {{- end }}
 {{- end }}
+
+{{/*
+The watched namespaces as a JSON list: watchNamespaces, else an umbrella chart's
+global.watchNamespaces. Read it with: include "bosun-etcd-operator.watchNamespaces" . | fromJsonArray
+*/}}
+{{- define "bosun-etcd-operator.watchNamespaces" -}}
+{{- .Values.watchNamespaces | default (.Values.global | default dict).watchNamespaces | default list | toJson }}
+{{- end }}

@@ -4,6 +4,7 @@ import static dev.bosun.common.testing.ChartAssertions.assertClusterRoleGrantsEx
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
 import static dev.bosun.common.testing.ChartAssertions.assertHardened;
 import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
+import static dev.bosun.common.testing.ChartAssertions.assertLeaderElectionRoleLimitedToLease;
 import static dev.bosun.common.testing.ChartAssertions.assertMetricsAndProbesOn;
 import static dev.bosun.common.testing.ChartAssertions.assertNoWildcards;
 import static dev.bosun.common.testing.ChartAssertions.assertResources;
@@ -27,7 +28,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.Role;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -149,21 +149,8 @@ class EtcdChartTest {
 
   @Test
   void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
-    List<HasMetadata> objects = CHART.render();
-    String lease = OperatorSettings.local(EtcdOperator.NAME).leaseName();
-    Role role = only(objects, Role.class);
-    assertThat(role.getMetadata().getName()).isEqualTo(FULLNAME + "-leader-election");
-    assertThat(role.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
-    // fabric8's LeaseLock renews with PATCH (the e2e suite found it under the chart's RBAC).
-    assertThat(permissions(role.getRules()))
-        .isEqualTo(grants("coordination.k8s.io", "leases", "get", "create", "update", "patch"));
-    assertThat(role.getRules())
-        .allSatisfy(
-            rule -> {
-              if (!rule.getVerbs().equals(List.of("create"))) {
-                assertThat(rule.getResourceNames()).containsExactly(lease);
-              }
-            });
+    assertLeaderElectionRoleLimitedToLease(
+        CHART.render(), FULLNAME, NAMESPACE, OperatorSettings.local(EtcdOperator.NAME).leaseName());
   }
 
   @Test
