@@ -91,7 +91,9 @@ class PlatformChartTest {
   @Test
   void sharedWatchedNamespacesReachTheNamespacedOperators() {
     Map<String, Container> containers =
-        operatorContainers(chart.render("global.watchNamespaces", "{team-a,team-b}"));
+        operatorContainers(
+            chart.render(
+                "global.watchNamespaces[0]", "team-a", "global.watchNamespaces[1]", "team-b"));
 
     for (String operator : List.of("webservice", "etcd", "mysql")) {
       assertThat(env(containers.get(PlatformChart.chartName(operator)), "BOSUN_WATCH_NAMESPACES"))
@@ -147,7 +149,7 @@ class PlatformChartTest {
     chart.assertSchemaRejects(List.of("replicas", "3"), "replicas");
     chart.assertSchemaRejects(List.of("global.image.tag", "not a tag"), "tag");
     chart.assertSchemaRejects(
-        List.of("global.watchNamespaces", "{Not_A_Namespace}"), "watchNamespaces");
+        List.of("global.watchNamespaces[0]", "Not_A_Namespace"), "watchNamespaces/0");
     chart.assertSchemaRejects(List.of("global.colour", "blue"), "colour");
   }
 

@@ -34,7 +34,7 @@ class PlatformIT {
   static void installAndStart() {
     release = PlatformRelease.shared();
     admin = release.admin();
-    platform = new RunningPlatform(release, List.of("webservice", "configsync")).start();
+    platform = new RunningPlatform(release, List.of("webservice", "configsync", "etcd")).start();
   }
 
   @AfterAll
@@ -100,7 +100,9 @@ class PlatformIT {
           destinations: {namespaces: ["%s"]}
         """
             .formatted(shop, shop));
-    // The shop team's service, reading the synced copy, rolled when it changes.
+    // The shop team's service, reading the synced copy, rolled when it changes, next to the
+    // stateful services it uses.
+    platform.runWorkloadsIn(shop);
     Resources.apply(
         admin,
         shop,
@@ -122,23 +124,20 @@ class PlatformIT {
           selector: {matchLabels: {app.kubernetes.io/instance: shop}}
           strategy: RollingUpdate
           debounceSeconds: 0
+        ---
+        apiVersion: etcd.bosun.dev/v1alpha1
+        kind: EtcdCluster
+        metadata: {name: shop-etcd}
+        spec: {size: 3, version: 3.4.23}
         """);
 
-    awaitOrShow(
-        "everything Ready",
+    List<Ref> everything =
         List.of(
             new Ref("config.bosun.dev/v1alpha1", "ConfigMapSync", source, "shop-config"),
             new Ref("web.bosun.dev/v1alpha1", "WebService", shop, "shop"),
-            new Ref("config.bosun.dev/v1alpha1", "ConfigMonitor", shop, "shop")),
-        () ->
-            Resources.ready(
-                    Resources.get(
-                        admin, "config.bosun.dev/v1alpha1", "ConfigMapSync", source, "shop-config"))
-                && Resources.ready(
-                    Resources.get(admin, "web.bosun.dev/v1alpha1", "WebService", shop, "shop"))
-                && Resources.ready(
-                    Resources.get(
-                        admin, "config.bosun.dev/v1alpha1", "ConfigMonitor", shop, "shop")));
+            new Ref("config.bosun.dev/v1alpha1", "ConfigMonitor", shop, "shop"),
+            new Ref("etcd.bosun.dev/v1alpha1", "EtcdCluster", shop, "shop-etcd"));
+    awaitOrShow("everything Ready", everything, () -> allReady(everything));
     assertThat(admin.configMaps().inNamespace(shop).withName("shop-config").get().getData())
         .containsEntry("GREETING", "hello");
     Deployment before = shopDeployment(shop);
@@ -160,15 +159,13 @@ class PlatformIT {
     platform.stop();
     changeGreeting(source, "hello after restart");
     platform.start();
-    await("convergence after the restart")
-        .atMost(CONVERGE)
-        .until(
-            () ->
-                "hello after restart".equals(copy(shop).getData().get("GREETING"))
-                    && replicaSets(shop, shopDeployment(shop)).size() == 3
-                    && Resources.ready(
-                        Resources.get(
-                            admin, "web.bosun.dev/v1alpha1", "WebService", shop, "shop")));
+    awaitOrShow(
+        "convergence after the restart",
+        everything,
+        () ->
+            "hello after restart".equals(copy(shop).getData().get("GREETING"))
+                && replicaSets(shop, shopDeployment(shop)).size() == 3
+                && allReady(everything));
 
     // No duplicates and no orphans: one of each child, each owned by what is still there.
     assertThat(
@@ -195,6 +192,14 @@ class PlatformIT {
 
   /** A custom resource by API version, kind, namespace and name. */
   record Ref(String apiVersion, String kind, String namespace, String name) {}
+
+  private static boolean allReady(List<Ref> refs) {
+    return refs.stream()
+        .allMatch(
+            r ->
+                Resources.ready(
+                    Resources.get(admin, r.apiVersion(), r.kind(), r.namespace(), r.name())));
+  }
 
   /** Waits for {@code done}; on time-out the failure shows the resources as they are. */
   private static void awaitOrShow(

@@ -24,13 +24,15 @@ import java.util.stream.Stream;
  */
 final class RunningPlatform implements AutoCloseable {
 
-  /** Each operator's Main, as its container runs it (configured by environment variables). */
-  private static final Map<
-          String, BiFunction<Map<String, String>, KubernetesClient, OperatorRuntime>>
-      MAINS =
-          Map.of(
-              "webservice", dev.bosun.web.Main::create,
-              "configsync", dev.bosun.config.Main::create);
+  /**
+   * Each operator's Main, as its container runs it (configured by environment variables); the
+   * stateful operators reach their members on loopback, where {@link LocalWorkloads} runs them.
+   */
+  private final Map<String, BiFunction<Map<String, String>, KubernetesClient, OperatorRuntime>>
+      mains;
+
+  /** The workloads' Pods as local processes (on the local control plane only). */
+  final LocalWorkloads workloads;
 
   /** Writes of the in-process operators, leader-election renewals aside. */
   final WriteCounter writes = WriteCounter.excludingLeaderElection();
@@ -43,6 +45,20 @@ final class RunningPlatform implements AutoCloseable {
   RunningPlatform(PlatformRelease release, List<String> operators) {
     this.release = release;
     this.operators = operators;
+    this.workloads =
+        release.cluster().operatorsInCluster() ? null : new LocalWorkloads(release.admin());
+    this.mains =
+        Map.of(
+            "webservice", dev.bosun.web.Main::create,
+            "configsync", dev.bosun.config.Main::create,
+            "etcd",
+                (env, client) ->
+                    dev.bosun.etcd.Main.create(
+                        OperatorSettings.fromMap(dev.bosun.etcd.EtcdOperator.NAME, env),
+                        client,
+                        LocalWorkloads.ETCD_ADDRESSING,
+                        java.util.Optional.of(workloads.etcdBackups()),
+                        null));
     if (!release.cluster().operatorsInCluster()) {
       for (String operator : operators) {
         clients.put(
@@ -60,7 +76,7 @@ final class RunningPlatform implements AutoCloseable {
     for (String operator : operators) {
       Map<String, String> env = new LinkedHashMap<>(release.environment(operator));
       env.put(OperatorSettings.HTTP_PORT, "0"); // many operators in one JVM: free ports
-      runtimes.put(operator, MAINS.get(operator).apply(env, clients.get(operator)).start());
+      runtimes.put(operator, mains.get(operator).apply(env, clients.get(operator)).start());
     }
     return this;
   }
@@ -148,6 +164,14 @@ final class RunningPlatform implements AutoCloseable {
     if (!release.cluster().operatorsInCluster()) {
       stop();
       clients.values().forEach(KubernetesClient::close);
+      workloads.close();
+    }
+  }
+
+  /** Makes the member Pods of {@code namespace} run (local control plane; on kind they do). */
+  void runWorkloadsIn(String namespace) {
+    if (workloads != null) {
+      workloads.runEtcdMembersIn(namespace);
     }
   }
 }
