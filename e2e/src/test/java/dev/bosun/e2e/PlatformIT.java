@@ -34,7 +34,7 @@ class PlatformIT {
   static void installAndStart() {
     release = PlatformRelease.shared();
     admin = release.admin();
-    platform = new RunningPlatform(release, List.of("webservice", "configsync", "etcd")).start();
+    platform = new RunningPlatform(release, PlatformChart.OPERATORS).start();
   }
 
   @AfterAll
@@ -103,6 +103,7 @@ class PlatformIT {
     // The shop team's service, reading the synced copy, rolled when it changes, next to the
     // stateful services it uses.
     platform.runWorkloadsIn(shop);
+    platform.runMySqlInstances(shop, "shop-db", 3);
     Resources.apply(
         admin,
         shop,
@@ -129,6 +130,11 @@ class PlatformIT {
         kind: EtcdCluster
         metadata: {name: shop-etcd}
         spec: {size: 3, version: 3.4.23}
+        ---
+        apiVersion: mysql.bosun.dev/v1alpha1
+        kind: MySQLCluster
+        metadata: {name: shop-db}
+        spec: {replicas: 3, flavour: MariaDB, version: "10.11"}
         """);
 
     List<Ref> everything =
@@ -136,7 +142,8 @@ class PlatformIT {
             new Ref("config.bosun.dev/v1alpha1", "ConfigMapSync", source, "shop-config"),
             new Ref("web.bosun.dev/v1alpha1", "WebService", shop, "shop"),
             new Ref("config.bosun.dev/v1alpha1", "ConfigMonitor", shop, "shop"),
-            new Ref("etcd.bosun.dev/v1alpha1", "EtcdCluster", shop, "shop-etcd"));
+            new Ref("etcd.bosun.dev/v1alpha1", "EtcdCluster", shop, "shop-etcd"),
+            new Ref("mysql.bosun.dev/v1alpha1", "MySQLCluster", shop, "shop-db"));
     awaitOrShow("everything Ready", everything, () -> allReady(everything));
     assertThat(admin.configMaps().inNamespace(shop).withName("shop-config").get().getData())
         .containsEntry("GREETING", "hello");

@@ -72,6 +72,7 @@ public final class PlatformRun {
     for (Sample sample : Sample.ALL) {
       step("applying " + sample.file() + " in namespace " + sample.namespace());
       sample.apply(admin, repo);
+      platform.runWorkloadsIn(sample.namespace());
     }
 
     System.out.printf(

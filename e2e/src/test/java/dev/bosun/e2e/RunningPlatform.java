@@ -49,16 +49,26 @@ final class RunningPlatform implements AutoCloseable {
         release.cluster().operatorsInCluster() ? null : new LocalWorkloads(release.admin());
     this.mains =
         Map.of(
-            "webservice", dev.bosun.web.Main::create,
-            "configsync", dev.bosun.config.Main::create,
+            "webservice",
+            dev.bosun.web.Main::create,
+            "configsync",
+            dev.bosun.config.Main::create,
             "etcd",
-                (env, client) ->
-                    dev.bosun.etcd.Main.create(
-                        OperatorSettings.fromMap(dev.bosun.etcd.EtcdOperator.NAME, env),
-                        client,
-                        LocalWorkloads.ETCD_ADDRESSING,
-                        java.util.Optional.of(workloads.etcdBackups()),
-                        null));
+            (env, client) ->
+                dev.bosun.etcd.Main.create(
+                    OperatorSettings.fromMap(dev.bosun.etcd.EtcdOperator.NAME, env),
+                    client,
+                    LocalWorkloads.ETCD_ADDRESSING,
+                    java.util.Optional.of(workloads.etcdBackups()),
+                    null),
+            "mysql",
+            (env, client) ->
+                dev.bosun.mysql.Main.create(
+                    OperatorSettings.fromMap(dev.bosun.mysql.MySQLOperator.NAME, env),
+                    client,
+                    workloads.mysqlAddressing,
+                    Duration.ofMillis(500),
+                    workloads.mysqlBackups()));
     if (!release.cluster().operatorsInCluster()) {
       for (String operator : operators) {
         clients.put(
@@ -165,6 +175,16 @@ final class RunningPlatform implements AutoCloseable {
       stop();
       clients.values().forEach(KubernetesClient::close);
       workloads.close();
+    }
+  }
+
+  /**
+   * Gives MySQLCluster {@code cluster} in {@code namespace} real servers for its {@code instances}
+   * (local control plane; on kind its Pods run the server images).
+   */
+  void runMySqlInstances(String namespace, String cluster, int instances) {
+    if (workloads != null) {
+      workloads.runMySqlInstances(namespace, cluster, instances);
     }
   }
 

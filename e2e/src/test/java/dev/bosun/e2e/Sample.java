@@ -19,7 +19,10 @@ record Sample(String file, String namespace) {
           // and a monitor that rolls it when the bundle changes.
           new Sample("configsync-operator/samples/configmapsync.yaml", "platform"),
           new Sample("webservice-operator/samples/hello-web.yaml", "team-a"),
-          new Sample("configsync-operator/samples/configmonitor.yaml", "team-a"));
+          new Sample("configsync-operator/samples/configmonitor.yaml", "team-a"),
+          // The etcd cluster the team's service would use (the EtcdBackup sample writes to AWS S3,
+          // which this machine cannot reach: not applied).
+          new Sample("etcd-operator/samples/etcdcluster.yaml", "team-a"));
 
   /** Creates the namespace if needed and applies the file's objects (server-side apply). */
   void apply(KubernetesClient client, Path repo) {

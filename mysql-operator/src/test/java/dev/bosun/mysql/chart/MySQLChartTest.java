@@ -4,6 +4,7 @@ import static dev.bosun.common.testing.ChartAssertions.assertClusterRoleGrantsEx
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
 import static dev.bosun.common.testing.ChartAssertions.assertHardened;
 import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
+import static dev.bosun.common.testing.ChartAssertions.assertLeaderElectionRoleLimitedToLease;
 import static dev.bosun.common.testing.ChartAssertions.assertMetricsAndProbesOn;
 import static dev.bosun.common.testing.ChartAssertions.assertNoWildcards;
 import static dev.bosun.common.testing.ChartAssertions.assertResources;
@@ -159,17 +160,11 @@ class MySQLChartTest {
 
   @Test
   void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
-    String lease = OperatorSettings.local(MySQLOperator.NAME).leaseName();
-
-    // fabric8's LeaseLock renews with PATCH (the e2e suite found it under the chart's own RBAC);
-    // common's assertLeaderElectionRoleLimitedToLease still expects get/create/update only.
-    Role role = leaderElectionRole(CHART.render(), FULLNAME);
-    assertThat(role.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
-    assertThat(permissions(role.getRules()))
-        .isEqualTo(grants("coordination.k8s.io", "leases", "get", "create", "update", "patch"));
-    assertThat(role.getRules())
-        .filteredOn(r -> !r.getVerbs().equals(List.of("create")))
-        .allSatisfy(r -> assertThat(r.getResourceNames()).containsExactly(lease));
+    assertLeaderElectionRoleLimitedToLease(
+        CHART.render(),
+        FULLNAME,
+        NAMESPACE,
+        OperatorSettings.local(MySQLOperator.NAME).leaseName());
   }
 
   @Test
