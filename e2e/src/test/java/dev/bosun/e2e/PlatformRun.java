@@ -71,6 +71,11 @@ public final class PlatformRun {
 
     for (Sample sample : Sample.ALL) {
       step("applying " + sample.file() + " in namespace " + sample.namespace());
+      if (sample.mysqlCluster() != null) {
+        Sample.namespace(admin, sample.namespace());
+        platform.runMySqlInstances(
+            sample.namespace(), sample.mysqlCluster(), sample.mysqlInstances());
+      }
       sample.apply(admin, repo);
       platform.runWorkloadsIn(sample.namespace());
     }

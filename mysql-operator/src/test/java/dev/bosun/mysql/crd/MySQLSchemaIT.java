@@ -155,11 +155,16 @@ class MySQLSchemaIT {
   @Test
   void theSamplesAreAcceptedByTheServer() throws Exception {
     for (String sample :
-        new String[] {"samples/orders-db.yaml", "samples/orders-db-nightly.yaml"}) {
+        new String[] {
+          "samples/orders-db.yaml",
+          "samples/orders-db-nightly.yaml",
+          "samples/catalog-db-mariadb.yaml"
+        }) {
       try (var in = Files.newInputStream(Path.of(sample))) {
         var item = client.load(in).items().get(0);
         var accepted = client.resource(item).inNamespace(NS).dryRun().create();
-        assertThat(accepted.getMetadata().getName()).startsWith("orders-db");
+        assertThat(accepted.getMetadata().getName()).isEqualTo(item.getMetadata().getName());
+        assertThat(accepted.getKind()).isIn("MySQLCluster", "MySQLBackup");
       }
     }
   }
