@@ -67,7 +67,7 @@ final class RunningPlatform implements AutoCloseable {
                     OperatorSettings.fromMap(dev.bosun.mysql.MySQLOperator.NAME, env),
                     client,
                     workloads.mysqlAddressing,
-                    Duration.ofMillis(500),
+                    dev.bosun.mysql.Main.pollInterval(env),
                     workloads.mysqlBackups()));
     if (!release.cluster().operatorsInCluster()) {
       for (String operator : operators) {

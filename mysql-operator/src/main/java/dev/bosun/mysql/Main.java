@@ -41,7 +41,8 @@ public final class Main {
     return v == null || v.isBlank() ? null : Path.of(v);
   }
 
-  static Duration pollInterval(Map<String, String> env) {
+  /** The health-poll interval the environment sets ({@value #POLL_MILLIS}), 5 s by default. */
+  public static Duration pollInterval(Map<String, String> env) {
     String v = env.get(POLL_MILLIS);
     if (v == null || v.isBlank()) {
       return Duration.ofSeconds(5);

@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -24,6 +25,20 @@ public final class Conditions {
       return Optional.empty();
     }
     return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  /**
+   * True when condition {@code type} is in both lists with the same status and reason: nothing a
+   * user would be told about (an Event, a log line) happened to it. Null lists have no conditions.
+   */
+  public static boolean sameStatusAndReason(
+      List<Condition> before, List<Condition> after, String type) {
+    Optional<Condition> b = find(before == null ? List.of() : before, type);
+    Optional<Condition> a = find(after == null ? List.of() : after, type);
+    return b.isPresent()
+        && a.isPresent()
+        && Objects.equals(b.get().getStatus(), a.get().getStatus())
+        && Objects.equals(b.get().getReason(), a.get().getReason());
   }
 
   /** True when the stored condition of the type has status True. */

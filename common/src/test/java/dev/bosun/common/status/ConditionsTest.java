@@ -210,4 +210,38 @@ class ConditionsTest {
         .withObservedGeneration(1L)
         .build();
   }
+
+  @Test
+  void sameStatusAndReasonComparesOneTypeOnly() {
+    Condition readyTrue =
+        new io.fabric8.kubernetes.api.model.ConditionBuilder()
+            .withType("Ready")
+            .withStatus("True")
+            .withReason("Ready")
+            .withMessage("a")
+            .build();
+    Condition readyTrueOtherMessage =
+        new io.fabric8.kubernetes.api.model.ConditionBuilder(readyTrue).withMessage("b").build();
+    Condition readyFalse =
+        new io.fabric8.kubernetes.api.model.ConditionBuilder(readyTrue)
+            .withStatus("False")
+            .withReason("RollingOut")
+            .build();
+    Condition degraded =
+        new io.fabric8.kubernetes.api.model.ConditionBuilder()
+            .withType("Degraded")
+            .withStatus("True")
+            .withReason("X")
+            .build();
+
+    assertThat(
+            Conditions.sameStatusAndReason(
+                List.of(readyTrue), List.of(readyTrueOtherMessage, degraded), "Ready"))
+        .isTrue();
+    assertThat(Conditions.sameStatusAndReason(List.of(readyTrue), List.of(readyFalse), "Ready"))
+        .isFalse();
+    assertThat(Conditions.sameStatusAndReason(null, List.of(readyTrue), "Ready")).isFalse();
+    assertThat(Conditions.sameStatusAndReason(List.of(degraded), List.of(degraded), "Ready"))
+        .isFalse();
+  }
 }

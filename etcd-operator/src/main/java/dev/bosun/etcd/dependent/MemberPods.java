@@ -1,5 +1,6 @@
 package dev.bosun.etcd.dependent;
 
+import dev.bosun.common.meta.EnvVars;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.membership.ClusterRef;
@@ -225,18 +226,18 @@ public final class MemberPods {
             .withCommand(java)
             .withArgs("fetch", RESTORE_MOUNT + "/snapshot.db")
             .withEnv(
-                env(dev.bosun.etcd.restore.FetchSnapshot.ENDPOINT, source.endpoint()),
-                env(dev.bosun.etcd.restore.FetchSnapshot.REGION, source.region()),
-                env(dev.bosun.etcd.restore.FetchSnapshot.BUCKET, source.bucket()),
-                env(
+                EnvVars.of(dev.bosun.etcd.restore.FetchSnapshot.ENDPOINT, source.endpoint()),
+                EnvVars.of(dev.bosun.etcd.restore.FetchSnapshot.REGION, source.region()),
+                EnvVars.of(dev.bosun.etcd.restore.FetchSnapshot.BUCKET, source.bucket()),
+                EnvVars.of(
                     dev.bosun.etcd.restore.FetchSnapshot.PATH_STYLE,
                     Boolean.toString(source.pathStyle())),
-                env(dev.bosun.etcd.restore.FetchSnapshot.KEY, source.key()),
-                secretEnv(
+                EnvVars.of(dev.bosun.etcd.restore.FetchSnapshot.KEY, source.key()),
+                EnvVars.fromSecret(
                     dev.bosun.etcd.restore.FetchSnapshot.ACCESS_KEY_ID,
                     source.credentialsSecret(),
                     "accessKeyId"),
-                secretEnv(
+                EnvVars.fromSecret(
                     dev.bosun.etcd.restore.FetchSnapshot.SECRET_ACCESS_KEY,
                     source.credentialsSecret(),
                     "secretAccessKey"))
@@ -256,7 +257,7 @@ public final class MemberPods {
                 "--initial-cluster=" + member + "=" + peer,
                 "--initial-advertise-peer-urls=" + peer,
                 "--initial-cluster-token=" + cluster.getMetadata().getUid())
-            .withEnv(env("ETCDCTL_API", "3"))
+            .withEnv(EnvVars.of("ETCDCTL_API", "3"))
             .withVolumeMounts(staging)
             .build();
     var install =
@@ -276,26 +277,6 @@ public final class MemberPods {
         .addToVolumes(
             new VolumeBuilder().withName("restore").withNewEmptyDir().endEmptyDir().build())
         .endSpec()
-        .build();
-  }
-
-  private static io.fabric8.kubernetes.api.model.EnvVar env(String name, String value) {
-    return new io.fabric8.kubernetes.api.model.EnvVarBuilder()
-        .withName(name)
-        .withValue(value)
-        .build();
-  }
-
-  private static io.fabric8.kubernetes.api.model.EnvVar secretEnv(
-      String name, String secret, String key) {
-    return new io.fabric8.kubernetes.api.model.EnvVarBuilder()
-        .withName(name)
-        .withNewValueFrom()
-        .withNewSecretKeyRef()
-        .withName(secret)
-        .withKey(key)
-        .endSecretKeyRef()
-        .endValueFrom()
         .build();
   }
 

@@ -384,15 +384,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   }
 
   private static boolean sameReady(EtcdClusterStatus previous, EtcdClusterStatus now) {
-    if (previous == null) {
-      return false;
-    }
-    var before = Conditions.find(previous.getConditions(), EtcdClusterStatusBuilder.READY);
-    var after = Conditions.find(now.getConditions(), EtcdClusterStatusBuilder.READY);
-    return before.isPresent()
-        && after.isPresent()
-        && Objects.equals(before.get().getStatus(), after.get().getStatus())
-        && Objects.equals(before.get().getReason(), after.get().getReason());
+    return Conditions.sameStatusAndReason(
+        previous == null ? null : previous.getConditions(),
+        now.getConditions(),
+        EtcdClusterStatusBuilder.READY);
   }
 
   @Override

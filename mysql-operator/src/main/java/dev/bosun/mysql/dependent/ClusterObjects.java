@@ -1,6 +1,7 @@
 package dev.bosun.mysql.dependent;
 
 import dev.bosun.common.dependent.DisruptionBudget;
+import dev.bosun.common.meta.EnvVars;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.model.ClusterModel;
@@ -170,11 +171,13 @@ public final class ClusterObjects {
                 .endFieldRef()
                 .endValueFrom()
                 .build(),
-            secretEnv(rootVar, ClusterNames.rootSecret(c), ClusterNames.rootSecretKey(c)),
-            secretEnv(
+            EnvVars.fromSecret(rootVar, ClusterNames.rootSecret(c), ClusterNames.rootSecretKey(c)),
+            EnvVars.fromSecret(
                 "BOSUN_ROOT_PASSWORD", ClusterNames.rootSecret(c), ClusterNames.rootSecretKey(c)),
-            secretEnv("BOSUN_REPLICATION_PASSWORD", ClusterNames.replicationSecret(c), "password"),
-            secretEnv("BOSUN_OPERATOR_PASSWORD", ClusterNames.operatorSecret(c), "password"));
+            EnvVars.fromSecret(
+                "BOSUN_REPLICATION_PASSWORD", ClusterNames.replicationSecret(c), "password"),
+            EnvVars.fromSecret(
+                "BOSUN_OPERATOR_PASSWORD", ClusterNames.operatorSecret(c), "password"));
     Map<String, Quantity> requests = new TreeMap<>();
     m.requests().forEach((k, v) -> requests.put(k, new Quantity(v)));
     Map<String, Quantity> limits = new TreeMap<>();
@@ -271,17 +274,5 @@ public final class ClusterObjects {
   /** At most one member down by choice at a time (drains, upgrades). */
   public static DisruptionBudget disruptionBudget(MySQLCluster c) {
     return new DisruptionBudget(c.getMetadata().getName(), labels(c), selector(c), null, 1);
-  }
-
-  private static EnvVar secretEnv(String name, String secret, String key) {
-    return new EnvVarBuilder()
-        .withName(name)
-        .withNewValueFrom()
-        .withNewSecretKeyRef()
-        .withName(secret)
-        .withKey(key)
-        .endSecretKeyRef()
-        .endValueFrom()
-        .build();
   }
 }

@@ -33,7 +33,6 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -212,15 +211,10 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   }
 
   private static boolean sameReady(WebServiceStatus previous, WebServiceStatus now) {
-    if (previous == null) {
-      return false;
-    }
-    var before = Conditions.find(previous.getConditions(), WebServiceStatusAggregator.READY);
-    var after = Conditions.find(now.getConditions(), WebServiceStatusAggregator.READY);
-    return before.isPresent()
-        && after.isPresent()
-        && Objects.equals(before.get().getStatus(), after.get().getStatus())
-        && Objects.equals(before.get().getReason(), after.get().getReason());
+    return Conditions.sameStatusAndReason(
+        previous == null ? null : previous.getConditions(),
+        now.getConditions(),
+        WebServiceStatusAggregator.READY);
   }
 
   @Override
