@@ -40,6 +40,11 @@ public final class HelmChartFixture {
     return chart;
   }
 
+  /** The release name the chart is rendered as. */
+  public String release() {
+    return release;
+  }
+
   /** The release namespace the chart is rendered into. */
   public String namespace() {
     return namespace;

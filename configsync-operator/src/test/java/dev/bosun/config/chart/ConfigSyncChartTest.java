@@ -1,13 +1,7 @@
 package dev.bosun.config.chart;
 
-import static dev.bosun.common.testing.ChartAssertions.assertClusterRoleGrantsExactly;
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
-import static dev.bosun.common.testing.ChartAssertions.assertHardened;
 import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
-import static dev.bosun.common.testing.ChartAssertions.assertLeaderElectionRoleLimitedToLease;
-import static dev.bosun.common.testing.ChartAssertions.assertMetricsAndProbesOn;
-import static dev.bosun.common.testing.ChartAssertions.assertNoWildcards;
-import static dev.bosun.common.testing.ChartAssertions.assertResources;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
 import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
@@ -25,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
+import dev.bosun.common.testing.OperatorChartContract;
 import dev.bosun.config.ConfigSyncOperator;
 import dev.bosun.config.Main;
 import dev.bosun.config.sync.Consent;
@@ -43,8 +38,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +56,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the pod, the environment contract with {@link OperatorSettings} and {@link Main}, its values
  * schema, the CRD copies it ships, and the first sync its notes show.
  */
-class ConfigSyncChartTest {
+class ConfigSyncChartTest extends OperatorChartContract {
 
   private static final Path CRD_SOURCES = Path.of("..", "crds", "config.bosun.dev");
   private static final List<String> CRD_FILES =
@@ -119,9 +112,24 @@ class ConfigSyncChartTest {
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 
-  @Test
-  void lintsCleanInStrictMode() {
-    CHART.assertLintsClean();
+  @Override
+  protected HelmChartFixture chart() {
+    return CHART;
+  }
+
+  @Override
+  protected String operatorName() {
+    return ConfigSyncOperator.NAME;
+  }
+
+  @Override
+  protected String crdGroup() {
+    return "config.bosun.dev";
+  }
+
+  @Override
+  protected Set<String> operatorPermissions() {
+    return OPERATOR_PERMISSIONS;
   }
 
   @Test
@@ -156,16 +164,6 @@ class ConfigSyncChartTest {
   }
 
   @Test
-  void noRoleUsesAWildcard() {
-    assertNoWildcards(CHART.render());
-  }
-
-  @Test
-  void clusterRoleGrantsExactlyWhatTheOperatorNeeds() {
-    assertClusterRoleGrantsExactly(CHART.render(), OPERATOR_PERMISSIONS, NAMESPACE);
-  }
-
-  @Test
   void clusterRoleCoversEveryKindTheChartShips() {
     ClusterRole role = only(CHART.render(), ClusterRole.class);
     Set<String> granted = permissions(role.getRules());
@@ -180,25 +178,6 @@ class ConfigSyncChartTest {
           .as("%s", crd.getMetadata().getName())
           .contains(group + "|" + plural + "|watch", group + "|" + plural + "/status|patch");
     }
-  }
-
-  @Test
-  void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
-    List<HasMetadata> objects = CHART.render();
-    String lease = OperatorSettings.local(ConfigSyncOperator.NAME).leaseName();
-
-    assertThat(lease).isEqualTo("bosun-configsync-operator-leader");
-    Role role = assertLeaderElectionRoleLimitedToLease(objects, FULLNAME, NAMESPACE, lease);
-    assertThat(all(objects, Role.class)).containsExactly(role);
-  }
-
-  @Test
-  void deploymentIsHardened() {
-    Deployment deployment = only(CHART.render(), Deployment.class);
-
-    assertHardened(deployment);
-    assertResources(operatorContainer(deployment), "100m", "256Mi", "512Mi");
-    assertThat(serviceAccountName(deployment)).isEqualTo(FULLNAME);
   }
 
   @Test
@@ -235,11 +214,6 @@ class ConfigSyncChartTest {
     // Main parses the value strictly: what the chart writes must be what it accepts.
     assertThat(Main.destinationConsentRequired(resolvedEnv(byDefault, NAMESPACE))).isTrue();
     assertThat(Main.destinationConsentRequired(resolvedEnv(turnedOff, NAMESPACE))).isFalse();
-  }
-
-  @Test
-  void probesAndMetricsUseTheOperatorsHttpPort() {
-    assertMetricsAndProbesOn(CHART.render(), 8080);
   }
 
   @Test
@@ -454,30 +428,5 @@ class ConfigSyncChartTest {
   @MethodSource("valuesTheSchemaRejects")
   void schemaRejectsInvalidValues(List<String> keysAndValues, String where) {
     CHART.assertSchemaRejects(keysAndValues, where);
-  }
-
-  @Test
-  void chartShipsTheCrdsByteForByte() throws IOException {
-    List<String> shipped = CHART.shippedCrds();
-    List<String> sources;
-    try (Stream<Path> files = Files.list(CRD_SOURCES)) {
-      sources =
-          files
-              .map(p -> p.getFileName().toString())
-              .filter(name -> name.endsWith("-v1.yml"))
-              .sorted()
-              .toList();
-    }
-
-    assertThat(sources).isEqualTo(CRD_FILES);
-    assertThat(shipped).isEqualTo(CRD_FILES);
-    for (String file : shipped) {
-      assertThat(
-              Files.mismatch(CHART.dir().resolve("crds").resolve(file), CRD_SOURCES.resolve(file)))
-          .as(
-              "chart/crds/%s drifted from crds/config.bosun.dev: run the build to copy it again",
-              file)
-          .isEqualTo(-1L);
-    }
   }
 }

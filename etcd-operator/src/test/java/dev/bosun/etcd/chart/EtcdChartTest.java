@@ -1,19 +1,12 @@
 package dev.bosun.etcd.chart;
 
-import static dev.bosun.common.testing.ChartAssertions.assertClusterRoleGrantsExactly;
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
-import static dev.bosun.common.testing.ChartAssertions.assertHardened;
 import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
-import static dev.bosun.common.testing.ChartAssertions.assertLeaderElectionRoleLimitedToLease;
-import static dev.bosun.common.testing.ChartAssertions.assertMetricsAndProbesOn;
-import static dev.bosun.common.testing.ChartAssertions.assertNoWildcards;
-import static dev.bosun.common.testing.ChartAssertions.assertResources;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
 import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
 import static dev.bosun.common.testing.ChartAssertions.permissions;
 import static dev.bosun.common.testing.ChartAssertions.resolvedEnv;
-import static dev.bosun.common.testing.ChartAssertions.serviceAccountName;
 import static dev.bosun.common.testing.HelmChartFixture.all;
 import static dev.bosun.common.testing.HelmChartFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
+import dev.bosun.common.testing.OperatorChartContract;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.Main;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -28,8 +22,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * RBAC it grants (exactly what the operator does, no wildcards), the pod's hardening, the
  * environment contract with {@link OperatorSettings} and {@link Main}, and the CRD copies.
  */
-class EtcdChartTest {
+class EtcdChartTest extends OperatorChartContract {
 
-  private static final Path CRD_SOURCES = Path.of("..", "crds", "etcd.bosun.dev");
   private static final List<String> CRD_FILES =
       List.of("etcdbackups.etcd.bosun.dev-v1.yml", "etcdclusters.etcd.bosun.dev-v1.yml");
   private static final String RELEASE = "bosun";
@@ -89,9 +80,24 @@ class EtcdChartTest {
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 
-  @Test
-  void lintsCleanInStrictMode() {
-    CHART.assertLintsClean();
+  @Override
+  protected HelmChartFixture chart() {
+    return CHART;
+  }
+
+  @Override
+  protected String operatorName() {
+    return EtcdOperator.NAME;
+  }
+
+  @Override
+  protected String crdGroup() {
+    return "etcd.bosun.dev";
+  }
+
+  @Override
+  protected Set<String> operatorPermissions() {
+    return OPERATOR_PERMISSIONS;
   }
 
   @Test
@@ -123,16 +129,6 @@ class EtcdChartTest {
   }
 
   @Test
-  void noRoleUsesAWildcard() {
-    assertNoWildcards(CHART.render());
-  }
-
-  @Test
-  void clusterRoleGrantsExactlyWhatTheOperatorNeeds() {
-    assertClusterRoleGrantsExactly(CHART.render(), OPERATOR_PERMISSIONS, NAMESPACE);
-  }
-
-  @Test
   void clusterRoleCoversEveryKindTheChartShips() {
     Set<String> granted = permissions(only(CHART.render(), ClusterRole.class).getRules());
     for (String file : CRD_FILES) {
@@ -145,20 +141,6 @@ class EtcdChartTest {
           .as("%s", crd.getMetadata().getName())
           .contains(group + "|" + plural + "|watch", group + "|" + plural + "/status|patch");
     }
-  }
-
-  @Test
-  void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
-    assertLeaderElectionRoleLimitedToLease(
-        CHART.render(), FULLNAME, NAMESPACE, OperatorSettings.local(EtcdOperator.NAME).leaseName());
-  }
-
-  @Test
-  void deploymentIsHardened() {
-    Deployment deployment = only(CHART.render(), Deployment.class);
-    assertHardened(deployment);
-    assertResources(operatorContainer(deployment), "100m", "256Mi", "512Mi");
-    assertThat(serviceAccountName(deployment)).isEqualTo(FULLNAME);
   }
 
   @Test
@@ -222,11 +204,6 @@ class EtcdChartTest {
   }
 
   @Test
-  void probesAndMetricsUseTheOperatorsHttpPort() {
-    assertMetricsAndProbesOn(CHART.render(), 8080);
-  }
-
-  @Test
   void imageValuesReachTheOperatorAndItsRestoreContainers() {
     Deployment deployment = only(CHART.render("image.tag", "1.2.3"), Deployment.class);
     assertThat(operatorContainer(deployment).getImage()).isEqualTo("bosun/etcd-operator:1.2.3");
@@ -237,27 +214,5 @@ class EtcdChartTest {
   @Test
   void notesShowAFirstCluster() {
     assertThat(CHART.notes()).contains("kind: EtcdCluster", "every namespace", "demo-client:2379");
-  }
-
-  @Test
-  void chartShipsTheCrdsByteForByte() throws IOException {
-    List<String> shipped = CHART.shippedCrds();
-    List<String> sources;
-    try (Stream<Path> files = Files.list(CRD_SOURCES)) {
-      sources =
-          files
-              .map(p -> p.getFileName().toString())
-              .filter(name -> name.endsWith("-v1.yml"))
-              .sorted()
-              .toList();
-    }
-    assertThat(sources).isEqualTo(CRD_FILES);
-    assertThat(shipped).isEqualTo(CRD_FILES);
-    for (String file : shipped) {
-      assertThat(
-              Files.mismatch(CHART.dir().resolve("crds").resolve(file), CRD_SOURCES.resolve(file)))
-          .as("chart/crds/%s drifted from crds/etcd.bosun.dev: run the build to copy it", file)
-          .isEqualTo(-1L);
-    }
   }
 }

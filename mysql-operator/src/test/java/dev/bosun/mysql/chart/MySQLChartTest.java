@@ -1,13 +1,7 @@
 package dev.bosun.mysql.chart;
 
-import static dev.bosun.common.testing.ChartAssertions.assertClusterRoleGrantsExactly;
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
-import static dev.bosun.common.testing.ChartAssertions.assertHardened;
 import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
-import static dev.bosun.common.testing.ChartAssertions.assertLeaderElectionRoleLimitedToLease;
-import static dev.bosun.common.testing.ChartAssertions.assertMetricsAndProbesOn;
-import static dev.bosun.common.testing.ChartAssertions.assertNoWildcards;
-import static dev.bosun.common.testing.ChartAssertions.assertResources;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
 import static dev.bosun.common.testing.ChartAssertions.leaderElectionRole;
@@ -22,6 +16,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
+import dev.bosun.common.testing.OperatorChartContract;
 import dev.bosun.mysql.MySQLOperator;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -34,8 +29,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -53,12 +46,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * RBAC it grants (exactly what the operator needs, no wildcards), the hardening of the pod, the
  * environment contract with {@link OperatorSettings}, its values schema, and the CRD copy it ships.
  */
-class MySQLChartTest {
+class MySQLChartTest extends OperatorChartContract {
 
   private static final Path CRD_SOURCE =
       Path.of("..", "crds", "mysql.bosun.dev", "mysqlclusters.mysql.bosun.dev-v1.yml");
-  private static final Path BACKUP_CRD_SOURCE =
-      Path.of("..", "crds", "mysql.bosun.dev", "mysqlbackups.mysql.bosun.dev-v1.yml");
   private static final String RELEASE = "bosun";
   private static final String NAMESPACE = "bosun-system";
   private static final String FULLNAME = "bosun-bosun-mysql-operator";
@@ -104,9 +95,30 @@ class MySQLChartTest {
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 
-  @Test
-  void lintsCleanInStrictMode() {
-    CHART.assertLintsClean();
+  @Override
+  protected HelmChartFixture chart() {
+    return CHART;
+  }
+
+  @Override
+  protected String operatorName() {
+    return MySQLOperator.NAME;
+  }
+
+  @Override
+  protected String crdGroup() {
+    return "mysql.bosun.dev";
+  }
+
+  @Override
+  protected Set<String> operatorPermissions() {
+    return OPERATOR_PERMISSIONS;
+  }
+
+  @Override
+  protected List<List<String>> rbacVariants() {
+    return List.of(
+        List.of("rbac.scope", "namespace", "watchNamespaces[0]", "a", "watchNamespaces[1]", "b"));
   }
 
   @Test
@@ -135,36 +147,6 @@ class MySQLChartTest {
             "Service/" + FULLNAME + "-metrics",
             "Deployment/" + FULLNAME);
     assertLabelledInNamespace(objects, "bosun-mysql-operator", RELEASE, NAMESPACE);
-  }
-
-  @Test
-  void noRoleUsesAWildcard() {
-    assertNoWildcards(
-        Stream.of(
-                CHART.render(),
-                CHART.render(
-                    "rbac.scope",
-                    "namespace",
-                    "watchNamespaces[0]",
-                    "a",
-                    "watchNamespaces[1]",
-                    "b"))
-            .flatMap(List::stream)
-            .toList());
-  }
-
-  @Test
-  void clusterRoleGrantsExactlyWhatTheOperatorNeeds() {
-    assertClusterRoleGrantsExactly(CHART.render(), OPERATOR_PERMISSIONS, NAMESPACE);
-  }
-
-  @Test
-  void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
-    assertLeaderElectionRoleLimitedToLease(
-        CHART.render(),
-        FULLNAME,
-        NAMESPACE,
-        OperatorSettings.local(MySQLOperator.NAME).leaseName());
   }
 
   @Test
@@ -208,22 +190,8 @@ class MySQLChartTest {
   }
 
   @Test
-  void deploymentIsHardened() {
-    Deployment deployment = only(CHART.render(), Deployment.class);
-
-    assertHardened(deployment);
-    assertResources(operatorContainer(deployment), "100m", "256Mi", "512Mi");
-    assertThat(serviceAccountName(deployment)).isEqualTo(FULLNAME);
-  }
-
-  @Test
   void environmentFollowsTheOperatorsSettingsContract() {
     assertDefaultSettingsEnv(only(CHART.render(), Deployment.class), MySQLOperator.NAME, NAMESPACE);
-  }
-
-  @Test
-  void probesAndMetricsUseTheOperatorsHttpPort() {
-    assertMetricsAndProbesOn(CHART.render(), 8080);
   }
 
   @Test
@@ -344,19 +312,5 @@ class MySQLChartTest {
   @MethodSource("valuesTheSchemaRejects")
   void schemaRejectsInvalidValues(List<String> keysAndValues, String where) {
     CHART.assertSchemaRejects(keysAndValues, where);
-  }
-
-  @Test
-  void chartShipsTheCrdsByteForByte() throws IOException {
-    List<String> shipped = CHART.shippedCrds();
-
-    assertThat(shipped)
-        .containsExactlyInAnyOrder(
-            CRD_SOURCE.getFileName().toString(), BACKUP_CRD_SOURCE.getFileName().toString());
-    for (Path source : List.of(CRD_SOURCE, BACKUP_CRD_SOURCE)) {
-      assertThat(Files.mismatch(CHART.dir().resolve("crds").resolve(source.getFileName()), source))
-          .as("chart/crds drifted from crds/mysql.bosun.dev: run the build to copy it again")
-          .isEqualTo(-1L);
-    }
   }
 }

@@ -1,13 +1,7 @@
 package dev.bosun.web.chart;
 
-import static dev.bosun.common.testing.ChartAssertions.assertClusterRoleGrantsExactly;
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
-import static dev.bosun.common.testing.ChartAssertions.assertHardened;
 import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
-import static dev.bosun.common.testing.ChartAssertions.assertLeaderElectionRoleLimitedToLease;
-import static dev.bosun.common.testing.ChartAssertions.assertMetricsAndProbesOn;
-import static dev.bosun.common.testing.ChartAssertions.assertNoWildcards;
-import static dev.bosun.common.testing.ChartAssertions.assertResources;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
 import static dev.bosun.common.testing.ChartAssertions.leaderElectionRole;
@@ -22,6 +16,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
+import dev.bosun.common.testing.OperatorChartContract;
 import dev.bosun.web.WebServiceOperator;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -34,8 +29,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * RBAC it grants (exactly what the operator needs, no wildcards), the hardening of the pod, the
  * environment contract with {@link OperatorSettings}, its values schema, and the CRD copy it ships.
  */
-class WebServiceChartTest {
+class WebServiceChartTest extends OperatorChartContract {
 
   private static final Path CRD_SOURCE =
       Path.of("..", "crds", "web.bosun.dev", "webservices.web.bosun.dev-v1.yml");
@@ -96,9 +89,30 @@ class WebServiceChartTest {
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 
-  @Test
-  void lintsCleanInStrictMode() {
-    CHART.assertLintsClean();
+  @Override
+  protected HelmChartFixture chart() {
+    return CHART;
+  }
+
+  @Override
+  protected String operatorName() {
+    return WebServiceOperator.NAME;
+  }
+
+  @Override
+  protected String crdGroup() {
+    return "web.bosun.dev";
+  }
+
+  @Override
+  protected Set<String> operatorPermissions() {
+    return OPERATOR_PERMISSIONS;
+  }
+
+  @Override
+  protected List<List<String>> rbacVariants() {
+    return List.of(
+        List.of("rbac.scope", "namespace", "watchNamespaces[0]", "a", "watchNamespaces[1]", "b"));
   }
 
   @Test
@@ -127,34 +141,6 @@ class WebServiceChartTest {
             "Service/" + FULLNAME + "-metrics",
             "Deployment/" + FULLNAME);
     assertLabelledInNamespace(objects, "bosun-webservice-operator", RELEASE, NAMESPACE);
-  }
-
-  @Test
-  void noRoleUsesAWildcard() {
-    assertNoWildcards(
-        Stream.of(
-                CHART.render(),
-                CHART.render(
-                    "rbac.scope",
-                    "namespace",
-                    "watchNamespaces[0]",
-                    "a",
-                    "watchNamespaces[1]",
-                    "b"))
-            .flatMap(List::stream)
-            .toList());
-  }
-
-  @Test
-  void clusterRoleGrantsExactlyWhatTheOperatorNeeds() {
-    assertClusterRoleGrantsExactly(CHART.render(), OPERATOR_PERMISSIONS, NAMESPACE);
-  }
-
-  @Test
-  void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
-    String lease = OperatorSettings.local(WebServiceOperator.NAME).leaseName();
-
-    assertLeaderElectionRoleLimitedToLease(CHART.render(), FULLNAME, NAMESPACE, lease);
   }
 
   @Test
@@ -198,23 +184,9 @@ class WebServiceChartTest {
   }
 
   @Test
-  void deploymentIsHardened() {
-    Deployment deployment = only(CHART.render(), Deployment.class);
-
-    assertHardened(deployment);
-    assertResources(operatorContainer(deployment), "100m", "256Mi", "512Mi");
-    assertThat(serviceAccountName(deployment)).isEqualTo(FULLNAME);
-  }
-
-  @Test
   void environmentFollowsTheOperatorsSettingsContract() {
     assertDefaultSettingsEnv(
         only(CHART.render(), Deployment.class), WebServiceOperator.NAME, NAMESPACE);
-  }
-
-  @Test
-  void probesAndMetricsUseTheOperatorsHttpPort() {
-    assertMetricsAndProbesOn(CHART.render(), 8080);
   }
 
   @Test
@@ -316,15 +288,5 @@ class WebServiceChartTest {
   @MethodSource("valuesTheSchemaRejects")
   void schemaRejectsInvalidValues(List<String> keysAndValues, String where) {
     CHART.assertSchemaRejects(keysAndValues, where);
-  }
-
-  @Test
-  void chartShipsTheCrdByteForByte() throws IOException {
-    List<String> shipped = CHART.shippedCrds();
-
-    assertThat(shipped).containsExactly(CRD_SOURCE.getFileName().toString());
-    assertThat(Files.mismatch(CHART.dir().resolve("crds").resolve(shipped.get(0)), CRD_SOURCE))
-        .as("chart/crds drifted from crds/web.bosun.dev: run the build to copy it again")
-        .isEqualTo(-1L);
   }
 }
