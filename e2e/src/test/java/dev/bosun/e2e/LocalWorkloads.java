@@ -1,12 +1,12 @@
 package dev.bosun.e2e;
 
+import dev.bosun.common.testing.Crds;
 import dev.bosun.etcd.membership.LoopbackAddressing;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.mysql.testing.MariaDbServers;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.Addressing;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,17 +77,7 @@ final class LocalWorkloads implements AutoCloseable {
   }
 
   private void secret(String namespace, String name, String password) {
-    admin
-        .secrets()
-        .inNamespace(namespace)
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withStringData(Map.of("password", password))
-                .build())
-        .serverSideApply();
+    Crds.secret(admin, namespace, name, Map.of("password", password));
   }
 
   /** Runs the etcd member Pods of {@code namespace} as etcd processes (once per namespace). */

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The project's CRDs (from the crds module, on the classpath) in a form the test server accepts.
@@ -75,6 +76,24 @@ public final class Crds {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Creates a Secret of string data in {@code namespace} (a test's credentials or certificates).
+   */
+  public static void secret(
+      KubernetesClient client, String namespace, String name, Map<String, String> stringData) {
+    client
+        .secrets()
+        .inNamespace(namespace)
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withStringData(stringData)
+                .build())
+        .create();
   }
 
   /** Creates or updates a namespace with the given labels and annotations (server-side apply). */

@@ -26,7 +26,6 @@ import dev.bosun.etcd.v1alpha1.etcdclusterspec.bootstrap.FromBackup;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.net.URI;
@@ -362,19 +361,13 @@ class EtcdBackupIT {
   }
 
   void createS3Secret() {
-    operator
-        .client
-        .secrets()
-        .inNamespace(ns)
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("s3-credentials")
-                .endMetadata()
-                .addToStringData("accessKeyId", s3.credentials().accessKeyId())
-                .addToStringData("secretAccessKey", s3.credentials().secretAccessKey())
-                .build())
-        .create();
+    Crds.secret(
+        operator.client,
+        ns,
+        "s3-credentials",
+        Map.of(
+            "accessKeyId", s3.credentials().accessKeyId(),
+            "secretAccessKey", s3.credentials().secretAccessKey()));
   }
 
   @Test

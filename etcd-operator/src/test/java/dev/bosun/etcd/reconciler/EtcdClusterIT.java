@@ -430,18 +430,7 @@ class EtcdClusterIT {
   }
 
   void secret(String name, Map<String, String> data) {
-    operator
-        .client
-        .secrets()
-        .inNamespace(ns)
-        .resource(
-            new io.fabric8.kubernetes.api.model.SecretBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withStringData(data)
-                .build())
-        .create();
+    Crds.secret(operator.client, ns, name, data);
   }
 
   static boolean owned(HasMetadata o) {

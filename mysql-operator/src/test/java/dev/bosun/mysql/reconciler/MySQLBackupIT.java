@@ -12,7 +12,6 @@ import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,18 +73,7 @@ class MySQLBackupIT {
   }
 
   private static void secret(String name, Map<String, String> data) {
-    operator
-        .client
-        .secrets()
-        .inNamespace(ns)
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withStringData(data)
-                .build())
-        .create();
+    Crds.secret(operator.client, ns, name, data);
   }
 
   private static String ready(Object r) {

@@ -85,18 +85,7 @@ class MySQLClusterIT {
   }
 
   private void secret(String name, String password) {
-    operator
-        .client
-        .secrets()
-        .inNamespace(ns)
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withStringData(Map.of("password", password))
-                .build())
-        .create();
+    Crds.secret(operator.client, ns, name, Map.of("password", password));
   }
 
   private GenericKubernetesResource create(String name, String spec) {
