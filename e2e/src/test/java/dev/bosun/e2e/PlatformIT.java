@@ -34,12 +34,15 @@ class PlatformIT {
   static void installAndStart() {
     release = PlatformRelease.shared();
     admin = release.admin();
-    platform = new RunningPlatform(release, PlatformChart.OPERATORS).start();
+    platform = new RunningPlatform(release, PlatformChart.OPERATORS);
+    platform.start();
   }
 
   @AfterAll
   static void stop() {
-    platform.close();
+    if (platform != null) {
+      platform.close();
+    }
   }
 
   private static String suffix() {

@@ -83,10 +83,16 @@ final class RunningPlatform implements AutoCloseable {
       scale(1);
       return this;
     }
-    for (String operator : operators) {
-      Map<String, String> env = new LinkedHashMap<>(release.environment(operator));
-      env.put(OperatorSettings.HTTP_PORT, "0"); // many operators in one JVM: free ports
-      runtimes.put(operator, mains.get(operator).apply(env, clients.get(operator)).start());
+    try {
+      for (String operator : operators) {
+        Map<String, String> env = new LinkedHashMap<>(release.environment(operator));
+        env.put(OperatorSettings.HTTP_PORT, "0"); // many operators in one JVM: free ports
+        runtimes.put(operator, mains.get(operator).apply(env, clients.get(operator)).start());
+      }
+    } catch (RuntimeException e) {
+      // Half a platform must not keep running (and holding Leases) after a failed start.
+      stop();
+      throw e;
     }
     return this;
   }
