@@ -59,6 +59,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   static final String INVALID_SPEC = "InvalidSpec";
 
+  /** Ready's reason while a disaster recovery waits for the old member Pods to be gone. */
+  static final String RECOVERY_WAITING = "RecoveryWaitingForOldMembers";
+
   /** How often a converged cluster's health is polled. */
   public static final Duration HEALTH_INTERVAL = Duration.ofSeconds(15);
 
@@ -119,9 +122,14 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   }
 
   @Override
-  public UpdateControl<EtcdCluster> reconcile(EtcdCluster cluster, Context<EtcdCluster> context) {
+  public UpdateControl<EtcdCluster> reconcile(EtcdCluster cached, Context<EtcdCluster> context) {
     try {
-      return reconcileCluster(cluster, context);
+      Optional<EtcdCluster> cluster = live(context.getClient(), cached);
+      if (cluster.isEmpty()) {
+        // Deleted (or deleted and created again) since the event: its own events bring it back.
+        return UpdateControl.noUpdate();
+      }
+      return reconcileCluster(cluster.get(), context);
     } catch (KubernetesClientException e) {
       if (terminating(e)) {
         // The namespace is going away with everything in it: nothing to create, nothing to say.
@@ -130,6 +138,29 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       }
       throw e;
     }
+  }
+
+  /**
+   * The cluster as the API server has it now. JOSDK hands over its informer's copy, and the
+   * reconcile that an event queued during the previous one triggers can start before the informer
+   * has seen that reconcile's own status write. The status carries state the next step depends on
+   * (recoveringFrom, quorumLostSince, clusterId), and our status writes are server-side applies of
+   * the whole status: a reconcile on the older copy would not only decide on stale state, its write
+   * would also erase those fields (so a disaster recovery, once its members were stopped, was
+   * forgotten and the cluster waited forever for members that were never started).
+   */
+  private static Optional<EtcdCluster> live(KubernetesClient client, EtcdCluster cached) {
+    EtcdCluster live =
+        client
+            .resources(EtcdCluster.class)
+            .inNamespace(cached.getMetadata().getNamespace())
+            .withName(cached.getMetadata().getName())
+            .get();
+    if (live == null
+        || !Objects.equals(live.getMetadata().getUid(), cached.getMetadata().getUid())) {
+      return Optional.empty();
+    }
+    return Optional.of(live);
   }
 
   private static boolean terminating(KubernetesClientException e) {
@@ -260,10 +291,27 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       ClusterRef ref,
       EtcdMembership etcd,
       MemberInventory inventory) {
-    EtcdClusterStatus status =
-        io.fabric8.kubernetes.client.utils.Serialization.clone(cluster.getStatus());
+    String from = cluster.getStatus().getRecoveringFrom();
     if (!inventory.pods().isEmpty()) {
-      return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(Duration.ofSeconds(1));
+      List<String> left =
+          inventory.pods().values().stream()
+              .map(
+                  p ->
+                      p.getMetadata().getName()
+                          + (p.getMetadata().getDeletionTimestamp() == null
+                              ? " (not deleted)"
+                              : " (terminating since "
+                                  + p.getMetadata().getDeletionTimestamp()
+                                  + ")"))
+              .toList();
+      return waitToRecover(
+          cluster,
+          RECOVERY_WAITING,
+          "disaster recovery from "
+              + from
+              + ": waiting for the old member Pods to be gone before the first new member starts: "
+              + String.join(", ", left),
+          Duration.ofSeconds(1));
     }
     RestoreSource source;
     try {
@@ -273,9 +321,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
               cluster.getMetadata().getNamespace(),
               cluster.getSpec().getDisasterRecovery().getRestoreFromBackup());
     } catch (RestoreSources.NotRestorable e) {
-      return StatusRecorder.patchIfChanged(
-              cluster, statuses.blocked(cluster, e.reason(), e.getMessage()))
-          .rescheduleAfter(Duration.ofSeconds(10));
+      return waitToRecover(
+          cluster,
+          e.reason(),
+          "disaster recovery from " + from + ": no snapshot to restore from: " + e.getMessage(),
+          Duration.ofSeconds(10));
     }
     String member =
         dev.bosun.etcd.membership.MemberNames.next(
@@ -290,6 +340,24 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     next.setClusterId(null);
     next.setRestoredFrom(source.location());
     return StatusRecorder.patchIfChanged(cluster, next).rescheduleAfter(Duration.ofSeconds(1));
+  }
+
+  /**
+   * A disaster recovery that cannot take its next step yet: says what it waits for (logged once per
+   * change, and as the Ready condition's message), keeps recoveringFrom, and looks again.
+   */
+  private UpdateControl<EtcdCluster> waitToRecover(
+      EtcdCluster cluster, String reason, String message, Duration again) {
+    EtcdClusterStatus status = statuses.blocked(cluster, reason, message);
+    Condition before =
+        Conditions.find(cluster.getStatus().getConditions(), EtcdClusterStatusBuilder.READY)
+            .orElse(null);
+    if (before == null
+        || !reason.equals(before.getReason())
+        || !message.equals(before.getMessage())) {
+      LOG.info("{}: {}", reason, message);
+    }
+    return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(again);
   }
 
   private static Duration nextLook(StepExecutor.Outcome outcome) {
@@ -392,10 +460,21 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   @Override
   public ErrorStatusUpdateControl<EtcdCluster> updateErrorStatus(
-      EtcdCluster cluster, Context<EtcdCluster> context, Exception e) {
+      EtcdCluster cached, Context<EtcdCluster> context, Exception e) {
     String message = "reconcile failed, retrying: " + e.getMessage();
     LOG.warn(message, e);
-    EtcdClusterStatus status = statuses.blocked(cluster, "ReconcileError", message);
-    return StatusRecorder.patchErrorIfChanged(cluster, status);
+    Optional<EtcdCluster> cluster;
+    try {
+      // The blocked status keeps the stored one's fields: they must be the current ones.
+      cluster = live(context.getClient(), cached);
+    } catch (KubernetesClientException unreadable) {
+      LOG.debug("cannot read the cluster to record the failure: {}", unreadable.getMessage());
+      return ErrorStatusUpdateControl.defaultErrorProcessing();
+    }
+    if (cluster.isEmpty()) {
+      return ErrorStatusUpdateControl.defaultErrorProcessing();
+    }
+    EtcdClusterStatus status = statuses.blocked(cluster.get(), "ReconcileError", message);
+    return StatusRecorder.patchErrorIfChanged(cluster.get(), status);
   }
 }
