@@ -8,6 +8,7 @@ import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.LabelSelectors;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.config.ConfigSyncOperator;
 import dev.bosun.config.monitor.RolloutDecision;
@@ -119,7 +120,13 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
 
   @Override
   public UpdateControl<ConfigMonitor> reconcile(
-      ConfigMonitor monitor, Context<ConfigMonitor> context) {
+      ConfigMonitor cached, Context<ConfigMonitor> context) {
+    // The status holds the applied hash and the pending change: a stale copy would roll twice.
+    Optional<ConfigMonitor> live = FreshPrimary.read(context.getClient(), cached);
+    if (live.isEmpty()) {
+      return UpdateControl.noUpdate();
+    }
+    ConfigMonitor monitor = live.get();
     ConfigMonitorSpec spec = monitor.getSpec();
     String ns = monitor.getMetadata().getNamespace();
     long generation = monitor.getMetadata().getGeneration();

@@ -7,6 +7,7 @@ import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.backup.BackupStores;
@@ -78,7 +79,13 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
   }
 
   @Override
-  public UpdateControl<EtcdBackup> reconcile(EtcdBackup backup, Context<EtcdBackup> context) {
+  public UpdateControl<EtcdBackup> reconcile(EtcdBackup cached, Context<EtcdBackup> context) {
+    // The status holds the schedule's bookkeeping: a stale copy would take a snapshot twice.
+    Optional<EtcdBackup> live = FreshPrimary.read(context.getClient(), cached);
+    if (live.isEmpty()) {
+      return UpdateControl.noUpdate();
+    }
+    EtcdBackup backup = live.get();
     EtcdBackupStatus previous = backup.getStatus();
     Optional<CronSchedule> schedule;
     BackupStore store;

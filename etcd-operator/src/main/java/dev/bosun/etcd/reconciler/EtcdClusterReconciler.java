@@ -3,6 +3,7 @@ package dev.bosun.etcd.reconciler;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.dependent.ClusterServices;
@@ -124,7 +125,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   @Override
   public UpdateControl<EtcdCluster> reconcile(EtcdCluster cached, Context<EtcdCluster> context) {
     try {
-      Optional<EtcdCluster> cluster = live(context.getClient(), cached);
+      Optional<EtcdCluster> cluster = FreshPrimary.read(context.getClient(), cached);
       if (cluster.isEmpty()) {
         // Deleted (or deleted and created again) since the event: its own events bring it back.
         return UpdateControl.noUpdate();
@@ -138,29 +139,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       }
       throw e;
     }
-  }
-
-  /**
-   * The cluster as the API server has it now. JOSDK hands over its informer's copy, and the
-   * reconcile that an event queued during the previous one triggers can start before the informer
-   * has seen that reconcile's own status write. The status carries state the next step depends on
-   * (recoveringFrom, quorumLostSince, clusterId), and our status writes are server-side applies of
-   * the whole status: a reconcile on the older copy would not only decide on stale state, its write
-   * would also erase those fields (so a disaster recovery, once its members were stopped, was
-   * forgotten and the cluster waited forever for members that were never started).
-   */
-  private static Optional<EtcdCluster> live(KubernetesClient client, EtcdCluster cached) {
-    EtcdCluster live =
-        client
-            .resources(EtcdCluster.class)
-            .inNamespace(cached.getMetadata().getNamespace())
-            .withName(cached.getMetadata().getName())
-            .get();
-    if (live == null
-        || !Objects.equals(live.getMetadata().getUid(), cached.getMetadata().getUid())) {
-      return Optional.empty();
-    }
-    return Optional.of(live);
   }
 
   private static boolean terminating(KubernetesClientException e) {
@@ -466,7 +444,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     Optional<EtcdCluster> cluster;
     try {
       // The blocked status keeps the stored one's fields: they must be the current ones.
-      cluster = live(context.getClient(), cached);
+      cluster = FreshPrimary.read(context.getClient(), cached);
     } catch (KubernetesClientException unreadable) {
       LOG.debug("cannot read the cluster to record the failure: {}", unreadable.getMessage());
       return ErrorStatusUpdateControl.defaultErrorProcessing();

@@ -7,6 +7,7 @@ import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.backup.BackupStores;
@@ -32,6 +33,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +63,13 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
   }
 
   @Override
-  public UpdateControl<MySQLBackup> reconcile(MySQLBackup b, Context<MySQLBackup> context) {
+  public UpdateControl<MySQLBackup> reconcile(MySQLBackup cached, Context<MySQLBackup> context) {
+    // The status holds the schedule's bookkeeping: a stale copy would take a backup twice.
+    Optional<MySQLBackup> live = FreshPrimary.read(context.getClient(), cached);
+    if (live.isEmpty()) {
+      return UpdateControl.noUpdate();
+    }
+    MySQLBackup b = live.get();
     var spec = b.getSpec();
     CronSchedule schedule = null;
     if (spec.getSchedule() != null) {

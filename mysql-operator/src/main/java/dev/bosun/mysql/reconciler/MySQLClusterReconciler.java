@@ -3,6 +3,7 @@ package dev.bosun.mysql.reconciler;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.dependent.Applier;
@@ -23,6 +24,7 @@ import dev.bosun.mysql.workload.TopologyRecord;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
@@ -35,6 +37,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -87,8 +90,15 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   }
 
   @Override
-  public UpdateControl<MySQLCluster> reconcile(MySQLCluster c, Context<MySQLCluster> context) {
+  public UpdateControl<MySQLCluster> reconcile(MySQLCluster cached, Context<MySQLCluster> context) {
     KubernetesClient client = context.getClient();
+    // The status holds the topology record (primary, promotion point, errant members): decide on
+    // the stored one, never on an informer copy that may predate the last failover's write.
+    Optional<MySQLCluster> live = FreshPrimary.read(client, cached);
+    if (live.isEmpty()) {
+      return UpdateControl.noUpdate();
+    }
+    MySQLCluster c = live.get();
     ClusterModel m = ClusterModel.of(c);
     MySQLClusterStatus previous = c.getStatus();
 
@@ -380,9 +390,25 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
 
   @Override
   public ErrorStatusUpdateControl<MySQLCluster> updateErrorStatus(
-      MySQLCluster c, Context<MySQLCluster> context, Exception e) {
+      MySQLCluster cached, Context<MySQLCluster> context, Exception e) {
     String message = "reconcile failed, retrying: " + e.getMessage();
-    LOG.warn("{}/{}: {}", c.getMetadata().getNamespace(), c.getMetadata().getName(), message, e);
+    LOG.warn(
+        "{}/{}: {}",
+        cached.getMetadata().getNamespace(),
+        cached.getMetadata().getName(),
+        message,
+        e);
+    Optional<MySQLCluster> live;
+    try {
+      // The blocked status keeps the stored topology record: it must be the current one.
+      live = FreshPrimary.read(context.getClient(), cached);
+    } catch (KubernetesClientException unreadable) {
+      return ErrorStatusUpdateControl.defaultErrorProcessing();
+    }
+    if (live.isEmpty()) {
+      return ErrorStatusUpdateControl.defaultErrorProcessing();
+    }
+    MySQLCluster c = live.get();
     return StatusRecorder.patchErrorIfChanged(
         c, statusBuilder.blocked(c, ClusterModel.of(c), "ReconcileError", message));
   }
