@@ -2,18 +2,27 @@ package dev.bosun.common.testing;
 
 import static dev.bosun.common.testing.ChartAssertions.assertClusterRoleGrantsExactly;
 import static dev.bosun.common.testing.ChartAssertions.assertHardened;
+import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
 import static dev.bosun.common.testing.ChartAssertions.assertLeaderElectionRoleLimitedToLease;
 import static dev.bosun.common.testing.ChartAssertions.assertMetricsAndProbesOn;
 import static dev.bosun.common.testing.ChartAssertions.assertNoWildcards;
 import static dev.bosun.common.testing.ChartAssertions.assertResources;
+import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
+import static dev.bosun.common.testing.ChartAssertions.resolvedEnv;
 import static dev.bosun.common.testing.ChartAssertions.serviceAccountName;
+import static dev.bosun.common.testing.HelmChartFixture.all;
 import static dev.bosun.common.testing.HelmChartFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,26 +31,60 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What every Bosun operator chart must do, whatever the operator: lint clean, grant exactly what
- * the operator needs without wildcards, take its Lease only, run hardened with the standard
- * resources, probe and expose metrics on the operator's port, and ship its API group's CRDs byte
- * for byte. Each operator's chart test extends it and adds what is particular to it.
+ * What every Bosun operator chart must do, whatever the operator: render the same set of objects,
+ * lint clean, grant exactly what the operator needs without wildcards, take its Lease only, run
+ * hardened with the standard resources, probe and expose metrics on the operator's port, pass its
+ * values on, run without leader election or without its own RBAC when asked, and ship its API
+ * group's CRDs byte for byte. Each operator's chart test extends it (or {@link
+ * NamespaceScopedChartContract}) and adds what is particular to it.
  */
 public abstract class OperatorChartContract {
 
-  /** The chart under test, rendered as one release. */
-  protected abstract HelmChartFixture chart();
+  private final HelmChartFixture chart;
+  private final String operatorName;
+  private final String crdGroup;
+  private final Set<String> operatorPermissions;
 
-  /** The operator's name ({@code bosun-<name>-operator}): labels, field manager, Lease. */
-  protected abstract String operatorName();
+  /**
+   * @param chart the chart under test, rendered as one release
+   * @param operatorName the operator's name ({@code bosun-<name>-operator}): labels, Lease
+   * @param crdGroup the API group whose CRDs the chart ships (a folder of {@code crds/})
+   * @param operatorPermissions what the operator does, as "apiGroup|resource|verb": the chart must
+   *     grant exactly this
+   */
+  protected OperatorChartContract(
+      HelmChartFixture chart,
+      String operatorName,
+      String crdGroup,
+      Set<String> operatorPermissions) {
+    this.chart = chart;
+    this.operatorName = operatorName;
+    this.crdGroup = crdGroup;
+    this.operatorPermissions = operatorPermissions;
+  }
 
-  /** The API group whose CRDs the chart ships (a folder of {@code crds/}). */
-  protected abstract String crdGroup();
+  /** The chart under test. */
+  protected HelmChartFixture chart() {
+    return chart;
+  }
 
-  /** What the operator does, as "apiGroup|resource|verb": the chart must grant exactly this. */
-  protected abstract Set<String> operatorPermissions();
+  /** The operator's name. */
+  protected String operatorName() {
+    return operatorName;
+  }
+
+  /** The API group of the CRDs the chart ships. */
+  protected String crdGroup() {
+    return crdGroup;
+  }
+
+  /** What the chart must grant, exactly. */
+  protected Set<String> operatorPermissions() {
+    return operatorPermissions;
+  }
 
   /** Further --set pairs whose rendering must be wildcard-free too (e.g. namespace-scoped RBAC). */
   protected List<List<String>> rbacVariants() {
@@ -53,9 +96,109 @@ public abstract class OperatorChartContract {
     return chart().release() + "-" + operatorName();
   }
 
+  /** The image repository the chart defaults to ({@code bosun/<name>-operator}). */
+  protected String imageRepository() {
+    return operatorName().replaceFirst("^bosun-", "bosun/");
+  }
+
+  @Test
+  void defaultsRenderTheOperatorWithClusterWideRbac() {
+    List<HasMetadata> objects = chart().render();
+
+    assertThat(objects)
+        .map(o -> o.getKind() + "/" + o.getMetadata().getName())
+        .containsExactlyInAnyOrder(
+            "ServiceAccount/" + fullname(),
+            "ClusterRole/" + fullname(),
+            "ClusterRoleBinding/" + fullname(),
+            "Role/" + fullname() + "-leader-election",
+            "RoleBinding/" + fullname() + "-leader-election",
+            "Service/" + fullname() + "-metrics",
+            "Deployment/" + fullname());
+    assertLabelledInNamespace(objects, operatorName(), chart().release(), chart().namespace());
+  }
+
+  @Test
+  void defaultImageTagIsTheAppVersion() {
+    assertThat(chart().chartYaml().get("name")).isEqualTo(operatorName());
+    assertThat(operatorContainer(only(chart().render(), Deployment.class)).getImage())
+        .isEqualTo(imageRepository() + ":" + chart().chartYaml().get("appVersion"));
+  }
+
+  @Test
+  void valuesReachTheDeployment() {
+    Deployment deployment =
+        only(
+            chart()
+                .render(
+                    "image.tag", "1.2.3",
+                    "logLevel", "DEBUG",
+                    "metrics.port", "9090",
+                    "podAnnotations.team", "platform",
+                    "replicaCount", "2"),
+            Deployment.class);
+    Container container = operatorContainer(deployment);
+
+    assertThat(container.getImage()).isEqualTo(imageRepository() + ":1.2.3");
+    assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+    // With leader election (the default) a new pod waits for the Lease: rolling is safe.
+    assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
+    assertThat(env(deployment).get("BOSUN_LOG_LEVEL").getValue()).isEqualTo("DEBUG");
+    assertThat(env(deployment).get(OperatorSettings.HTTP_PORT).getValue()).isEqualTo("9090");
+    assertThat(container.getPorts().get(0).getContainerPort()).isEqualTo(9090);
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry("team", "platform")
+        .containsEntry("prometheus.io/port", "9090");
+  }
+
+  @Test
+  void withoutLeaderElectionTheOldPodStopsFirstAndNoLeaseIsGranted() {
+    List<HasMetadata> objects = chart().render("leaderElection.enabled", "false");
+    Deployment deployment = only(objects, Deployment.class);
+
+    assertThat(env(deployment).get(OperatorSettings.LEADER_ELECTION).getValue()).isEqualTo("false");
+    assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("Recreate");
+    assertThat(deployment.getSpec().getStrategy().getRollingUpdate()).isNull();
+    assertThat(all(objects, Role.class)).isEmpty();
+    assertThat(all(objects, RoleBinding.class)).isEmpty();
+    assertThat(all(objects, ClusterRole.class)).hasSize(1);
+    assertThat(
+            OperatorSettings.fromMap(operatorName(), resolvedEnv(deployment, chart().namespace())))
+        .satisfies(settings -> assertThat(settings.leaderElection()).isFalse());
+  }
+
+  @Test
+  void rbacAndServiceAccountCanBeLeftToTheCluster() {
+    List<HasMetadata> objects =
+        chart()
+            .render(
+                "rbac.create",
+                "false",
+                "serviceAccount.create",
+                "false",
+                "serviceAccount.name",
+                "ops");
+
+    assertThat(objects)
+        .map(HasMetadata::getKind)
+        .containsExactlyInAnyOrder("Service", "Deployment");
+    assertThat(serviceAccountName(only(objects, Deployment.class))).isEqualTo("ops");
+  }
+
   @Test
   void lintsCleanInStrictMode() {
     chart().assertLintsClean();
+  }
+
+  @Test
+  void lintFailsWhenTheDefaultValuesBreakTheSchema(@TempDir Path copy) {
+    HelmChartFixture broken = chart().copyTo(copy);
+    broken.editValues("\nreplicaCount: 1\n", "\nreplicaCount: -1\n");
+
+    LintResult result = broken.lint();
+
+    assertThat(result.isFailed()).isTrue();
+    assertThat(String.join("\n", result.getMessages())).contains("schema").contains("replicaCount");
   }
 
   @Test

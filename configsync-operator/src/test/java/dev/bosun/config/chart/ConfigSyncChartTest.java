@@ -1,13 +1,10 @@
 package dev.bosun.config.chart;
 
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
-import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
-import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
 import static dev.bosun.common.testing.ChartAssertions.permissions;
 import static dev.bosun.common.testing.ChartAssertions.resolvedEnv;
-import static dev.bosun.common.testing.ChartAssertions.serviceAccountName;
 import static dev.bosun.common.testing.HelmChartFixture.all;
 import static dev.bosun.common.testing.HelmChartFixture.only;
 import static dev.bosun.config.ConfigSyncOperator.ACCEPT_SYNC_FROM;
@@ -25,7 +22,6 @@ import dev.bosun.config.Main;
 import dev.bosun.config.sync.Consent;
 import dev.bosun.config.v1alpha1.ConfigMapSync;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -35,8 +31,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,7 +60,6 @@ class ConfigSyncChartTest extends OperatorChartContract {
           "secretsyncs.config.bosun.dev-v1.yml");
   private static final String RELEASE = "bosun";
   private static final String NAMESPACE = "bosun-system";
-  private static final String FULLNAME = "bosun-bosun-configsync-operator";
   private static final KubernetesSerialization SERIALIZATION = HelmChartFixture.serialization();
 
   /** Surefire runs in the module directory. */
@@ -112,28 +105,12 @@ class ConfigSyncChartTest extends OperatorChartContract {
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 
-  @Override
-  protected HelmChartFixture chart() {
-    return CHART;
-  }
-
-  @Override
-  protected String operatorName() {
-    return ConfigSyncOperator.NAME;
-  }
-
-  @Override
-  protected String crdGroup() {
-    return "config.bosun.dev";
-  }
-
-  @Override
-  protected Set<String> operatorPermissions() {
-    return OPERATOR_PERMISSIONS;
+  ConfigSyncChartTest() {
+    super(CHART, ConfigSyncOperator.NAME, "config.bosun.dev", OPERATOR_PERMISSIONS);
   }
 
   @Test
-  void lintFailsWhenTheDefaultValuesBreakTheSchema(@TempDir Path copy) {
+  void lintFailsWhenTheConsentSettingBreaksTheSchema(@TempDir Path copy) {
     HelmChartFixture broken = CHART.copyTo(copy);
     broken.editValues(
         "\nrequireDestinationConsent: true\n", "\nrequireDestinationConsent: \"yes\"\n");
@@ -144,23 +121,6 @@ class ConfigSyncChartTest extends OperatorChartContract {
     assertThat(String.join("\n", result.getMessages()))
         .contains("schema")
         .contains("requireDestinationConsent");
-  }
-
-  @Test
-  void defaultsRenderTheOperatorWithClusterWideRbac() {
-    List<HasMetadata> objects = CHART.render();
-
-    assertThat(objects)
-        .map(o -> o.getKind() + "/" + o.getMetadata().getName())
-        .containsExactlyInAnyOrder(
-            "ServiceAccount/" + FULLNAME,
-            "ClusterRole/" + FULLNAME,
-            "ClusterRoleBinding/" + FULLNAME,
-            "Role/" + FULLNAME + "-leader-election",
-            "RoleBinding/" + FULLNAME + "-leader-election",
-            "Service/" + FULLNAME + "-metrics",
-            "Deployment/" + FULLNAME);
-    assertLabelledInNamespace(objects, "bosun-configsync-operator", RELEASE, NAMESPACE);
   }
 
   @Test
@@ -214,67 +174,6 @@ class ConfigSyncChartTest extends OperatorChartContract {
     // Main parses the value strictly: what the chart writes must be what it accepts.
     assertThat(Main.destinationConsentRequired(resolvedEnv(byDefault, NAMESPACE))).isTrue();
     assertThat(Main.destinationConsentRequired(resolvedEnv(turnedOff, NAMESPACE))).isFalse();
-  }
-
-  @Test
-  void valuesReachTheDeployment() {
-    Deployment deployment =
-        only(
-            CHART.render(
-                "image.tag", "1.2.3",
-                "logLevel", "DEBUG",
-                "metrics.port", "9090",
-                "podAnnotations.team", "platform",
-                "replicaCount", "2"),
-            Deployment.class);
-    Container container = operatorContainer(deployment);
-
-    assertThat(container.getImage()).isEqualTo("bosun/configsync-operator:1.2.3");
-    assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
-    assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
-    assertThat(env(deployment).get("BOSUN_LOG_LEVEL").getValue()).isEqualTo("DEBUG");
-    assertThat(env(deployment).get(OperatorSettings.HTTP_PORT).getValue()).isEqualTo("9090");
-    assertThat(container.getPorts().get(0).getContainerPort()).isEqualTo(9090);
-    assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
-        .containsEntry("team", "platform")
-        .containsEntry("prometheus.io/port", "9090");
-  }
-
-  @Test
-  void defaultImageTagIsTheAppVersion() {
-    Map<?, ?> chart = CHART.chartYaml();
-
-    assertThat(chart.get("name")).isEqualTo("bosun-configsync-operator");
-    assertThat(operatorContainer(only(CHART.render(), Deployment.class)).getImage())
-        .isEqualTo("bosun/configsync-operator:" + chart.get("appVersion"));
-  }
-
-  @Test
-  void withoutLeaderElectionTheOldPodStopsFirstAndNoLeaseIsGranted() {
-    List<HasMetadata> objects = CHART.render("leaderElection.enabled", "false");
-    Deployment deployment = only(objects, Deployment.class);
-
-    assertThat(env(deployment).get(OperatorSettings.LEADER_ELECTION).getValue()).isEqualTo("false");
-    assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("Recreate");
-    assertThat(deployment.getSpec().getStrategy().getRollingUpdate()).isNull();
-    assertThat(all(objects, Role.class)).isEmpty();
-    assertThat(all(objects, RoleBinding.class)).isEmpty();
-    assertThat(all(objects, ClusterRole.class)).hasSize(1);
-    assertThat(
-            OperatorSettings.fromMap(ConfigSyncOperator.NAME, resolvedEnv(deployment, NAMESPACE)))
-        .satisfies(settings -> assertThat(settings.leaderElection()).isFalse());
-  }
-
-  @Test
-  void rbacAndServiceAccountCanBeLeftToTheCluster() {
-    List<HasMetadata> objects =
-        CHART.render(
-            "rbac.create", "false", "serviceAccount.create", "false", "serviceAccount.name", "ops");
-
-    assertThat(objects)
-        .map(HasMetadata::getKind)
-        .containsExactlyInAnyOrder("Service", "Deployment");
-    assertThat(serviceAccountName(only(objects, Deployment.class))).isEqualTo("ops");
   }
 
   @Test

@@ -1,7 +1,6 @@
 package dev.bosun.etcd.chart;
 
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
-import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
 import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
@@ -80,28 +79,12 @@ class EtcdChartTest extends OperatorChartContract {
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 
-  @Override
-  protected HelmChartFixture chart() {
-    return CHART;
-  }
-
-  @Override
-  protected String operatorName() {
-    return EtcdOperator.NAME;
-  }
-
-  @Override
-  protected String crdGroup() {
-    return "etcd.bosun.dev";
-  }
-
-  @Override
-  protected Set<String> operatorPermissions() {
-    return OPERATOR_PERMISSIONS;
+  EtcdChartTest() {
+    super(CHART, EtcdOperator.NAME, "etcd.bosun.dev", OPERATOR_PERMISSIONS);
   }
 
   @Test
-  void lintFailsWhenTheDefaultValuesBreakTheSchema(@TempDir Path copy) {
+  void lintFailsWhenTheBackupVolumeSizeBreaksTheSchema(@TempDir Path copy) {
     HelmChartFixture broken = CHART.copyTo(copy);
     broken.editValues("\n    size: 10Gi\n", "\n    size: lots\n");
 
@@ -109,23 +92,6 @@ class EtcdChartTest extends OperatorChartContract {
 
     assertThat(result.isFailed()).isTrue();
     assertThat(String.join("\n", result.getMessages())).contains("schema").contains("size");
-  }
-
-  @Test
-  void defaultsRenderTheOperatorWithClusterWideRbac() {
-    List<HasMetadata> objects = CHART.render();
-
-    assertThat(objects)
-        .map(o -> o.getKind() + "/" + o.getMetadata().getName())
-        .containsExactlyInAnyOrder(
-            "ServiceAccount/" + FULLNAME,
-            "ClusterRole/" + FULLNAME,
-            "ClusterRoleBinding/" + FULLNAME,
-            "Role/" + FULLNAME + "-leader-election",
-            "RoleBinding/" + FULLNAME + "-leader-election",
-            "Service/" + FULLNAME + "-metrics",
-            "Deployment/" + FULLNAME);
-    assertLabelledInNamespace(objects, "bosun-etcd-operator", RELEASE, NAMESPACE);
   }
 
   @Test

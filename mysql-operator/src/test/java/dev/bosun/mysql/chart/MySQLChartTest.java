@@ -1,34 +1,20 @@
 package dev.bosun.mysql.chart;
 
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
-import static dev.bosun.common.testing.ChartAssertions.assertLabelledInNamespace;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
-import static dev.bosun.common.testing.ChartAssertions.leaderElectionRole;
 import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
-import static dev.bosun.common.testing.ChartAssertions.permissions;
-import static dev.bosun.common.testing.ChartAssertions.serviceAccountName;
-import static dev.bosun.common.testing.HelmChartFixture.all;
 import static dev.bosun.common.testing.HelmChartFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 
-import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
-import dev.bosun.common.testing.OperatorChartContract;
+import dev.bosun.common.testing.NamespaceScopedChartContract;
 import dev.bosun.mysql.MySQLOperator;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.Subject;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +22,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -46,13 +31,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * RBAC it grants (exactly what the operator needs, no wildcards), the hardening of the pod, the
  * environment contract with {@link OperatorSettings}, its values schema, and the CRD copy it ships.
  */
-class MySQLChartTest extends OperatorChartContract {
+class MySQLChartTest extends NamespaceScopedChartContract {
 
   private static final Path CRD_SOURCE =
       Path.of("..", "crds", "mysql.bosun.dev", "mysqlclusters.mysql.bosun.dev-v1.yml");
   private static final String RELEASE = "bosun";
   private static final String NAMESPACE = "bosun-system";
-  private static final String FULLNAME = "bosun-bosun-mysql-operator";
 
   /** Surefire runs in the module directory. */
   private static final HelmChartFixture CHART =
@@ -95,158 +79,13 @@ class MySQLChartTest extends OperatorChartContract {
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 
-  @Override
-  protected HelmChartFixture chart() {
-    return CHART;
-  }
-
-  @Override
-  protected String operatorName() {
-    return MySQLOperator.NAME;
-  }
-
-  @Override
-  protected String crdGroup() {
-    return "mysql.bosun.dev";
-  }
-
-  @Override
-  protected Set<String> operatorPermissions() {
-    return OPERATOR_PERMISSIONS;
-  }
-
-  @Override
-  protected List<List<String>> rbacVariants() {
-    return List.of(
-        List.of("rbac.scope", "namespace", "watchNamespaces[0]", "a", "watchNamespaces[1]", "b"));
-  }
-
-  @Test
-  void lintFailsWhenTheDefaultValuesBreakTheSchema(@TempDir Path copy) {
-    HelmChartFixture broken = CHART.copyTo(copy);
-    broken.editValues("\nreplicaCount: 1\n", "\nreplicaCount: -1\n");
-
-    LintResult result = broken.lint();
-
-    assertThat(result.isFailed()).isTrue();
-    assertThat(String.join("\n", result.getMessages())).contains("schema").contains("replicaCount");
-  }
-
-  @Test
-  void defaultsRenderTheOperatorWithClusterWideRbac() {
-    List<HasMetadata> objects = CHART.render();
-
-    assertThat(objects)
-        .map(o -> o.getKind() + "/" + o.getMetadata().getName())
-        .containsExactlyInAnyOrder(
-            "ServiceAccount/" + FULLNAME,
-            "ClusterRole/" + FULLNAME,
-            "ClusterRoleBinding/" + FULLNAME,
-            "Role/" + FULLNAME + "-leader-election",
-            "RoleBinding/" + FULLNAME + "-leader-election",
-            "Service/" + FULLNAME + "-metrics",
-            "Deployment/" + FULLNAME);
-    assertLabelledInNamespace(objects, "bosun-mysql-operator", RELEASE, NAMESPACE);
-  }
-
-  @Test
-  void namespaceScopeGrantsRolesInTheWatchedNamespacesOnly() {
-    List<HasMetadata> objects =
-        CHART.render(
-            "rbac.scope", "namespace", "watchNamespaces[0]", "a", "watchNamespaces[1]", "b");
-
-    assertThat(all(objects, ClusterRole.class)).isEmpty();
-    assertThat(all(objects, ClusterRoleBinding.class)).isEmpty();
-    List<Role> operatorRoles =
-        all(objects, Role.class).stream()
-            .filter(r -> r.getMetadata().getName().equals(FULLNAME))
-            .toList();
-    assertThat(operatorRoles)
-        .extracting(r -> r.getMetadata().getNamespace())
-        .containsExactlyInAnyOrder("a", "b");
-    assertThat(operatorRoles)
-        .allSatisfy(r -> assertThat(permissions(r.getRules())).isEqualTo(OPERATOR_PERMISSIONS));
-    List<RoleBinding> operatorBindings =
-        all(objects, RoleBinding.class).stream()
-            .filter(b -> b.getRoleRef().getName().equals(FULLNAME))
-            .toList();
-    assertThat(operatorBindings)
-        .extracting(b -> b.getMetadata().getNamespace())
-        .containsExactlyInAnyOrder("a", "b");
-    assertThat(operatorBindings)
-        .allSatisfy(
-            b -> {
-              assertThat(b.getRoleRef().getKind()).isEqualTo("Role");
-              assertThat(b.getSubjects())
-                  .extracting(Subject::getName, Subject::getNamespace)
-                  .containsExactly(tuple(FULLNAME, NAMESPACE));
-            });
-    // The Lease stays in the release namespace whatever the operator watches.
-    assertThat(leaderElectionRole(objects, FULLNAME).getMetadata().getNamespace())
-        .isEqualTo(NAMESPACE);
-    assertThat(
-            env(only(objects, Deployment.class)).get(OperatorSettings.WATCH_NAMESPACES).getValue())
-        .isEqualTo("a,b");
+  MySQLChartTest() {
+    super(CHART, MySQLOperator.NAME, "mysql.bosun.dev", OPERATOR_PERMISSIONS);
   }
 
   @Test
   void environmentFollowsTheOperatorsSettingsContract() {
     assertDefaultSettingsEnv(only(CHART.render(), Deployment.class), MySQLOperator.NAME, NAMESPACE);
-  }
-
-  @Test
-  void valuesReachTheDeployment() {
-    Deployment deployment =
-        only(
-            CHART.render(
-                "image.tag", "1.2.3",
-                "logLevel", "DEBUG",
-                "metrics.port", "9090",
-                "podAnnotations.team", "db",
-                "replicaCount", "2"),
-            Deployment.class);
-    Container container = operatorContainer(deployment);
-
-    assertThat(container.getImage()).isEqualTo("bosun/mysql-operator:1.2.3");
-    assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
-    assertThat(env(deployment).get("BOSUN_LOG_LEVEL").getValue()).isEqualTo("DEBUG");
-    assertThat(env(deployment).get(OperatorSettings.HTTP_PORT).getValue()).isEqualTo("9090");
-    assertThat(container.getPorts().get(0).getContainerPort()).isEqualTo(9090);
-    assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
-        .containsEntry("team", "db")
-        .containsEntry("prometheus.io/port", "9090");
-  }
-
-  @Test
-  void defaultImageTagIsTheAppVersion() {
-    Map<?, ?> chart = CHART.chartYaml();
-
-    assertThat(operatorContainer(only(CHART.render(), Deployment.class)).getImage())
-        .isEqualTo("bosun/mysql-operator:" + chart.get("appVersion"));
-  }
-
-  @Test
-  void withoutLeaderElectionTheOldPodStopsFirstAndNoLeaseIsGranted() {
-    List<HasMetadata> objects = CHART.render("leaderElection.enabled", "false");
-    Deployment deployment = only(objects, Deployment.class);
-
-    assertThat(env(deployment).get(OperatorSettings.LEADER_ELECTION).getValue()).isEqualTo("false");
-    assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("Recreate");
-    assertThat(all(objects, Role.class)).isEmpty();
-    assertThat(all(objects, RoleBinding.class)).isEmpty();
-    assertThat(all(objects, ClusterRole.class)).hasSize(1);
-  }
-
-  @Test
-  void rbacAndServiceAccountCanBeLeftToTheCluster() {
-    List<HasMetadata> objects =
-        CHART.render(
-            "rbac.create", "false", "serviceAccount.create", "false", "serviceAccount.name", "ops");
-
-    assertThat(objects)
-        .map(HasMetadata::getKind)
-        .containsExactlyInAnyOrder("Service", "Deployment");
-    assertThat(serviceAccountName(only(objects, Deployment.class))).isEqualTo("ops");
   }
 
   @Test

@@ -1,0 +1,83 @@
+package dev.bosun.common.testing;
+
+import static dev.bosun.common.testing.ChartAssertions.env;
+import static dev.bosun.common.testing.ChartAssertions.leaderElectionRole;
+import static dev.bosun.common.testing.ChartAssertions.permissions;
+import static dev.bosun.common.testing.HelmChartFixture.all;
+import static dev.bosun.common.testing.HelmChartFixture.only;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.bosun.common.runtime.OperatorSettings;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of a chart whose operator can be confined to some namespaces ({@code
+ * rbac.scope=namespace} with {@code watchNamespaces}): Roles there instead of a ClusterRole.
+ */
+public abstract class NamespaceScopedChartContract extends OperatorChartContract {
+
+  private static final List<String> TWO_NAMESPACES =
+      List.of("rbac.scope", "namespace", "watchNamespaces[0]", "a", "watchNamespaces[1]", "b");
+
+  protected NamespaceScopedChartContract(
+      HelmChartFixture chart,
+      String operatorName,
+      String crdGroup,
+      java.util.Set<String> operatorPermissions) {
+    super(chart, operatorName, crdGroup, operatorPermissions);
+  }
+
+  @Override
+  protected List<List<String>> rbacVariants() {
+    return List.of(TWO_NAMESPACES);
+  }
+
+  @Test
+  void namespaceScopeGrantsRolesInTheWatchedNamespacesOnly() {
+    List<HasMetadata> objects = chart().render(TWO_NAMESPACES.toArray(String[]::new));
+    String fullname = fullname();
+    String namespace = chart().namespace();
+
+    assertThat(all(objects, ClusterRole.class)).isEmpty();
+    assertThat(all(objects, ClusterRoleBinding.class)).isEmpty();
+    List<Role> operatorRoles =
+        all(objects, Role.class).stream()
+            .filter(r -> r.getMetadata().getName().equals(fullname))
+            .toList();
+    assertThat(operatorRoles)
+        .extracting(r -> r.getMetadata().getNamespace())
+        .containsExactlyInAnyOrder("a", "b");
+    assertThat(operatorRoles)
+        .allSatisfy(r -> assertThat(permissions(r.getRules())).isEqualTo(operatorPermissions()));
+    List<RoleBinding> operatorBindings =
+        all(objects, RoleBinding.class).stream()
+            .filter(b -> b.getRoleRef().getName().equals(fullname))
+            .toList();
+    assertThat(operatorBindings)
+        .extracting(b -> b.getMetadata().getNamespace())
+        .containsExactlyInAnyOrder("a", "b");
+    assertThat(operatorBindings)
+        .allSatisfy(
+            b -> {
+              assertThat(b.getRoleRef().getKind()).isEqualTo("Role");
+              assertThat(b.getSubjects())
+                  .extracting(Subject::getName, Subject::getNamespace)
+                  .containsExactly(tuple(fullname, namespace));
+            });
+    // The Lease stays in the release namespace whatever the operator watches.
+    assertThat(leaderElectionRole(objects, fullname).getMetadata().getNamespace())
+        .isEqualTo(namespace);
+    assertThat(
+            env(only(objects, Deployment.class)).get(OperatorSettings.WATCH_NAMESPACES).getValue())
+        .isEqualTo("a,b");
+  }
+}
