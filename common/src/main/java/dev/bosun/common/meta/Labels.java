@@ -1,8 +1,11 @@
 package dev.bosun.common.meta;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** The recommended labels every object Bosun creates carries, and the selectors built on them. */
 public final class Labels {
@@ -55,5 +58,16 @@ public final class Labels {
           sb.append(k).append('=').append(v);
         });
     return sb.toString();
+  }
+
+  /**
+   * Maps a child (a Pod of a workload the operator created) to its owning custom resource through
+   * its {@code app.kubernetes.io/instance} label: the owner of the same name in the same namespace.
+   */
+  public static <R extends HasMetadata> SecondaryToPrimaryMapper<R> toInstanceOwner() {
+    return child ->
+        Set.of(
+            new ResourceID(
+                child.getMetadata().getLabels().get(INSTANCE), child.getMetadata().getNamespace()));
   }
 }

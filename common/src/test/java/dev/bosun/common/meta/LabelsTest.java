@@ -79,4 +79,21 @@ class LabelsTest {
             "app.kubernetes.io/name=webservice,app.kubernetes.io/instance=shop,"
                 + "app.kubernetes.io/component=server");
   }
+
+  @Test
+  void aChildMapsToTheOwnerNamedByItsInstanceLabel() {
+    var pod =
+        new io.fabric8.kubernetes.api.model.PodBuilder()
+            .withNewMetadata()
+            .withName("shop-7d9c-x2")
+            .withNamespace("team-a")
+            .addToLabels(Labels.INSTANCE, "shop")
+            .endMetadata()
+            .build();
+
+    assertThat(
+            Labels.<io.fabric8.kubernetes.api.model.Pod>toInstanceOwner().toPrimaryResourceIDs(pod))
+        .containsExactly(
+            new io.javaoperatorsdk.operator.processing.event.ResourceID("shop", "team-a"));
+  }
 }

@@ -35,7 +35,6 @@ import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
@@ -112,12 +111,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 (pod, old) ->
                     pod.getMetadata().getDeletionTimestamp() != null
                         && old.getMetadata().getDeletionTimestamp() == null)
-            .withSecondaryToPrimaryMapper(
-                pod ->
-                    Set.of(
-                        new ResourceID(
-                            pod.getMetadata().getLabels().get(Labels.INSTANCE),
-                            pod.getMetadata().getNamespace())))
+            .withSecondaryToPrimaryMapper(Labels.toInstanceOwner())
             .build();
     return List.of(new InformerEventSource<>(pods, context));
   }

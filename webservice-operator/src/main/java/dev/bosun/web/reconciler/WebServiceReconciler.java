@@ -28,13 +28,11 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,12 +87,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
                 (pod, old) ->
                     !WebServiceStatusAggregator.problemReasons(pod)
                         .equals(WebServiceStatusAggregator.problemReasons(old)))
-            .withSecondaryToPrimaryMapper(
-                pod ->
-                    Set.of(
-                        new ResourceID(
-                            pod.getMetadata().getLabels().get(Labels.INSTANCE),
-                            pod.getMetadata().getNamespace())))
+            .withSecondaryToPrimaryMapper(Labels.toInstanceOwner())
             .build();
     return List.of(new InformerEventSource<>(pods, context));
   }
