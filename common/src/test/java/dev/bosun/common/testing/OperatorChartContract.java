@@ -216,6 +216,25 @@ public abstract class OperatorChartContract {
   }
 
   @Test
+  void clusterRoleCoversEveryKindTheChartShips() {
+    Set<String> granted =
+        ChartAssertions.permissions(
+            only(chart().render(), io.fabric8.kubernetes.api.model.rbac.ClusterRole.class)
+                .getRules());
+    for (String file : chart().shippedCrds()) {
+      var crd =
+          HelmChartFixture.read(
+              chart().dir().resolve("crds").resolve(file),
+              io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
+      String group = crd.getSpec().getGroup();
+      String plural = crd.getSpec().getNames().getPlural();
+      assertThat(granted)
+          .as("%s", crd.getMetadata().getName())
+          .contains(group + "|" + plural + "|watch", group + "|" + plural + "/status|patch");
+    }
+  }
+
+  @Test
   void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
     assertLeaderElectionRoleLimitedToLease(
         chart().render(),
