@@ -2,6 +2,7 @@ package dev.bosun.e2e;
 
 import dev.bosun.common.testing.KubeletSimulator;
 import dev.bosun.common.testing.LocalControlPlane;
+import dev.bosun.common.testing.RealNodeCluster;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -20,8 +21,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The main job ({@code ./bosun up}): a local control plane, the platform umbrella chart installed
- * on it, the four operators running under their charts' ServiceAccounts, a sample of each kind, and
- * a live status table of every Bosun resource until interrupted.
+ * on it, a sample of each kind, and a live status table of every Bosun resource until interrupted.
+ * By default a real node joins the control plane and everything runs as containers: the operators
+ * as the chart's Deployments from their images, the workloads from the operators' own Pod specs.
+ * With {@code -Dbosun.up.simulated=true} ({@code ./bosun up --simulated}) a simulated kubelet marks
+ * Pods Ready while the operators run in this JVM under their charts' ServiceAccounts and etcd and
+ * MariaDB run as local processes.
  */
 public final class PlatformRun {
 
@@ -40,6 +45,53 @@ public final class PlatformRun {
   private PlatformRun() {}
 
   public static void main(String[] args) throws Exception {
+    if (Boolean.getBoolean("bosun.up.simulated")) {
+      runSimulated();
+    } else {
+      runOnRealNode();
+    }
+  }
+
+  /** The platform on a real node: every Pod a container. */
+  private static void runOnRealNode() throws Exception {
+    Path repo = LocalControlPlane.repoRoot();
+    Path workDir = repo.resolve(".bosun/real-node");
+    deleteRecursively(workDir);
+    step(
+        "starting the local control plane "
+            + LocalControlPlane.VERSION
+            + " and a real node (containerd, runc, CNI bridge, kubelet, kube-proxy, kube-scheduler,"
+            + " cluster DNS, a hostPath provisioner)");
+    RealNodeCluster cluster = RealNodeCluster.start(workDir, true);
+    KubernetesClient admin = cluster.adminClient();
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.out.println();
+                  step(
+                      "stopping (the node tears down every container, namespace and rule it made)");
+                  cluster.close();
+                }));
+    step("importing the operator images and installing the platform chart (one Pod per operator)");
+    RealNodePlatform.install(cluster, 1);
+    takeBackStopSignals();
+    RealNodeSamples samples = new RealNodeSamples(cluster);
+    for (Sample sample : Sample.ALL) {
+      step("applying " + sample.file() + " in namespace " + sample.namespace());
+      samples.apply(admin, repo, sample);
+    }
+    printHelp(
+        cluster.controlPlane().kubeconfig(),
+        "  kubectl get pods -A -o wide                          # every Pod a container, with its pod IP%n"
+            + "  kubectl logs -n team-a catalog-db-0                  # a MariaDB container's log%n"
+            + "  kubectl exec -n team-a demo-0 -- etcdctl endpoint status -w table%n",
+        workDir);
+    watch(admin);
+  }
+
+  /** The platform with a simulated kubelet and the operators in this JVM. */
+  private static void runSimulated() throws Exception {
     Path repo = LocalControlPlane.repoRoot();
     Path workDir = repo.resolve(".bosun/control-plane");
     deleteRecursively(workDir);
@@ -80,17 +132,26 @@ public final class PlatformRun {
       platform.runWorkloadsIn(sample.namespace());
     }
 
+    printHelp(plane.kubeconfig(), "", plane.workDir());
+    watch(admin);
+  }
+
+  private static void printHelp(Path kubeconfig, String extra, Path workDir) {
     System.out.printf(
         "%nThe platform is up. In another terminal:%n"
             + "  export KUBECONFIG=%s%n"
             + "  kubectl get webservices,configmapsyncs,configmonitors,etcdclusters,mysqlclusters -A%n"
             + "  kubectl describe webservice hello-web -n team-a      # conditions and events%n"
             + "  kubectl get deployments,pods -n bosun-system       # the release's operator Deployments%n"
-            + "Logs of the control plane: %s%n"
+            + extra
+            + "Logs of the control plane and the node: %s%n"
             + "Press Ctrl-C to stop.%n%n",
-        plane.kubeconfig(), plane.workDir().resolve("logs"));
+        kubeconfig,
+        workDir);
+  }
 
-    // The live table: printed again whenever it changes, until Ctrl-C ends the JVM.
+  /** The live table: printed again whenever it changes, until Ctrl-C ends the JVM. */
+  private static void watch(KubernetesClient admin) throws InterruptedException {
     String[] last = {null};
     Executors.newSingleThreadScheduledExecutor()
         .scheduleWithFixedDelay(

@@ -295,6 +295,12 @@ public final class ChartAssertions {
     assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(container.getLivenessProbe().getHttpGet().getPort().getStrVal())
         .isEqualTo(METRICS_PORT);
+    // A slow JVM start must not be mistaken for a hung operator: a startup probe allows minutes.
+    assertThat(container.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(
+            container.getStartupProbe().getPeriodSeconds()
+                * container.getStartupProbe().getFailureThreshold())
+        .isGreaterThanOrEqualTo(120);
     assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(container.getReadinessProbe().getHttpGet().getPort().getStrVal())
         .isEqualTo(METRICS_PORT);

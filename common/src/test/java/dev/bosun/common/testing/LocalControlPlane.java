@@ -39,10 +39,13 @@ public final class LocalControlPlane implements AutoCloseable {
   private final String adminToken;
   private final List<LocalProcess> processes = new ArrayList<>();
   private final boolean keepWorkDir;
+  private final boolean forRealNode;
 
-  private LocalControlPlane(Path workDir, boolean keepWorkDir) throws IOException {
+  private LocalControlPlane(Path workDir, boolean keepWorkDir, boolean forRealNode)
+      throws IOException {
     this.workDir = workDir;
     this.keepWorkDir = keepWorkDir;
+    this.forRealNode = forRealNode;
     this.kubeconfig = workDir.resolve("kubeconfig");
     this.apiPort = LocalProcess.freePort("127.0.0.1");
     this.adminToken = HexFormat.of().formatHex(randomBytes(16));
@@ -67,8 +70,25 @@ public final class LocalControlPlane implements AutoCloseable {
    * installing and building the binaries first when they are missing (progress goes to stderr).
    */
   public static LocalControlPlane start(Path workDir, boolean keepWorkDir) throws IOException {
+    return start(workDir, keepWorkDir, false);
+  }
+
+  /**
+   * A control plane that a {@link LocalNode} can join: Pods reach the API server at the pod
+   * network's gateway ({@link LocalNode#POD_GATEWAY}, behind the {@code kubernetes} Service), and
+   * the ServiceAccount admission plugin mounts their tokens. The node's bridge is created first,
+   * because the API server advertises the bridge's address.
+   */
+  public static LocalControlPlane startForRealNode(Path workDir, boolean keepWorkDir)
+      throws IOException {
+    LocalNode.createBridge();
+    return start(workDir, keepWorkDir, true);
+  }
+
+  private static LocalControlPlane start(Path workDir, boolean keepWorkDir, boolean forRealNode)
+      throws IOException {
     Path bin = ensureBinaries();
-    LocalControlPlane plane = new LocalControlPlane(workDir, keepWorkDir);
+    LocalControlPlane plane = new LocalControlPlane(workDir, keepWorkDir, forRealNode);
     try {
       plane.boot(bin);
     } catch (RuntimeException | IOException e) {
@@ -124,13 +144,22 @@ public final class LocalControlPlane implements AutoCloseable {
             "--initial-advertise-peer-urls=http://127.0.0.1:" + peerPort,
             "--initial-cluster=default=http://127.0.0.1:" + peerPort,
             "--quota-backend-bytes=4294967296"));
+    // For a real node the API server listens on the pod network's gateway too (Pods reach it
+    // through the kubernetes Service), and mounts each Pod's ServiceAccount token; without Pods
+    // it stays on loopback and needs no ServiceAccount admission.
+    String bind = forRealNode ? "0.0.0.0" : "127.0.0.1";
+    String advertise = forRealNode ? LocalNode.POD_GATEWAY : "127.0.0.1";
+    String admission =
+        forRealNode
+            ? "--enable-admission-plugins=ServiceAccount"
+            : "--disable-admission-plugins=ServiceAccount";
     spawn(
         "kube-apiserver",
         List.of(
             bin.resolve("kube-apiserver").toString(),
             "--etcd-servers=http://127.0.0.1:" + etcdPort,
-            "--bind-address=127.0.0.1",
-            "--advertise-address=127.0.0.1",
+            "--bind-address=" + bind,
+            "--advertise-address=" + advertise,
             "--secure-port=" + apiPort,
             "--insecure-port=0",
             "--cert-dir=" + workDir.resolve("certs"),
@@ -140,7 +169,7 @@ public final class LocalControlPlane implements AutoCloseable {
             "--service-account-key-file=" + workDir.resolve("sa.pub"),
             "--service-account-signing-key-file=" + workDir.resolve("sa.key"),
             "--service-cluster-ip-range=10.0.0.0/16",
-            "--disable-admission-plugins=ServiceAccount",
+            admission,
             "--allow-privileged=true",
             "--max-requests-inflight=1000",
             "--max-mutating-requests-inflight=500"));
@@ -237,6 +266,16 @@ public final class LocalControlPlane implements AutoCloseable {
             "a control plane process died while waiting for " + what,
             () -> processes.stream().anyMatch(p -> !p.isAlive()))
         .until(ready::getAsBoolean);
+  }
+
+  /** True when started for a {@link LocalNode}. */
+  public boolean forRealNode() {
+    return forRealNode;
+  }
+
+  /** The binaries' folder (kubelet, kube-proxy and kube-scheduler are built beside the rest). */
+  public static Path binaries() {
+    return ensureBinaries();
   }
 
   /** https://127.0.0.1:port of the API server. */

@@ -1,0 +1,250 @@
+package dev.bosun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.testing.PodExec;
+import dev.bosun.common.testing.RealNodeExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * An EtcdCluster as real containers on the real node, run by the etcd operator's chart Pods from
+ * the operator's own Pod specs: members find each other by their peer Service's DNS names, a writer
+ * in another Pod reaches the cluster by its client Service name while it scales 3 -> 5 -> 3, and
+ * every acknowledged key is read back; a deleted member Pod comes back as the same member on its
+ * claim.
+ */
+@ExtendWith(RealNodeExtension.class)
+class RealNodeEtcdIT {
+
+  private static final String NS = "etcd-team";
+  private static final String REPOSITORY = "docker.io/bosun/etcd";
+  private static final String VERSION = "3.4.23";
+  private static RealNodePlatform platform;
+  private static KubernetesClient admin;
+
+  @BeforeAll
+  static void install() {
+    platform = RealNodePlatform.shared();
+    admin = platform.admin();
+    // Debian's etcd 3.4.23 is the only etcd here: the workloads image under an etcd reference.
+    platform
+        .cluster()
+        .node()
+        .tagImage(platform.cluster().node().workloadsImage(), REPOSITORY + ":v" + VERSION);
+    admin
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+        .create();
+    await("the default ServiceAccount of " + NS)
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> admin.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+  }
+
+  @Test
+  void scalesThreeFiveThreeUnderAWriterThatLosesNoAcknowledgedKeyAndAMemberComesBackOnItsClaim() {
+    admin
+        .resource(
+            Serialization.unmarshal(
+                """
+                apiVersion: etcd.bosun.dev/v1alpha1
+                kind: EtcdCluster
+                metadata: {name: kv, namespace: %s}
+                spec:
+                  size: 3
+                  repository: %s
+                  version: "%s"
+                  storage: {size: 256Mi, whenScaledDown: Delete, whenDeleted: Delete}
+                """
+                    .formatted(NS, REPOSITORY, VERSION),
+                GenericKubernetesResource.class))
+        .create();
+    awaitReadyWithMembers(3);
+    admin.pods().inNamespace(NS).resource(writerPod()).create();
+    await("the writer Pod Ready")
+        .atMost(Duration.ofMinutes(2))
+        .until(() -> ready(admin.pods().inNamespace(NS).withName("writer").get()));
+
+    CompletableFuture<PodExec.Result> writes =
+        CompletableFuture.supplyAsync(
+            () ->
+                PodExec.sh(
+                    admin,
+                    NS,
+                    "writer",
+                    Duration.ofMinutes(7),
+                    // Bounded: 4000 writes or 6 minutes; stops early when /tmp/stop appears.
+                    "i=0; end=$(( $(date +%s) + 360 ));"
+                        + " while [ $i -lt 4000 ] && [ $(date +%s) -lt $end ] && [ ! -f /tmp/stop ]; do"
+                        + " if etcdctl --endpoints=http://kv-client:2379 --dial-timeout=2s"
+                        + " --command-timeout=3s put key-$i v$i >/dev/null 2>&1; then echo ack $i;"
+                        + " else echo fail $i; fi; i=$((i+1)); done; echo done"));
+
+    setSize(5);
+    awaitReadyWithMembers(5);
+    setSize(3);
+    awaitReadyWithMembers(3);
+    PodExec.sh(admin, NS, "writer", Duration.ofSeconds(10), "touch /tmp/stop");
+    String out = writes.join().stdout();
+    Set<Integer> acked = numbers(out, "ack");
+    int failed = numbers(out, "fail").size();
+    System.err.printf(
+        "[e2e] etcd 3 -> 5 -> 3: %d writes acknowledged, %d failed%n", acked.size(), failed);
+    assertThat(acked).as("acknowledged writes").hasSizeGreaterThan(50);
+
+    String stored =
+        PodExec.sh(
+                admin,
+                NS,
+                "writer",
+                Duration.ofSeconds(60),
+                "etcdctl --endpoints=http://kv-client:2379 get key- --prefix --keys-only")
+            .stdout();
+    Set<Integer> present =
+        Pattern.compile("key-(\\d+)")
+            .matcher(stored)
+            .results()
+            .map(r -> Integer.parseInt(r.group(1)))
+            .collect(Collectors.toSet());
+    Set<Integer> lost = new HashSet<>(acked);
+    lost.removeAll(present);
+    assertThat(lost).as("acknowledged keys missing after 3 -> 5 -> 3").isEmpty();
+
+    // A member Pod deleted comes back as the same member on the same claim.
+    String before = memberList();
+    String claimUid =
+        admin.persistentVolumeClaims().inNamespace(NS).list().getItems().stream()
+            .filter(c -> c.getMetadata().getName().contains("kv-1"))
+            .findFirst()
+            .orElseThrow()
+            .getMetadata()
+            .getUid();
+    admin.pods().inNamespace(NS).withName("kv-1").withGracePeriod(0).delete();
+    await("kv-1 re-created and the cluster Ready")
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () -> {
+              Pod p = admin.pods().inNamespace(NS).withName("kv-1").get();
+              return p != null
+                  && p.getMetadata().getDeletionTimestamp() == null
+                  && ready(p)
+                  && clusterReady(3);
+            });
+    assertThat(memberIds(memberList())).isEqualTo(memberIds(before));
+    assertThat(
+            admin.persistentVolumeClaims().inNamespace(NS).list().getItems().stream()
+                .filter(c -> c.getMetadata().getName().contains("kv-1"))
+                .findFirst()
+                .orElseThrow()
+                .getMetadata()
+                .getUid())
+        .isEqualTo(claimUid);
+  }
+
+  private String memberList() {
+    return PodExec.sh(
+            admin,
+            NS,
+            "writer",
+            Duration.ofSeconds(30),
+            "etcdctl --endpoints=http://kv-client:2379 member list")
+        .stdout();
+  }
+
+  /** "id, started, name, ..." lines: the member IDs by name. */
+  private static Map<String, String> memberIds(String memberList) {
+    return memberList
+        .lines()
+        .map(l -> l.split(",\\s*"))
+        .filter(f -> f.length > 2)
+        .collect(Collectors.toMap(f -> f[2], f -> f[0]));
+  }
+
+  private static Set<Integer> numbers(String out, String word) {
+    Set<Integer> set = new HashSet<>();
+    Matcher m = Pattern.compile("(?m)^" + word + " (\\d+)$").matcher(out);
+    while (m.find()) {
+      set.add(Integer.parseInt(m.group(1)));
+    }
+    return set;
+  }
+
+  private void setSize(int size) {
+    admin
+        .genericKubernetesResources("etcd.bosun.dev/v1alpha1", "EtcdCluster")
+        .inNamespace(NS)
+        .withName("kv")
+        .edit(
+            r -> {
+              @SuppressWarnings("unchecked")
+              Map<String, Object> spec =
+                  (Map<String, Object>) r.getAdditionalProperties().get("spec");
+              spec.put("size", size);
+              return r;
+            });
+  }
+
+  private void awaitReadyWithMembers(int size) {
+    await("EtcdCluster kv Ready with " + size + " members running as containers")
+        .atMost(Duration.ofMinutes(5))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(() -> clusterReady(size));
+  }
+
+  private boolean clusterReady(int size) {
+    long running =
+        admin
+            .pods()
+            .inNamespace(NS)
+            .withLabel("app.kubernetes.io/instance", "kv")
+            .list()
+            .getItems()
+            .stream()
+            .filter(p -> p.getMetadata().getDeletionTimestamp() == null && ready(p))
+            .count();
+    return running == size
+        && Resources.ready(
+            Resources.get(admin, "etcd.bosun.dev/v1alpha1", "EtcdCluster", NS, "kv"));
+  }
+
+  private static boolean ready(Pod p) {
+    return p != null
+        && p.getStatus() != null
+        && p.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private Pod writerPod() {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("writer")
+        .endMetadata()
+        .withNewSpec()
+        .withTerminationGracePeriodSeconds(1L)
+        .addNewContainer()
+        .withName("writer")
+        .withImage(platform.cluster().node().workloadsImage())
+        .withImagePullPolicy("Never")
+        .withCommand("sleep", "3600")
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+}
