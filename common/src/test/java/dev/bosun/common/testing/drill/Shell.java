@@ -6,12 +6,23 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the {@code ip}, {@code iptables} and {@code sh} commands a lab is built with. */
 final class Shell {
 
   private static final long TIMEOUT_SECONDS = 60;
+
+  /** Threads that drain commands' output (idle ones end after a minute). */
+  private static final ExecutorService READERS =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "shell-output");
+            t.setDaemon(true);
+            return t;
+          });
 
   private Shell() {}
 
@@ -25,11 +36,6 @@ final class Shell {
     return r.stdout();
   }
 
-  /** Runs {@code command} and reports whether it succeeded. */
-  static boolean succeeds(String... command) {
-    return exec(List.of(command)).exit() == 0;
-  }
-
   /** A finished command: exit status and output. */
   record Result(int exit, String stdout, String stderr) {}
 
@@ -37,13 +43,16 @@ final class Shell {
     try {
       Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.PIPE).start();
       p.getOutputStream().close();
-      CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-      String out = read(p.getInputStream());
+      // Both streams are read on their own threads, so a command that hangs is still timed out.
+      CompletableFuture<String> out =
+          CompletableFuture.supplyAsync(() -> read(p.getInputStream()), READERS);
+      CompletableFuture<String> err =
+          CompletableFuture.supplyAsync(() -> read(p.getErrorStream()), READERS);
       if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new IllegalStateException(String.join(" ", command) + " did not finish in time");
       }
-      return new Result(p.exitValue(), out, err.join());
+      return new Result(p.exitValue(), out.join(), err.join());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run " + String.join(" ", command), e);
     } catch (InterruptedException e) {
