@@ -132,6 +132,18 @@ public final class NetworkLab implements AutoCloseable {
     }
   }
 
+  /**
+   * Cuts {@code e} from every other endpoint of the lab so far (both directions), as when its
+   * machine drops off the network; endpoints made later are not cut. Traffic from the root
+   * namespace without a bound identity (from a host's gateway address) still passes.
+   */
+  public synchronized void isolate(Endpoint e) {
+    requireMember(e);
+    List<Endpoint> all = new ArrayList<>(hosts.values());
+    all.addAll(clients.values());
+    all.stream().filter(other -> !other.equals(e)).forEach(other -> cut(e, other));
+  }
+
   /** Lets packets between {@code a} and {@code b} pass again, both directions. */
   public synchronized void heal(Endpoint a, Endpoint b) {
     checkOpen();

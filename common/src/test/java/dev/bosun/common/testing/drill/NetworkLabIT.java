@@ -159,6 +159,20 @@ class NetworkLabIT {
   }
 
   @Test
+  void anIsolatedHostIsCutFromEveryEndpoint() throws IOException {
+    lab.isolate(m1);
+    assertThat(List.of(m0, operator, writer)).allMatch(e -> lab.isCut(m1, e));
+    assertThat(lab.isCut(m0, operator)).isFalse();
+    assertThat(fromHost(m0, m1)).isEqualTo("timeout");
+    assertThatThrownBy(() -> hello(writer, m1)).isInstanceOf(SocketTimeoutException.class);
+    assertThat(hello(writer, m0)).isEqualTo(writer.address());
+
+    lab.healAll();
+    assertThat(fromHost(m0, m1)).isEqualTo(m0.address());
+    assertThat(hello(writer, m1)).isEqualTo(writer.address());
+  }
+
+  @Test
   void aOneWayCutDropsOnlyOneDirection() throws IOException {
     lab.cutOneWay(operator, m0);
     assertThat(lab.isCutOneWay(operator, m0)).isTrue();
