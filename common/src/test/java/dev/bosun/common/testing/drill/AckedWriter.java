@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -139,7 +140,7 @@ public final class AckedWriter implements AutoCloseable {
 
   /** The acknowledged sequence numbers so far, in order (a snapshot). */
   public SortedSet<Long> acknowledged() {
-    return new java.util.TreeSet<>(acked);
+    return new TreeSet<>(acked);
   }
 
   /** How many writes were acknowledged so far. */

@@ -1,18 +1,18 @@
 package dev.bosun.common.testing.drill;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * {@code /run/bosun-netlab}: which lab index (which 10.252.N.0/24) each JVM on this machine holds,
@@ -197,7 +197,7 @@ final class LabDirectory {
                     + " && sh "
                     + teardownScript(index));
     return new ProcessBuilder("setsid", "sh", "-c", script)
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.DISCARD)
         .start();
@@ -222,7 +222,7 @@ final class LabDirectory {
     Properties p = new Properties();
     try (var in = Files.newBufferedReader(state)) {
       p.load(in);
-    } catch (java.nio.file.NoSuchFileException gone) {
+    } catch (NoSuchFileException gone) {
       return p;
     }
     return p;
@@ -270,19 +270,6 @@ final class LabDirectory {
         Thread.currentThread().interrupt();
         holder.destroyForcibly();
       }
-    }
-  }
-
-  static List<Integer> claimedIndexes() {
-    try (Stream<Path> files = Files.list(DIR)) {
-      return files
-          .map(p -> p.getFileName().toString())
-          .filter(n -> n.matches("lab-\\d+\\.state"))
-          .map(n -> Integer.parseInt(n.substring(4, n.length() - 6)))
-          .sorted()
-          .toList();
-    } catch (IOException e) {
-      return List.of();
     }
   }
 }

@@ -12,7 +12,9 @@ import java.io.PrintWriter;
 import java.net.ConnectException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -424,8 +426,7 @@ class NetworkLabIT {
   }
 
   private static boolean hostReaches(TestHost from, ClientIdentity to) {
-    try (java.net.ServerSocket listening =
-        new java.net.ServerSocket(0, 5, java.net.InetAddress.getByName(to.address()))) {
+    try (ServerSocket listening = new ServerSocket(0, 5, InetAddress.getByName(to.address()))) {
       String script =
           "import socket, sys\n"
               + "s = socket.create_connection((sys.argv[1], int(sys.argv[2])), 2)\n"
