@@ -27,8 +27,13 @@ final class LabDirectory {
   static final int INDEXES = 256;
 
   private static final Path LOCK = DIR.resolve("lock");
-  private static final Path FORWARDING = Path.of("/proc/sys/net/ipv4/ip_forward");
-  private static final Path FORWARDING_BEFORE = DIR.resolve("ip_forward.orig");
+
+  /**
+   * Written by the first version of this harness, which switched the global ip_forward on and back
+   * off; that could turn forwarding off under a real node started meanwhile, so a leftover is
+   * removed and the global switch is never touched (see {@link NetworkLab#host}).
+   */
+  private static final Path OLD_FORWARDING_BEFORE = DIR.resolve("ip_forward.orig");
 
   private LabDirectory() {}
 
@@ -36,8 +41,8 @@ final class LabDirectory {
   record Slot(int index, Process watchdog) {}
 
   /**
-   * Removes the labs of dead owners, claims the lowest free index for this JVM, turns IPv4
-   * forwarding on (remembering the value before the first lab), and starts the watchdog.
+   * Removes the labs of dead owners, claims the lowest free index for this JVM and starts the
+   * watchdog.
    */
   static Slot claim(String name) {
     try (Locked locked = lock()) {
@@ -47,7 +52,7 @@ final class LabDirectory {
       String started = startTime(owner).orElseThrow();
       Files.writeString(teardownScript(index), teardown(index));
       writeState(index, owner, started, name, -1);
-      enableForwarding();
+      Files.deleteIfExists(OLD_FORWARDING_BEFORE);
       Process watchdog = startWatchdog(index, owner, started);
       writeState(index, owner, started, name, watchdog.pid());
       return new Slot(index, watchdog);
@@ -90,11 +95,10 @@ final class LabDirectory {
 
   /**
    * The shell script that removes lab {@code index}'s namespaces (killing what still runs in them),
-   * veths, identity addresses and iptables chain, then its state file, and puts IPv4 forwarding
-   * back when no lab is left. Safe to run twice and on half-built labs.
+   * veths, identity addresses and iptables chain, then its state file. Safe to run twice and on
+   * half-built labs.
    */
   static String teardown(int index) {
-    String dir = DIR.toString();
     String chain = NetworkLab.chain(index);
     return String.join(
         "\n",
@@ -118,9 +122,6 @@ final class LabDirectory {
         "iptables -w -F " + chain + " 2>/dev/null",
         "iptables -w -X " + chain + " 2>/dev/null",
         "rm -f " + stateFile(index),
-        "if ! ls " + dir + "/lab-*.state >/dev/null 2>&1 && [ -f " + FORWARDING_BEFORE + " ]; then",
-        "  cat " + FORWARDING_BEFORE + " > " + FORWARDING + " && rm -f " + FORWARDING_BEFORE,
-        "fi",
         "rm -f " + teardownScript(index),
         "");
   }
@@ -160,16 +161,6 @@ final class LabDirectory {
       throw new UncheckedIOException(e);
     }
     Shell.run("sh", teardownScript(index).toString());
-  }
-
-  private static void enableForwarding() throws IOException {
-    String now = Files.readString(FORWARDING).strip();
-    if (!Files.exists(FORWARDING_BEFORE)) {
-      Files.writeString(FORWARDING_BEFORE, now + "\n");
-    }
-    if (!now.equals("1")) {
-      Files.writeString(FORWARDING, "1\n");
-    }
   }
 
   /**

@@ -1,5 +1,9 @@
 package dev.bosun.common.testing.drill;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -62,6 +66,8 @@ public final class NetworkLab implements AutoCloseable {
     try {
       String chain = chain(slot.index());
       Shell.run("iptables", "-w", "-N", chain);
+      String subnet = subnetPrefix(slot.index()) + "0/24";
+      Shell.run("iptables", "-w", "-A", chain, "-s", subnet, "-d", subnet, "-j", "ACCEPT");
       for (String hook : List.of("INPUT", "OUTPUT", "FORWARD")) {
         Shell.run("iptables", "-w", "-I", hook, "1", "-j", chain);
       }
@@ -92,6 +98,7 @@ public final class NetworkLab implements AutoCloseable {
     Shell.run("ip", "link", "set", inside, "netns", ns);
     Shell.run("ip", "addr", "add", gateway + "/30", "dev", outside);
     Shell.run("ip", "link", "set", outside, "up");
+    forwardFrom(outside);
     Shell.run("ip", "-n", ns, "link", "set", "lo", "up");
     Shell.run("ip", "-n", ns, "addr", "add", address + "/30", "dev", inside);
     Shell.run("ip", "-n", ns, "link", "set", inside, "up");
@@ -128,7 +135,7 @@ public final class NetworkLab implements AutoCloseable {
       throw new IllegalArgumentException("cannot cut " + from + " from itself");
     }
     if (cuts.add(new Direction(from, to))) {
-      dropRule("-A", from, to);
+      dropRule("-I", from, to);
     }
   }
 
@@ -189,7 +196,7 @@ public final class NetworkLab implements AutoCloseable {
 
   /**
    * Removes the lab: relays, iptables chain and jumps, namespaces (killing what still runs in
-   * them), veths and identity addresses; restores IPv4 forwarding when it was the last lab.
+   * them), veths and identity addresses.
    */
   @Override
   public void close() {
@@ -243,7 +250,10 @@ public final class NetworkLab implements AutoCloseable {
     }
   }
 
-  /** Adds ({@code -A}) or deletes ({@code -D}) the rule dropping packets from → to. */
+  /**
+   * Inserts ({@code -I}, ahead of the chain's final ACCEPT) or deletes ({@code -D}) the rule
+   * dropping packets from → to.
+   */
   private void dropRule(String operation, Endpoint from, Endpoint to) {
     Shell.run(
         "iptables",
@@ -256,6 +266,15 @@ public final class NetworkLab implements AutoCloseable {
         to.address() + "/32",
         "-j",
         "DROP");
+  }
+
+  /** Lets packets that arrive on {@code link} be forwarded (to other hosts of the lab). */
+  private static void forwardFrom(String link) {
+    try {
+      Files.writeString(Path.of("/proc/sys/net/ipv4/conf", link, "forwarding"), "1\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot switch forwarding on for " + link, e);
+    }
   }
 
   private void requireNewName(String endpointName) {

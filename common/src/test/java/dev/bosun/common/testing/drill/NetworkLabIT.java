@@ -116,6 +116,15 @@ class NetworkLabIT {
   }
 
   @Test
+  void forwardingIsOnForTheLabsVethsOnly() throws IOException {
+    for (int i = 1; i <= 2; i++) {
+      Path link = Path.of("/proc/sys/net/ipv4/conf", "bl" + lab.index() + "h" + i + "r");
+      assertThat(Files.readString(link.resolve("forwarding")).strip()).isEqualTo("1");
+    }
+    assertThat(Files.exists(LabDirectory.DIR.resolve("ip_forward.orig"))).isFalse();
+  }
+
+  @Test
   void anIdentityCutFromAHostTimesOutWhileOtherPathsStillWork() throws IOException {
     assertThat(hello(operator, m0)).isEqualTo(operator.address());
     assertThat(hello(operator, m1)).isEqualTo(operator.address());

@@ -14,11 +14,12 @@
  *                             iptables: INPUT, OUTPUT, FORWARD -j BOSUN-LAB-N
  * </pre>
  *
- * <p>Host to host traffic is forwarded by the root namespace (FORWARD); identity to host is OUTPUT
- * and host to identity INPUT there. A cut is {@code -s a -d b -j DROP} plus the reverse in {@code
- * BOSUN-LAB-N}. TCP sees a cut as silence (connects time out, established connections stall); a UDP
- * datagram an identity sends into a cut fails at once with EPERM, because it is dropped on this
- * machine's output path.
+ * <p>Host to host traffic is forwarded by the root namespace (FORWARD; forwarding is on for the
+ * lab's veths only, the global ip_forward is never touched); identity to host is OUTPUT and host to
+ * identity INPUT there. A cut is {@code -s a -d b -j DROP} plus the reverse in {@code BOSUN-LAB-N}.
+ * TCP sees a cut as silence (connects time out, established connections stall); a UDP datagram an
+ * identity sends into a cut fails at once with EPERM, because it is dropped on this machine's
+ * output path.
  *
  * <p>Use:
  *
