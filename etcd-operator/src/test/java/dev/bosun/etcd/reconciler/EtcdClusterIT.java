@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.drill.AckedWriter;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.membership.ClusterRef;
-import dev.bosun.etcd.testing.AckedWriter;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.testing.RunningOperator;
@@ -184,8 +184,25 @@ class EtcdClusterIT {
     EtcdClusters.create(operator.client, ns, "beta", 3, VERSION);
     awaitReady("beta", 3);
     List<URI> stable = IntStream.range(0, 3).mapToObj(i -> endpoint("beta", "beta-" + i)).toList();
-    try (AckedWriter writer = new AckedWriter(stable)) {
-      await().atMost(Duration.ofSeconds(10)).until(() -> writer.acknowledged() > 20);
+    var utf8 = java.nio.charset.StandardCharsets.UTF_8;
+    try (io.etcd.jetcd.Client etcd =
+            io.etcd.jetcd.Client.builder()
+                .endpoints(stable.toArray(URI[]::new))
+                .keepaliveWithoutCalls(false)
+                .build();
+        AckedWriter writer =
+            AckedWriter.start(
+                "beta-writer",
+                seq ->
+                    etcd.getKVClient()
+                        .put(
+                            io.etcd.jetcd.ByteSequence.from("key-" + seq, utf8),
+                            io.etcd.jetcd.ByteSequence.from("value-" + seq, utf8))
+                        .get(3, java.util.concurrent.TimeUnit.SECONDS),
+                Duration.ZERO,
+                1_000_000,
+                CONVERGE.multipliedBy(4))) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> writer.acknowledgedCount() > 20);
 
       EtcdClusters.edit(operator.client, ns, "beta", s -> s.setSize(5));
       EtcdCluster five = awaitReady("beta", 5);
@@ -202,11 +219,25 @@ class EtcdClusterIT {
       await().atMost(Duration.ofSeconds(30)).until(() -> volumeNames().size() == 3);
       assertThat(podNames()).containsExactly("beta-0", "beta-1", "beta-2");
 
-      int before = writer.acknowledged();
-      await().atMost(Duration.ofSeconds(10)).until(() -> writer.acknowledged() > before + 20);
-      Map<String, String> acked = writer.stop();
-      Map<String, String> read = AckedWriter.read(stable, acked.keySet());
-      assertThat(read).as("every acknowledged write is readable").isEqualTo(acked);
+      long before = writer.acknowledgedCount();
+      await().atMost(Duration.ofSeconds(10)).until(() -> writer.acknowledgedCount() > before + 20);
+      writer.stop();
+      Map<String, String> acked =
+          writer.acknowledged().stream()
+              .collect(Collectors.toMap(seq -> "key-" + seq, seq -> "value-" + seq));
+      Map<String, String> read =
+          etcd
+              .getKVClient()
+              .get(
+                  io.etcd.jetcd.ByteSequence.from("key-", utf8),
+                  io.etcd.jetcd.options.GetOption.builder().isPrefix(true).build())
+              .get(10, java.util.concurrent.TimeUnit.SECONDS)
+              .getKvs()
+              .stream()
+              .collect(
+                  Collectors.toMap(
+                      kv -> kv.getKey().toString(utf8), kv -> kv.getValue().toString(utf8)));
+      assertThat(read).as("every acknowledged write is readable").containsAllEntriesOf(acked);
     }
     assertThat(eventReasons("beta")).contains("RemovingMember", "VolumeDeleted");
   }
