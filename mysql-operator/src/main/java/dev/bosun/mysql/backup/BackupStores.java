@@ -43,13 +43,12 @@ public final class BackupStores {
         throw new StoreException(
             "the operator has no backup volume (chart value backupVolume); use s3 storage");
       }
-      String dir = storage.getVolume().getDirectory();
-      if (dir == null) {
-        dir = b.getMetadata().getNamespace() + "/" + b.getMetadata().getName();
-      }
-      if (dir.contains("..")) {
-        throw new StoreException("storage.volume.directory must stay inside the backup volume");
-      }
+      // Always under <namespace>/: a directory names a place inside the tenant's own tree.
+      String dir =
+          BackupLocations.volumeDirectory(
+              b.getMetadata().getNamespace(),
+              b.getMetadata().getName(),
+              storage.getVolume().getDirectory());
       return new FileSystemBackupStore(volumeRoot.resolve(dir));
     }
     var s3 = storage.getS3();
@@ -79,7 +78,7 @@ public final class BackupStores {
               URI.create(s3.getEndpoint()),
               s3.getRegion() == null ? "us-east-1" : s3.getRegion(),
               s3.getBucket(),
-              s3.getPrefix(),
+              BackupLocations.s3Prefix(b.getMetadata().getNamespace(), s3.getPrefix()),
               s3.getPathStyle() == null || s3.getPathStyle()),
           new S3Credentials(id, key));
     } catch (IllegalArgumentException e) {

@@ -64,11 +64,7 @@ public final class LogicalDump {
       run(cmd, null, out, err);
       String gtid = null;
       try (BufferedReader r = Files.newBufferedReader(out, StandardCharsets.UTF_8)) {
-        String line;
-        int n = 0;
-        while (gtid == null && (line = r.readLine()) != null && n++ < 200) {
-          gtid = dialect.dumpGtid(line);
-        }
+        gtid = DumpText.gtid(r, dialect, 200);
       }
       try (InputStream in = Files.newInputStream(out)) {
         return new Result(store.write(key, in), gtid);
@@ -96,13 +92,7 @@ public final class LogicalDump {
               new BufferedWriter(
                   new OutputStreamWriter(
                       Files.newOutputStream(filtered), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          if (!dialect.skipOnRestore(line)) {
-            w.write(line);
-            w.newLine();
-          }
-        }
+        DumpText.filter(r, w, dialect);
       }
       List<String> cmd = new ArrayList<>(dialect.clientCommand(target.host(), target.port()));
       cmd.add(1, "--defaults-extra-file=" + secrets);
@@ -118,7 +108,8 @@ public final class LogicalDump {
   List<String> userDatabases(Address source) throws InstanceException {
     List<String> dbs = new ArrayList<>();
     for (Map<String, String> row :
-        new InstanceClient(source, credentials, timeout).query("SHOW DATABASES", timeout)) {
+        new InstanceClient(source, credentials, timeout, dialect.jdbcOptions())
+            .query("SHOW DATABASES", timeout)) {
       String db = row.values().iterator().next();
       if (!SYSTEM_DATABASES.contains(db.toLowerCase())) {
         dbs.add(db);

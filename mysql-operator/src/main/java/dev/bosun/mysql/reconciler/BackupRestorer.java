@@ -2,6 +2,7 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.backup.BackupStore;
 import dev.bosun.common.backup.StoredObject;
+import dev.bosun.mysql.backup.BackgroundJobs;
 import dev.bosun.mysql.backup.BackupStores;
 import dev.bosun.mysql.backup.LogicalDump;
 import dev.bosun.mysql.model.ClusterModel;
@@ -11,55 +12,98 @@ import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.InstanceException;
 import dev.bosun.mysql.workload.Restorer;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.BiFunction;
 
-/** Loads a new cluster's fromBackup: the named dump of the MySQLBackup, else its newest. */
+/**
+ * Loads a new cluster's fromBackup (the named dump of the MySQLBackup, else its newest) on a
+ * background worker, one load per cluster, never on a reconcile thread.
+ */
 public final class BackupRestorer implements BiFunction<MySQLCluster, ClusterModel, Restorer> {
 
   private final KubernetesClient client;
   private final BackupStores stores;
+  private final Clock clock;
+  private final BackgroundJobs<String> loads = new BackgroundJobs<>("mysql-restore", 1, 16);
 
   public BackupRestorer(KubernetesClient client, BackupStores stores) {
+    this(client, stores, Clock.systemUTC());
+  }
+
+  BackupRestorer(KubernetesClient client, BackupStores stores, Clock clock) {
     this.client = client;
     this.stores = stores;
+    this.clock = clock;
   }
 
   @Override
   public Restorer apply(MySQLCluster cluster, ClusterModel m) {
-    return primary -> {
-      MySQLBackup b =
-          client
-              .resources(MySQLBackup.class)
-              .inNamespace(m.namespace())
-              .withName(m.fromBackup())
-              .get();
-      if (b == null) {
-        throw new InstanceException("MySQLBackup " + m.fromBackup() + " does not exist");
+    String key = cluster.getMetadata().getUid();
+    return new Restorer() {
+      @Override
+      public boolean start(dev.bosun.mysql.topology.Address primary) {
+        return loads.submit(
+            key,
+            "load of fromBackup " + m.fromBackup(),
+            clock.instant(),
+            () -> load(cluster, m, primary));
       }
-      BackupStore store = stores.open(b);
-      String key = m.fromBackupArtifact();
-      if (key == null) {
-        List<StoredObject> dumps =
-            store.list("").stream().filter(o -> o.key().endsWith(".sql")).toList();
-        key =
-            dumps.stream()
-                .max(Comparator.comparing(StoredObject::key))
-                .map(StoredObject::key)
-                .orElseThrow(
-                    () ->
-                        new InstanceException(
-                            "MySQLBackup " + m.fromBackup() + " holds no dump yet"));
+
+      @Override
+      public Progress progress() {
+        return loads
+            .state(key)
+            .map(
+                s ->
+                    s instanceof BackgroundJobs.Done<String> d
+                        ? new Progress(false, d.result(), null)
+                        : s instanceof BackgroundJobs.Failed<String> f
+                            ? new Progress(false, null, f.message())
+                            : new Progress(true, null, null))
+            .orElse(null);
       }
-      ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, cluster);
-      if (!secrets.ok()) {
-        throw new InstanceException(secrets.problem());
+
+      @Override
+      public void forget() {
+        loads.forget(key);
       }
-      new LogicalDump(SqlDialect.of(m.flavour()), secrets.credentials(), Duration.ofSeconds(10))
-          .load(store, key, primary);
-      return store.location(key);
     };
+  }
+
+  private String load(MySQLCluster cluster, ClusterModel m, dev.bosun.mysql.topology.Address to)
+      throws Exception {
+    MySQLBackup b =
+        client
+            .resources(MySQLBackup.class)
+            .inNamespace(m.namespace())
+            .withName(m.fromBackup())
+            .get();
+    if (b == null) {
+      throw new InstanceException("MySQLBackup " + m.fromBackup() + " does not exist");
+    }
+    BackupStore store = stores.open(b);
+    String dump = m.fromBackupArtifact();
+    if (dump == null) {
+      List<StoredObject> dumps =
+          store.list("").stream().filter(o -> o.key().endsWith(".sql")).toList();
+      dump =
+          dumps.stream()
+              .max(Comparator.comparing(StoredObject::key))
+              .map(StoredObject::key)
+              .orElseThrow(
+                  () ->
+                      new InstanceException(
+                          "MySQLBackup " + m.fromBackup() + " holds no dump yet"));
+    }
+    ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, cluster);
+    if (secrets.credentials() == null) {
+      throw new InstanceException(secrets.problem());
+    }
+    new LogicalDump(SqlDialect.of(m.flavour()), secrets.credentials(), Duration.ofSeconds(10))
+        .load(store, dump, to);
+    return store.location(dump);
   }
 }

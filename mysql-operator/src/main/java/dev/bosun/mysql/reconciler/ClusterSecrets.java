@@ -32,26 +32,31 @@ final class ClusterSecrets {
 
   private ClusterSecrets() {}
 
+  /**
+   * Finds (or creates) the Secrets. The operator's and replication credentials are returned
+   * whenever they are valid, even when the root Secret has a problem: the operator needs only them
+   * to keep health rounds and failover going while a person fixes the root Secret.
+   */
   static Found ensure(KubernetesClient client, MySQLCluster c) {
     String ns = c.getMetadata().getNamespace();
     String rootName = ClusterNames.rootSecret(c);
     String rootKey = ClusterNames.rootSecretKey(c);
     boolean userNamed = c.getSpec().getRootPasswordSecret() != null;
     Secret root = client.secrets().inNamespace(ns).withName(rootName).get();
-    if (root == null) {
-      if (userNamed) {
-        return new Found(
-            null,
-            "RootSecretMissing",
-            "Secret " + rootName + " named by spec.rootPasswordSecret does not exist; create it");
+    String rootReason = null;
+    String rootProblem = null;
+    if (root == null && userNamed) {
+      rootReason = "RootSecretMissing";
+      rootProblem =
+          "Secret " + rootName + " named by spec.rootPasswordSecret does not exist; create it";
+    } else {
+      if (root == null) {
+        root = create(client, c, rootName, rootKey);
       }
-      root = create(client, c, rootName, rootKey);
-    }
-    if (value(root, rootKey) == null) {
-      return new Found(
-          null,
-          "RootSecretInvalid",
-          "Secret " + rootName + " has no non-empty key " + rootKey + "; add it");
+      if (value(root, rootKey) == null) {
+        rootReason = "RootSecretInvalid";
+        rootProblem = "Secret " + rootName + " has no non-empty key " + rootKey + "; add it";
+      }
     }
     Secret repl = getOrCreate(client, c, ClusterNames.replicationSecret(c));
     Secret op = getOrCreate(client, c, ClusterNames.operatorSecret(c));
@@ -67,7 +72,8 @@ final class ClusterSecrets {
               + bad
               + " has no non-empty key password; restore it (delete it only on a new cluster)");
     }
-    return new Found(new Credentials("bosun_operator", opPw, "bosun_repl", replPw), null, null);
+    return new Found(
+        new Credentials("bosun_operator", opPw, "bosun_repl", replPw), rootReason, rootProblem);
   }
 
   private static Secret getOrCreate(KubernetesClient client, MySQLCluster c, String name) {

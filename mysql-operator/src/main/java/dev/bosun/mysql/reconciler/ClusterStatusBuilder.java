@@ -43,15 +43,36 @@ final class ClusterStatusBuilder {
       TopologyController.Tick tick,
       Map<String, Address> addresses,
       String deferredScale) {
+    return build(c, m, tick, addresses, deferredScale, null, null);
+  }
+
+  /**
+   * The status after a round that ran although the spec or a Secret blocks every other action:
+   * instances, topology and FailingOver from the round; Ready, Progressing and Degraded name the
+   * block.
+   */
+  MySQLClusterStatus blockedAfterRound(
+      MySQLCluster c,
+      ClusterModel m,
+      TopologyController.Tick tick,
+      Map<String, Address> addresses,
+      String reason,
+      String message) {
+    return build(c, m, tick, addresses, null, reason, message);
+  }
+
+  private MySQLClusterStatus build(
+      MySQLCluster c,
+      ClusterModel m,
+      TopologyController.Tick tick,
+      Map<String, Address> addresses,
+      String deferredScale,
+      String blockReason,
+      String blockMessage) {
     MySQLClusterStatus previous = c.getStatus();
     TopologyRecord rec = tick.record();
     MySQLClusterStatus s = base(c, m, previous);
-    s.setPrimary(rec.primary());
-    s.setPreviousPrimary(rec.previousPrimary());
-    s.setPromotionGtid(blankToNull(rec.promotionGtid()));
-    s.setRestoredFrom(rec.restoredFrom());
-    s.setLastFailoverTime(
-        rec.lastFailoverTime() == null ? null : rec.lastFailoverTime().atZone(ZoneOffset.UTC));
+    writeRecord(s, rec);
     Set<String> errant = tick.plan().errant();
     InstanceState primary =
         tick.observed().stream()
@@ -61,6 +82,8 @@ final class ClusterStatusBuilder {
     List<Instances> instances = new ArrayList<>();
     int healthy = 0;
     List<String> unhealthy = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    List<String> lagging = new ArrayList<>();
     for (InstanceState i : tick.observed()) {
       Instances out = new Instances();
       out.setName(i.name());
@@ -70,6 +93,7 @@ final class ClusterStatusBuilder {
       if (!i.reachable()) {
         out.setRole("unknown");
         out.setMessage("unreachable");
+        problems.add(i.name() + ": unreachable");
         ok = false;
       } else {
         out.setReadOnly(i.readOnly());
@@ -78,16 +102,23 @@ final class ClusterStatusBuilder {
           out.setRole(i.writable() ? "primary" : "fenced");
           ok = i.writable();
         } else {
-          boolean following = primary != null && i.replicatesFrom(addresses.get(primary.name()));
+          Address source = primary == null ? null : addresses.get(primary.name());
+          boolean following = source != null && i.replicatesFrom(source);
           out.setRole(following ? "replica" : "fenced");
           out.setLagSeconds(following ? i.lagSeconds() : null);
           ok = following && !errant.contains(i.name());
+          String problem = ReplicaHealth.problem(i, source);
           if (errant.contains(i.name())) {
             out.setMessage(
                 "holds transactions the primary does not have; never promoted: rebuild it (delete"
                     + " its PersistentVolumeClaim and pod) after saving what you need");
-          } else if (!following) {
-            out.setMessage("not replicating from the primary yet");
+          } else if (problem != null) {
+            out.setMessage(problem);
+            if (ok) {
+              lagging.add(i.name() + ": " + problem);
+            } else {
+              problems.add(i.name() + ": " + problem);
+            }
           }
         }
       }
@@ -172,11 +203,24 @@ final class ClusterStatusBuilder {
     } else if (!unhealthy.isEmpty() && primary != null && primary.writable()) {
       conds.add(
           DesiredCondition.isTrue(
-              DEGRADED, "InstancesUnhealthy", String.join(", ", unhealthy) + " not healthy yet"));
+              DEGRADED,
+              "InstancesUnhealthy",
+              problems.isEmpty()
+                  ? String.join(", ", unhealthy) + " not healthy yet"
+                  : String.join("; ", problems)));
+    } else if (!lagging.isEmpty()) {
+      conds.add(DesiredCondition.isTrue(DEGRADED, "ReplicaLagging", String.join("; ", lagging)));
     } else if (primary != null && !primary.writable()) {
       conds.add(DesiredCondition.isTrue(DEGRADED, reason(step), reasonText(step, "no primary")));
     } else {
       conds.add(DesiredCondition.isFalse(DEGRADED, "Healthy", "every instance is healthy"));
+    }
+    if (blockReason != null) {
+      conds.removeIf(d -> !d.type().equals(FAILING_OVER));
+      conds.add(DesiredCondition.isFalse(READY, blockReason, blockMessage));
+      conds.add(
+          DesiredCondition.isFalse(PROGRESSING, blockReason, "waiting for the spec to be fixed"));
+      conds.add(DesiredCondition.isTrue(DEGRADED, blockReason, blockMessage));
     }
     s.setConditions(
         Conditions.merge(
@@ -196,6 +240,7 @@ final class ClusterStatusBuilder {
       s.setPreviousPrimary(previous.getPreviousPrimary());
       s.setPromotionGtid(previous.getPromotionGtid());
       s.setRestoredFrom(previous.getRestoredFrom());
+      s.setPromotionIntent(previous.getPromotionIntent());
       s.setLastFailoverTime(previous.getLastFailoverTime());
       s.setInstances(previous.getInstances());
       s.setHealthyInstances(previous.getHealthyInstances());
@@ -213,6 +258,25 @@ final class ClusterStatusBuilder {
             c.getMetadata().getGeneration() == null ? 0 : c.getMetadata().getGeneration(),
             clock));
     return s;
+  }
+
+  /** Puts the topology record into a status (also used to store an intent mid-step). */
+  static void writeRecord(MySQLClusterStatus s, TopologyRecord rec) {
+    s.setPrimary(rec.primary());
+    s.setPreviousPrimary(rec.previousPrimary());
+    s.setPromotionGtid(blankToNull(rec.promotionGtid()));
+    s.setRestoredFrom(rec.restoredFrom());
+    s.setLastFailoverTime(
+        rec.lastFailoverTime() == null ? null : rec.lastFailoverTime().atZone(ZoneOffset.UTC));
+    if (rec.intent() == null) {
+      s.setPromotionIntent(null);
+    } else {
+      var intent = new dev.bosun.mysql.v1alpha1.mysqlclusterstatus.PromotionIntent();
+      intent.setCandidate(rec.intent().candidate());
+      intent.setFrom(rec.intent().from());
+      intent.setPoint(blankToNull(rec.intent().point()));
+      s.setPromotionIntent(intent);
+    }
   }
 
   private static MySQLClusterStatus base(
@@ -249,6 +313,7 @@ final class ClusterStatusBuilder {
       case "Switchover" -> "SwitchingOver";
       case "Fence" -> "Fencing";
       case "Restore" -> "Restoring";
+      case "RestoreDone" -> "Restored";
       case "SemiSync" -> "ConfiguringSemiSync";
       case "Adopt" -> "AdoptingPrimary";
       default -> "Converged";

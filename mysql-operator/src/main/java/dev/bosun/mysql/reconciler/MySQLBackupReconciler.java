@@ -10,6 +10,7 @@ import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.backup.BackgroundJobs;
 import dev.bosun.mysql.backup.BackupStores;
 import dev.bosun.mysql.backup.LogicalDump;
 import dev.bosun.mysql.model.ClusterModel;
@@ -21,6 +22,7 @@ import dev.bosun.mysql.v1alpha1.MySQLBackupStatus;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.mysqlbackupstatus.Artifacts;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -52,7 +54,10 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
   private final EventRecorder events;
   private final Addressing addressing;
   private final BackupStores stores;
+  private static final Duration PROGRESS_POLL = Duration.ofSeconds(2);
   private final Clock clock;
+  // Dumps take as long as the data is large: never on a reconcile thread. Two at a time here.
+  private final BackgroundJobs<DumpRun> dumps = new BackgroundJobs<>("mysql-backup", 2, 32);
 
   public MySQLBackupReconciler(
       EventRecorder events, Addressing addressing, BackupStores stores, Clock clock) {
@@ -111,70 +116,33 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
       due = !schedule.next(from).isAfter(now);
     }
     MySQLBackupStatus status = copy(previous);
-    if (due) {
-      String source = source(cluster);
-      if (source == null) {
-        return fail(
-            b,
-            "NoSource",
-            "MySQLCluster "
-                + spec.getClusterName()
-                + " has no healthy replica (nor a lone primary) to back up from",
-            Duration.ofSeconds(10));
-      }
-      ClusterSecrets.Found secrets = ClusterSecrets.ensure(context.getClient(), cluster);
-      if (!secrets.ok()) {
-        return fail(b, secrets.problemReason(), secrets.problem(), Duration.ofSeconds(30));
-      }
-      ClusterModel m = ClusterModel.of(cluster);
-      Address address = addressing.of(m.namespace(), m.name(), source, m.port());
-      String key = m.name() + "-" + KEY_TIME.format(now) + ".sql";
+    String jobKey = b.getMetadata().getUid();
+    var job = dumps.state(jobKey);
+    if (due && job.isEmpty()) {
+      return startDump(b, cluster, store, now, context.getClient());
+    }
+    if (job.isPresent() && job.get() instanceof BackgroundJobs.Running<DumpRun> running) {
+      return progress(b, "BackingUp", running.description() + " since " + running.since());
+    }
+    if (job.isPresent() && job.get() instanceof BackgroundJobs.Failed<DumpRun> failed) {
+      dumps.forget(jobKey);
+      return fail(
+          b,
+          "BackupFailed",
+          failed.description() + " failed: " + failed.message(),
+          Duration.ofSeconds(30));
+    }
+    if (job.isPresent() && job.get() instanceof BackgroundJobs.Done<DumpRun> done) {
       try {
-        LogicalDump.Result r =
-            new LogicalDump(
-                    SqlDialect.of(m.flavour()), secrets.credentials(), Duration.ofSeconds(10))
-                .dump(address, store, key);
-        status.setLastBackupTime(now);
-        status.setLastGtid(r.gtid());
-        status.setLastSizeBytes(r.stored().size());
-        status.setLastLocation(r.stored().location());
-        status.setLastSource(source);
-        List<Artifacts> artifacts =
-            status.getArtifacts() == null
-                ? new ArrayList<>()
-                : new ArrayList<>(status.getArtifacts());
-        Artifacts a = new Artifacts();
-        a.setKey(key);
-        a.setLocation(r.stored().location());
-        a.setSizeBytes(r.stored().size());
-        a.setTime(now);
-        a.setGtid(r.gtid());
-        artifacts.add(a);
-        int keep = spec.getKeep() == null ? 7 : spec.getKeep();
-        List<StoredObject> mine =
-            store.list(m.name() + "-").stream().filter(o -> o.key().endsWith(".sql")).toList();
-        for (StoredObject old : Retention.toDelete(mine, keep)) {
-          store.delete(old.key());
-          artifacts.removeIf(x -> old.key().equals(x.getKey()));
-        }
-        status.setArtifacts(artifacts);
-        String message =
-            "dumped "
-                + r.stored().size()
-                + " bytes from "
-                + source
-                + " at GTID "
-                + r.gtid()
-                + " to "
-                + r.stored().location();
-        LOG.info("{}/{}: {}", b.getMetadata().getNamespace(), b.getMetadata().getName(), message);
-        events.normal(b, "BackupCompleted", message);
+        record(b, status, store, done.result());
       } catch (Exception e) {
         return fail(
             b,
             "BackupFailed",
-            "backup from " + source + " failed: " + e.getMessage(),
+            "recording the dump of " + done.result().source() + " failed: " + e.getMessage(),
             Duration.ofSeconds(30));
+      } finally {
+        dumps.forget(jobKey);
       }
     }
     ZonedDateTime next = schedule == null ? null : schedule.next(now);
@@ -201,6 +169,124 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
           control.rescheduleAfter(wait.isNegative() ? Duration.ofSeconds(1) : wait.plusMillis(200));
     }
     return control;
+  }
+
+  /** One dump taken in the background: from where, into which key, when it started. */
+  record DumpRun(String source, String key, ZonedDateTime at, LogicalDump.Result result) {}
+
+  /** Hands the dump to the background pool; the rounds that follow watch it. */
+  private UpdateControl<MySQLBackup> startDump(
+      MySQLBackup b,
+      MySQLCluster cluster,
+      BackupStore store,
+      ZonedDateTime now,
+      KubernetesClient client) {
+    String source = source(cluster);
+    if (source == null) {
+      return fail(
+          b,
+          "NoSource",
+          "MySQLCluster "
+              + b.getSpec().getClusterName()
+              + " has no healthy replica (nor a lone primary) to back up from",
+          Duration.ofSeconds(10));
+    }
+    ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, cluster);
+    if (secrets.credentials() == null) {
+      return fail(b, secrets.problemReason(), secrets.problem(), Duration.ofSeconds(30));
+    }
+    ClusterModel m = ClusterModel.of(cluster);
+    Address address = addressing.of(m.namespace(), m.name(), source, m.port());
+    String key = m.name() + "-" + KEY_TIME.format(now) + ".sql";
+    String description = "dump of " + source + " into " + key;
+    boolean accepted =
+        dumps.submit(
+            b.getMetadata().getUid(),
+            description,
+            now.toInstant(),
+            () ->
+                new DumpRun(
+                    source,
+                    key,
+                    now,
+                    new LogicalDump(
+                            SqlDialect.of(m.flavour()),
+                            secrets.credentials(),
+                            Duration.ofSeconds(10))
+                        .dump(address, store, key)));
+    return accepted
+        ? progress(b, "BackingUp", description + " started")
+        : progress(b, "Queued", "waiting for a free backup worker");
+  }
+
+  /** Records a finished dump in status, applies retention inside the backup's own store. */
+  private void record(MySQLBackup b, MySQLBackupStatus status, BackupStore store, DumpRun run)
+      throws Exception {
+    LogicalDump.Result r = run.result();
+    status.setLastBackupTime(run.at());
+    status.setLastGtid(r.gtid());
+    status.setLastSizeBytes(r.stored().size());
+    status.setLastLocation(r.stored().location());
+    status.setLastSource(run.source());
+    List<Artifacts> artifacts =
+        status.getArtifacts() == null ? new ArrayList<>() : new ArrayList<>(status.getArtifacts());
+    Artifacts a = new Artifacts();
+    a.setKey(run.key());
+    a.setLocation(r.stored().location());
+    a.setSizeBytes(r.stored().size());
+    a.setTime(run.at());
+    a.setGtid(r.gtid());
+    artifacts.add(a);
+    int keep = b.getSpec().getKeep() == null ? 7 : b.getSpec().getKeep();
+    String prefix = b.getSpec().getClusterName() + "-";
+    List<StoredObject> mine =
+        store.list(prefix).stream().filter(o -> o.key().endsWith(".sql")).toList();
+    for (StoredObject old : Retention.toDelete(mine, keep)) {
+      store.delete(old.key());
+      artifacts.removeIf(x -> old.key().equals(x.getKey()));
+    }
+    status.setArtifacts(artifacts);
+    String message =
+        "dumped "
+            + r.stored().size()
+            + " bytes from "
+            + run.source()
+            + " at GTID "
+            + r.gtid()
+            + " to "
+            + r.stored().location();
+    LOG.info("{}/{}: {}", b.getMetadata().getNamespace(), b.getMetadata().getName(), message);
+    events.normal(b, "BackupCompleted", message);
+  }
+
+  /** Progressing while the background dump runs; looked at again shortly. */
+  private UpdateControl<MySQLBackup> progress(MySQLBackup b, String reason, String message) {
+    MySQLBackupStatus previous = b.getStatus();
+    MySQLBackupStatus status = copy(previous);
+    status.setObservedGeneration(b.getMetadata().getGeneration());
+    List<DesiredCondition> conds = new ArrayList<>();
+    conds.add(DesiredCondition.isTrue("Progressing", reason, message));
+    Conditions.find(previous == null ? null : previous.getConditions(), "Ready")
+        .ifPresentOrElse(
+            r ->
+                conds.add(
+                    DesiredCondition.of(
+                        "Ready", "True".equals(r.getStatus()), r.getReason(), r.getMessage())),
+            () -> conds.add(DesiredCondition.isFalse("Ready", reason, message)));
+    Conditions.find(previous == null ? null : previous.getConditions(), "Degraded")
+        .ifPresentOrElse(
+            r ->
+                conds.add(
+                    DesiredCondition.of(
+                        "Degraded", "True".equals(r.getStatus()), r.getReason(), r.getMessage())),
+            () -> conds.add(DesiredCondition.isFalse("Degraded", "Healthy", "no failure")));
+    status.setConditions(
+        Conditions.merge(
+            previous == null ? null : previous.getConditions(),
+            conds,
+            b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration(),
+            clock));
+    return StatusRecorder.patchIfChanged(b, status).rescheduleAfter(PROGRESS_POLL);
   }
 
   /** A healthy replica of the cluster, or its primary when it has no replica at all. */

@@ -14,10 +14,14 @@ import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.Addressing;
 import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.topology.PromotionIntent;
+import dev.bosun.mysql.topology.ScaleDown;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
 import dev.bosun.mysql.workload.Credentials;
+import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.workload.RecordSink;
 import dev.bosun.mysql.workload.Restorer;
 import dev.bosun.mysql.workload.TopologyController;
 import dev.bosun.mysql.workload.TopologyRecord;
@@ -103,25 +107,29 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     MySQLClusterStatus previous = c.getStatus();
 
     List<String> problems = ClusterValidator.validate(m, previous);
-    if (!problems.isEmpty()) {
-      // Nothing applied, nothing deleted, no retry: the next spec change brings us back.
-      return block(c, m, INVALID_SPEC, "invalid spec: " + String.join("; ", problems), false);
-    }
+    String invalid = problems.isEmpty() ? null : "invalid spec: " + String.join("; ", problems);
     ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, c);
-    if (!secrets.ok()) {
-      // A Secret can be fixed without a spec change: look again after a while.
-      return block(c, m, secrets.problemReason(), secrets.problem(), true);
-    }
-
     StatefulSet liveSts =
         client.apps().statefulSets().inNamespace(m.namespace()).withName(m.name()).get();
     int liveReplicas =
         liveSts == null || liveSts.getSpec().getReplicas() == null
             ? 0
             : liveSts.getSpec().getReplicas();
+    // An invalid spec or a Secret problem holds back every change the spec asks for, never the
+    // health round: a failover must not wait until a person fixes an unrelated field.
+    boolean instancesExist = liveSts != null;
+    if (secrets.credentials() == null || (invalid != null && !instancesExist)) {
+      return invalid != null
+          ? block(c, m, INVALID_SPEC, invalid, false)
+          : block(c, m, secrets.problemReason(), secrets.problem(), true);
+    }
+    String blockReason = invalid != null ? INVALID_SPEC : secrets.problemReason();
+    String blockMessage = invalid != null ? invalid : secrets.problem();
     TopologyRecord record = record(previous, m);
     int primaryOrdinal = record.primary() == null ? -1 : ordinal(record.primary());
-    int instances = Math.max(Math.max(m.replicas(), primaryOrdinal + 1), liveReplicas);
+    // While blocked, the running cluster is kept as it is: its size, no switchover.
+    int desiredInstances = blockReason == null ? m.replicas() : Math.max(1, liveReplicas);
+    int instances = Math.max(Math.max(desiredInstances, primaryOrdinal + 1), liveReplicas);
 
     Map<String, Address> addresses = new LinkedHashMap<>();
     for (int i = 0; i < instances; i++) {
@@ -132,18 +140,71 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     TopologyController.Tick tick =
         controller.tick(
             new TopologyController.Desired(
-                m.replicas(),
+                desiredInstances,
                 m.failoverEnabled(),
                 m.failoverAfter(),
-                m.switchoverTarget() != null
-                    ? m.switchoverTarget()
-                    : upgradeSwitchovers.get(c.getMetadata().getUid()),
-                "pending".equals(record.restoredFrom()),
+                blockReason != null
+                    ? null
+                    : m.switchoverTarget() != null
+                        ? m.switchoverTarget()
+                        : upgradeSwitchovers.get(c.getMetadata().getUid()),
                 m.semiSyncTimeoutMillis()),
             record,
             addresses,
             knownErrant(previous),
-            restorers.apply(c, m));
+            restorers.apply(c, m),
+            statusSink(client, c));
+    report(c, m, tick);
+    if (blockReason != null) {
+      // The role labels still follow the primary, so the Services reach the one after a failover.
+      labelRoles(client, c, tick, addresses);
+      return blockedAfterRound(c, m, tick, addresses, blockReason, blockMessage);
+    }
+
+    // Scale changes wait while the primary is missing: removing a pod then could remove the
+    // only copy of an acknowledged commit.
+    boolean primaryMissing = primaryUnavailable(tick);
+    String deferred = null;
+    int stsReplicas =
+        Math.max(
+            m.replicas(),
+            tick.record().primary() == null ? 0 : ordinal(tick.record().primary()) + 1);
+    if (primaryMissing && liveSts != null && stsReplicas != liveReplicas) {
+      deferred =
+          "spec.replicas is "
+              + m.replicas()
+              + " but the change waits until the cluster has a primary again";
+      stsReplicas = liveReplicas;
+    }
+    String holdBack =
+        liveSts != null && stsReplicas < liveReplicas
+            ? ScaleDown.holdBack(tick.observed(), stsReplicas, controller.dialect().gtids())
+            : null;
+    if (holdBack != null) {
+      deferred = holdBack;
+      stsReplicas = liveReplicas;
+    }
+    labelRoles(client, c, tick, addresses);
+    try {
+      Applier applier = new Applier(client);
+      applier.apply(c, ClusterObjects.config(c, m));
+      applier.apply(c, ClusterObjects.headless(c, m));
+      applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.PRIMARY));
+      applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.REPLICA));
+      applier.apply(c, ClusterObjects.statefulSet(c, m, stsReplicas));
+      PodDisruptionBudgets.ensure(
+          client, c, ClusterObjects.disruptionBudget(c), MySQLOperator.NAME);
+    } catch (Applier.ForeignObjectException e) {
+      return blockedAfterRound(c, m, tick, addresses, "ResourceConflict", e.getMessage());
+    }
+    rollingUpgrade(client, c, m, tick, addresses);
+
+    MySQLClusterStatus status = statusBuilder.build(c, m, tick, addresses, deferred);
+    announce(c, previous, status);
+    return StatusRecorder.patchIfChanged(c, status).rescheduleAfter(pollInterval);
+  }
+
+  private void report(MySQLCluster c, ClusterModel m, TopologyController.Tick tick) {
     if (tick.error() != null) {
       LOG.warn("{}/{}: {}", m.namespace(), m.name(), tick.error());
     }
@@ -162,40 +223,35 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
           tick.outcome().reason(),
           tick.outcome().message());
     }
+  }
 
-    // Scale changes wait while the primary is missing: removing a pod then could remove the
-    // only copy of an acknowledged commit.
-    boolean primaryMissing = primaryUnavailable(tick);
-    String deferred = null;
-    int stsReplicas =
-        Math.max(
-            m.replicas(),
-            tick.record().primary() == null ? 0 : ordinal(tick.record().primary()) + 1);
-    if (primaryMissing && liveSts != null && stsReplicas != liveReplicas) {
-      deferred =
-          "spec.replicas is "
-              + m.replicas()
-              + " but the change waits until the cluster has a primary again";
-      stsReplicas = liveReplicas;
-    }
-    try {
-      Applier applier = new Applier(client);
-      applier.apply(c, ClusterObjects.config(c, m));
-      applier.apply(c, ClusterObjects.headless(c, m));
-      applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.PRIMARY));
-      applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.REPLICA));
-      applier.apply(c, ClusterObjects.statefulSet(c, m, stsReplicas));
-      PodDisruptionBudgets.ensure(
-          client, c, ClusterObjects.disruptionBudget(c), MySQLOperator.NAME);
-    } catch (Applier.ForeignObjectException e) {
-      return block(c, m, "ResourceConflict", e.getMessage(), false);
-    }
-    labelRoles(client, c, tick, addresses);
-    rollingUpgrade(client, c, m, tick, addresses);
-
-    MySQLClusterStatus status = statusBuilder.build(c, m, tick, addresses, deferred);
-    announce(c, previous, status);
+  /**
+   * The status of a round that ran while the spec, a Secret or a foreign object blocks the rest:
+   * one Warning per new block, and the next health round after the poll interval.
+   */
+  private UpdateControl<MySQLCluster> blockedAfterRound(
+      MySQLCluster c,
+      ClusterModel m,
+      TopologyController.Tick tick,
+      Map<String, Address> addresses,
+      String reason,
+      String message) {
+    warnOnce(c, m, reason, message);
+    MySQLClusterStatus status =
+        statusBuilder.blockedAfterRound(c, m, tick, addresses, reason, message);
     return StatusRecorder.patchIfChanged(c, status).rescheduleAfter(pollInterval);
+  }
+
+  private void warnOnce(MySQLCluster c, ClusterModel m, String reason, String message) {
+    boolean changed =
+        c.getStatus() == null
+            || !Conditions.find(c.getStatus().getConditions(), ClusterStatusBuilder.READY)
+                .map(r -> reason.equals(r.getReason()) && message.equals(r.getMessage()))
+                .orElse(false);
+    if (changed) {
+      LOG.warn("{}/{}: {}: {}", m.namespace(), m.name(), reason, message);
+      events.warning(c, reason, message);
+    }
   }
 
   /** Whether the cluster has a recorded primary that does not take writes right now. */
@@ -222,16 +278,55 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   /** The topology history the status holds. */
   static TopologyRecord record(MySQLClusterStatus s, ClusterModel m) {
     if (s == null) {
-      return new TopologyRecord(null, null, null, null, m.fromBackup() != null ? "pending" : null);
+      return new TopologyRecord(
+          null,
+          null,
+          null,
+          null,
+          m.fromBackup() != null ? TopologyRecord.RESTORE_PENDING : null,
+          null);
     }
+    var intent = s.getPromotionIntent();
     return new TopologyRecord(
         s.getPrimary(),
         s.getPreviousPrimary(),
         s.getPromotionGtid(),
         s.getLastFailoverTime() == null ? null : s.getLastFailoverTime().toInstant(),
         s.getRestoredFrom() == null && s.getPrimary() == null && m.fromBackup() != null
-            ? "pending"
-            : s.getRestoredFrom());
+            ? TopologyRecord.RESTORE_PENDING
+            : s.getRestoredFrom(),
+        intent == null || intent.getCandidate() == null
+            ? null
+            : new PromotionIntent(
+                intent.getCandidate(),
+                intent.getFrom(),
+                intent.getPoint() == null ? "" : intent.getPoint()));
+  }
+
+  /**
+   * Stores a record in the cluster's status at once, before the executor acts on it (a promotion
+   * intent, a started restore). Failing to store it stops the action.
+   */
+  private static RecordSink statusSink(KubernetesClient client, MySQLCluster c) {
+    return rec -> {
+      try {
+        client
+            .resources(MySQLCluster.class)
+            .inNamespace(c.getMetadata().getNamespace())
+            .withName(c.getMetadata().getName())
+            .editStatus(
+                live -> {
+                  if (live.getStatus() == null) {
+                    live.setStatus(new MySQLClusterStatus());
+                  }
+                  ClusterStatusBuilder.writeRecord(live.getStatus(), rec);
+                  return live;
+                });
+      } catch (KubernetesClientException e) {
+        throw new InstanceException(
+            "could not record the next topology step in status (HTTP " + e.getCode() + ")", e);
+      }
+    };
   }
 
   private static Set<String> knownErrant(MySQLClusterStatus s) {
@@ -352,15 +447,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private UpdateControl<MySQLCluster> block(
       MySQLCluster c, ClusterModel m, String reason, String message, boolean retry) {
     MySQLClusterStatus status = statusBuilder.blocked(c, m, reason, message);
-    boolean changed =
-        c.getStatus() == null
-            || !Conditions.find(c.getStatus().getConditions(), ClusterStatusBuilder.READY)
-                .map(r -> reason.equals(r.getReason()) && message.equals(r.getMessage()))
-                .orElse(false);
-    if (changed) {
-      LOG.warn("{}/{}: {}: {}", m.namespace(), m.name(), reason, message);
-      events.warning(c, reason, message);
-    }
+    warnOnce(c, m, reason, message);
     UpdateControl<MySQLCluster> control = StatusRecorder.patchIfChanged(c, status);
     return retry ? control.rescheduleAfter(Duration.ofSeconds(30)) : control;
   }

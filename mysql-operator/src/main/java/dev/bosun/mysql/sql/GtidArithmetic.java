@@ -32,6 +32,13 @@ public interface GtidArithmetic {
     return o == Order.AHEAD || o == Order.DIVERGED;
   }
 
+  /**
+   * Everything either position holds: what a replica has once it applied what it received. Where
+   * two MariaDB positions diverge in a domain, the higher sequence is kept (the candidate check
+   * against every member finds the divergence).
+   */
+  String union(String a, String b);
+
   /** Whether a as far as or further than b (contains everything b has). */
   default boolean covers(String a, String b) {
     Order o = compare(a, b);

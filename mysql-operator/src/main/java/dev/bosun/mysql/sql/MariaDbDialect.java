@@ -11,6 +11,25 @@ import java.util.List;
 public final class MariaDbDialect implements SqlDialect {
 
   private static final GtidArithmetic GTIDS = new MariaDbGtids();
+  private final String jdbcOptions;
+
+  /** The dialect as production uses it. */
+  public MariaDbDialect() {
+    this("");
+  }
+
+  /**
+   * With options for the operator's JDBC URL ("?k=v&..."), e.g. TLS settings, or a local address to
+   * bind to (the partition drills bind the operator's connections to its own address).
+   */
+  public MariaDbDialect(String jdbcOptions) {
+    this.jdbcOptions = jdbcOptions;
+  }
+
+  @Override
+  public String jdbcOptions() {
+    return jdbcOptions;
+  }
 
   @Override
   public Flavour flavour() {
@@ -92,7 +111,22 @@ public final class MariaDbDialect implements SqlDialect {
 
   @Override
   public List<String> fence() {
-    return List.of("SET GLOBAL read_only=ON", "SET GLOBAL rpl_semi_sync_master_enabled=OFF");
+    return List.of("SET GLOBAL read_only=ON");
+  }
+
+  @Override
+  public List<String> stopReceiving() {
+    return List.of("STOP SLAVE IO_THREAD");
+  }
+
+  @Override
+  public List<String> startApplier() {
+    return List.of("START SLAVE SQL_THREAD");
+  }
+
+  @Override
+  public String processlistTable() {
+    return "information_schema.PROCESSLIST";
   }
 
   @Override
@@ -212,6 +246,8 @@ public final class MariaDbDialect implements SqlDialect {
         "rpl_semi_sync_master_wait_point",
         "innodb-flush-log-at-trx-commit",
         "innodb_flush_log_at_trx_commit",
+        "sync-binlog",
+        "sync_binlog",
         "log-basename",
         "log_basename",
         "relay-log",
@@ -230,10 +266,17 @@ public final class MariaDbDialect implements SqlDialect {
         "binlog-format=ROW",
         "gtid-strict-mode=ON",
         "skip-slave-start",
+        // A replica notices a silent source (a partition) within 10 s, heartbeats every 5 s: until
+        // then its receiver counts as connected, and the operator does not fail over while a
+        // replica still receives from the primary.
+        "slave-net-timeout=10",
         // Every member boots fenced; the operator decides who takes writes.
         "read-only=ON",
         // 1, not 0 or 2 in production: a crash must not lose a commit the binlog already has.
         "innodb-flush-log-at-trx-commit=1",
+        // The binlog is what a replica receives and what AFTER_SYNC waits on: it must be on disk
+        // before a commit is acknowledged, or a crash loses it from the primary's own history.
+        "sync-binlog=1",
         "rpl-semi-sync-master-enabled=OFF",
         "rpl-semi-sync-slave-enabled=ON",
         "rpl-semi-sync-master-wait-point=AFTER_SYNC");

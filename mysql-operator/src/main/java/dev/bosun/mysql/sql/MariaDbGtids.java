@@ -66,6 +66,24 @@ public final class MariaDbGtids implements GtidArithmetic {
   }
 
   @Override
+  public String union(String a, String b) {
+    Map<Long, Last> out = new java.util.TreeMap<>(parse(a));
+    parse(b)
+        .forEach(
+            (domain, last) ->
+                out.merge(domain, last, (x, y) -> y.sequence() > x.sequence() ? y : x));
+    StringBuilder sb = new StringBuilder();
+    out.forEach(
+        (domain, last) -> {
+          if (sb.length() > 0) {
+            sb.append(',');
+          }
+          sb.append(domain).append('-').append(last.serverId()).append('-').append(last.sequence());
+        });
+    return sb.toString();
+  }
+
+  @Override
   public boolean isEmpty(String position) {
     return parse(position).isEmpty();
   }

@@ -94,7 +94,29 @@ public final class MySql84Dialect implements SqlDialect {
   @Override
   public List<String> fence() {
     // super_read_only also stops users with CONNECTION_ADMIN / SUPER.
-    return List.of("SET GLOBAL super_read_only=ON", "SET GLOBAL rpl_semi_sync_source_enabled=OFF");
+    return List.of("SET GLOBAL super_read_only=ON");
+  }
+
+  @Override
+  public List<String> stopReceiving() {
+    return List.of("STOP REPLICA IO_THREAD");
+  }
+
+  @Override
+  public List<String> startApplier() {
+    return List.of("START REPLICA SQL_THREAD");
+  }
+
+  @Override
+  public String processlistTable() {
+    return "performance_schema.processlist";
+  }
+
+  @Override
+  public String receivedQuery() {
+    // What semi-sync acknowledged: the set the receiver thread wrote to the relay log.
+    return "SELECT RECEIVED_TRANSACTION_SET FROM performance_schema.replication_connection_status"
+        + " WHERE CHANNEL_NAME = ''";
   }
 
   @Override
@@ -169,14 +191,23 @@ public final class MySql84Dialect implements SqlDialect {
   }
 
   @Override
-  public String dumpGtid(String line) {
+  public String dumpGtid(String statement) {
+    // mysqldump breaks a long GTID_PURGED over several lines (one per server UUID): the statement
+    // is given whole, and the line breaks inside the quoted set are dropped.
     String prefix = "SET @@GLOBAL.GTID_PURGED=/*!80000 '+'*/ '";
-    int i = line.indexOf(prefix);
+    int i = statement.indexOf(prefix);
     if (i < 0) {
       return null;
     }
-    int end = line.indexOf('\'', i + prefix.length());
-    return end < 0 ? null : line.substring(i + prefix.length(), end);
+    int end = statement.indexOf('\'', i + prefix.length());
+    return end < 0 ? null : statement.substring(i + prefix.length(), end).replaceAll("\\s+", "");
+  }
+
+  @Override
+  public String jdbcOptions() {
+    // MySQL 8.4's default caching_sha2_password needs the server's RSA key on a connection
+    // without TLS (or TLS); the key is fetched from the server the operator addresses itself.
+    return "?allowPublicKeyRetrieval=true";
   }
 
   @Override
@@ -211,6 +242,8 @@ public final class MySql84Dialect implements SqlDialect {
         "rpl_semi_sync_replica_enabled",
         "innodb-flush-log-at-trx-commit",
         "innodb_flush_log_at_trx_commit",
+        "sync-binlog",
+        "sync_binlog",
         "relay-log",
         "relay_log");
   }
@@ -227,9 +260,12 @@ public final class MySql84Dialect implements SqlDialect {
         "gtid-mode=ON",
         "enforce-gtid-consistency=ON",
         "skip-replica-start=ON",
+        // A silent source is noticed within 10 s (see the MariaDB dialect).
+        "replica-net-timeout=10",
         "read-only=ON",
         "super-read-only=ON",
         "innodb-flush-log-at-trx-commit=1",
+        "sync-binlog=1",
         "plugin-load-add=semisync_source.so",
         "plugin-load-add=semisync_replica.so",
         "rpl-semi-sync-source-enabled=OFF",

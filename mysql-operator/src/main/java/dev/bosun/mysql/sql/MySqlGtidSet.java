@@ -96,6 +96,16 @@ public final class MySqlGtidSet {
     return new MySqlGtidSet(out);
   }
 
+  /** The transactions of either set. */
+  public MySqlGtidSet union(MySqlGtidSet other) {
+    Map<String, List<Interval>> out = new TreeMap<>();
+    for (Map<String, List<Interval>> m : List.of(byUuid, other.byUuid)) {
+      m.forEach((uuid, list) -> out.computeIfAbsent(uuid, k -> new ArrayList<>()).addAll(list));
+    }
+    out.replaceAll((uuid, list) -> normalise(list));
+    return new MySqlGtidSet(out);
+  }
+
   /** Whether every transaction of {@code other} is in this set (GTID_SUBSET(other, this)). */
   public boolean contains(MySqlGtidSet other) {
     return other.minus(this).isEmpty();

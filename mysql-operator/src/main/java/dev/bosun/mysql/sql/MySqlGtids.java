@@ -19,6 +19,11 @@ public final class MySqlGtids implements GtidArithmetic {
   }
 
   @Override
+  public String union(String a, String b) {
+    return MySqlGtidSet.parse(a).union(MySqlGtidSet.parse(b)).toString();
+  }
+
+  @Override
   public boolean isEmpty(String position) {
     return MySqlGtidSet.parse(position).isEmpty();
   }

@@ -46,8 +46,54 @@ public interface SqlDialect {
    */
   List<String> promote(boolean withReplicas, long semiSyncTimeoutMillis);
 
-  /** Stops writes on this instance (every member boots fenced; an old primary is re-fenced). */
+  /**
+   * Stops writes on this instance (every member boots fenced; an old primary is re-fenced).
+   * Semi-sync stays as it is: turning it off would release every commit waiting for an
+   * acknowledgement and tell its client "committed" for a transaction no replica holds.
+   */
   List<String> fence();
+
+  /**
+   * Stops this replica receiving (its IO thread) while its applier goes on: once every replica has
+   * done this, an old primary can get no acknowledgement, so none of its clients is told a commit
+   * succeeded.
+   */
+  List<String> stopReceiving();
+
+  /** Starts the applier (SQL thread) alone, so a candidate applies what it already received. */
+  List<String> startApplier();
+
+  /**
+   * Query returning the ids (one column) of the client connections a fence must end: everything but
+   * the operator's own, the replication user's and the server's threads.
+   */
+  default String clientConnectionsQuery() {
+    return "SELECT ID FROM "
+        + processlistTable()
+        + " WHERE ID <> CONNECTION_ID() AND USER NOT IN ('system user', 'event_scheduler', "
+        + quote(operatorUser())
+        + ", "
+        + quote(replicationUser())
+        + ")";
+  }
+
+  /** The table listing the server's connections (ID, USER). */
+  String processlistTable();
+
+  /**
+   * Ends one connection (and the transaction it waits on: its client is never told it committed).
+   */
+  default String killConnection(long id) {
+    return "KILL CONNECTION " + id;
+  }
+
+  /**
+   * A query returning one row whose single value is the GTID set this replica received, or null
+   * when the replica status column {@link ReplicaStatusColumns#receivedGtid()} already is it.
+   */
+  default String receivedQuery() {
+    return null;
+  }
 
   /** Turns the source side of semi-sync on or off on the primary (on only with replicas). */
   List<String> semiSyncSource(boolean on, long semiSyncTimeoutMillis);
@@ -81,11 +127,22 @@ public interface SqlDialect {
   /** The command-line client used to load a dump (credentials in a defaults-extra-file). */
   List<String> clientCommand(String host, int port);
 
-  /** Whether a line of a dump must be skipped when loading it into a new cluster's primary. */
+  /**
+   * Whether a dump statement must be skipped when loading it into a new cluster's primary (given
+   * its first line; the whole statement, up to the line ending in ';', is skipped).
+   */
   boolean skipOnRestore(String dumpLine);
 
-  /** The GTID position a dump is consistent with, from one of its header lines, or null. */
-  String dumpGtid(String dumpLine);
+  /**
+   * The GTID position a dump is consistent with, from one of its header statements (given whole,
+   * line breaks included), or null.
+   */
+  String dumpGtid(String dumpStatement);
+
+  /** Options appended to the operator's JDBC URL for this flavour ("" or "?k=v&..."). */
+  default String jdbcOptions() {
+    return "";
+  }
 
   /** Server settings the operator owns; users may not override them in serverConfig. */
   List<String> ownedSettings();

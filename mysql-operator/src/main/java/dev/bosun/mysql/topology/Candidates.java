@@ -4,6 +4,7 @@ import dev.bosun.mysql.sql.GtidArithmetic;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Chooses who becomes the primary: the candidate whose executed position contains every other
@@ -22,20 +23,41 @@ public final class Candidates {
    */
   public static Choice choose(
       List<InstanceState> candidates, List<InstanceState> all, GtidArithmetic gtids) {
+    return choose(candidates, all, gtids, InstanceState::executed);
+  }
+
+  /**
+   * Chooses by what each member received, not only applied: semi-sync acknowledges on receipt, so
+   * an acknowledged commit may so far be only in a replica's relay log. The chosen one must then
+   * apply all of it before it takes writes.
+   */
+  public static Choice chooseByReceived(
+      List<InstanceState> candidates, List<InstanceState> all, GtidArithmetic gtids) {
+    return choose(candidates, all, gtids, i -> i.held(gtids));
+  }
+
+  private static Choice choose(
+      List<InstanceState> candidates,
+      List<InstanceState> all,
+      GtidArithmetic gtids,
+      Function<InstanceState, String> position) {
     if (candidates.isEmpty()) {
       return new Choice(
           Optional.empty(), "NoCandidate", "no reachable instance without errant transactions");
     }
     List<InstanceState> covering =
         candidates.stream()
-            .filter(c -> all.stream().allMatch(o -> gtids.covers(c.executed(), o.executed())))
+            .filter(
+                c -> all.stream().allMatch(o -> gtids.covers(position.apply(c), position.apply(o))))
             .sorted(Comparator.comparingInt(InstanceState::ordinal))
             .toList();
     if (covering.isEmpty()) {
       InstanceState ahead =
           all.stream()
               .filter(
-                  o -> candidates.stream().noneMatch(c -> gtids.covers(c.executed(), o.executed())))
+                  o ->
+                      candidates.stream()
+                          .noneMatch(c -> gtids.covers(position.apply(c), position.apply(o))))
               .findFirst()
               .orElse(candidates.get(0));
       return new Choice(
@@ -44,7 +66,7 @@ public final class Candidates {
           "no candidate holds every transaction of "
               + ahead.name()
               + " (at "
-              + ahead.executed()
+              + position.apply(ahead)
               + "); promoting one would lose data");
     }
     return new Choice(Optional.of(covering.get(0)), "MostAdvanced", "");

@@ -44,6 +44,20 @@ public record InstanceState(
         && source.port() == sourcePort;
   }
 
+  /** Whether its IO thread is connected to the given address (it receives from it right now). */
+  public boolean receivesFrom(Address source) {
+    return reachable
+        && replicaConfigured
+        && ioRunning
+        && source.host().equals(sourceHost)
+        && source.port() == sourcePort;
+  }
+
+  /** Everything it holds once its applier has applied what it received. */
+  public String held(dev.bosun.mysql.sql.GtidArithmetic gtids) {
+    return gtids.union(executed, received);
+  }
+
   /** Replication errors that mean the replica diverged from its source. */
   public boolean diverged() {
     // 1236: the source cannot serve the replica's position; 1950: out-of-order GTID (strict mode).

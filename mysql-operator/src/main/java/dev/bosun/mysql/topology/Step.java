@@ -38,6 +38,12 @@ public sealed interface Step {
   /** Turn semi-sync on or off on the primary. */
   record SemiSync(String primary, boolean on) implements Step {}
 
-  /** Load the cluster's fromBackup into the primary before any replica is attached. */
+  /**
+   * Start loading the cluster's fromBackup into the primary (in the background) before any replica
+   * is attached.
+   */
   record Restore(String primary) implements Step {}
+
+  /** The background load finished: record where from, once. */
+  record RestoreDone(String primary, String location) implements Step {}
 }

@@ -20,7 +20,8 @@ import java.util.Set;
  * @param primaryUnreachableFor how long the recorded primary has been unreachable (zero if it is)
  * @param failoverAfter the spec's detection timeout
  * @param switchoverTarget the spec's manual switchover target, or null
- * @param restorePending whether fromBackup still has to be loaded into the primary
+ * @param restore where loading fromBackup into the primary stands
+ * @param intent a promotion recorded in status and not known to be finished, or null
  */
 public record TopologyInput(
     int desiredInstances,
@@ -34,7 +35,8 @@ public record TopologyInput(
     Duration primaryUnreachableFor,
     Duration failoverAfter,
     String switchoverTarget,
-    boolean restorePending) {
+    RestoreState restore,
+    PromotionIntent intent) {
 
   /** Whether semi-sync belongs on the primary: only when replicas are wanted. */
   public boolean withReplicas() {

@@ -92,8 +92,9 @@ public final class TopologyPlanner {
         return new Step.Fence(other.name());
       }
     }
-    if (in.restorePending()) {
-      return new Step.Restore(primary.name());
+    Step restore = restore(in.restore(), primary.name());
+    if (restore != null) {
+      return restore;
     }
     Address primaryAddress = in.addresses().get(primary.name());
     String target = in.switchoverTarget();
@@ -146,6 +147,33 @@ public final class TopologyPlanner {
     return new Step.Steady();
   }
 
+  /** The restore step while fromBackup is being loaded, else null. */
+  private static Step restore(RestoreState r, String primary) {
+    return switch (r.phase()) {
+      case NONE -> null;
+      case PENDING -> new Step.Restore(primary);
+      case RUNNING -> new Step.Wait("Restoring", "loading fromBackup into " + primary);
+      case DONE -> new Step.RestoreDone(primary, r.detail());
+      case FAILED ->
+          new Step.Blocked(
+              "RestoreFailed",
+              "loading fromBackup into "
+                  + primary
+                  + " failed ("
+                  + r.detail()
+                  + "); its data may be partial and the load is not run again. Delete the"
+                  + " cluster and its PersistentVolumeClaims to restore again");
+      case INTERRUPTED ->
+          // Loading again would run the dump over what the first load and clients wrote since.
+          new Step.Blocked(
+              "RestoreInterrupted",
+              "loading fromBackup into "
+                  + primary
+                  + " started and did not finish (the operator stopped); its data may be partial."
+                  + " Delete the cluster and its PersistentVolumeClaims to restore again");
+    };
+  }
+
   private Step fencedPrimary(TopologyInput in, InstanceState primary, Set<String> errant) {
     // The primary answers but does not take writes: it restarted (members boot read-only) or a
     // switchover stopped half-way. Re-open it only if nobody holds more than it does.
@@ -178,7 +206,26 @@ public final class TopologyPlanner {
           "FailoverDisabled",
           "the primary " + primary.name() + " is unreachable and spec.failover.enabled is false");
     }
-    if (in.primaryUnreachableFor().compareTo(in.failoverAfter()) < 0) {
+    Address primaryAddress = in.addresses().get(primary.name());
+    List<String> witnesses =
+        in.instances().stream()
+            .filter(i -> primaryAddress != null && i.receivesFrom(primaryAddress))
+            .map(InstanceState::name)
+            .toList();
+    if (!witnesses.isEmpty()) {
+      // The operator's own link is cut, not the primary: promoting now would make two writable
+      // members while clients still reach the old one.
+      return new Step.Wait(
+          "PrimaryAliveForReplicas",
+          "the operator cannot reach the primary "
+              + primary.name()
+              + " but "
+              + String.join(", ", witnesses)
+              + " still receive from it: no failover; check the network between the operator and "
+              + primary.name());
+    }
+    boolean resuming = in.intent() != null && primary.name().equals(in.intent().from());
+    if (!resuming && in.primaryUnreachableFor().compareTo(in.failoverAfter()) < 0) {
       return new Step.Wait(
           "PrimaryUnreachable",
           "the primary "

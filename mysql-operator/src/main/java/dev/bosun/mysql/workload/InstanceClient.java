@@ -24,12 +24,25 @@ public final class InstanceClient {
   private final Address address;
   private final Credentials credentials;
   private final Duration timeout;
+  private final String jdbcOptions;
 
   /** A client for one address; {@code timeout} bounds connecting and every query. */
   public InstanceClient(Address address, Credentials credentials, Duration timeout) {
+    this(address, credentials, timeout, "");
+  }
+
+  /** A client whose JDBC URL carries the flavour's options ({@link #url}). */
+  public InstanceClient(
+      Address address, Credentials credentials, Duration timeout, String jdbcOptions) {
     this.address = address;
     this.credentials = credentials;
     this.timeout = timeout;
+    this.jdbcOptions = jdbcOptions;
+  }
+
+  /** The JDBC URL of an instance with the flavour's options ("" or "?k=v&..."). */
+  public static String url(Address address, String jdbcOptions) {
+    return "jdbc:mariadb://" + address.host() + ":" + address.port() + "/" + jdbcOptions;
   }
 
   /** Opens a connection; the caller closes it. */
@@ -43,13 +56,18 @@ public final class InstanceClient {
     p.setProperty("password", credentials.operatorPassword());
     p.setProperty("connectTimeout", Long.toString(timeout.toMillis()));
     p.setProperty("socketTimeout", Long.toString(socketTimeout.toMillis()));
-    return DriverManager.getConnection(
-        "jdbc:mariadb://" + address.host() + ":" + address.port() + "/", p);
+    return DriverManager.getConnection(url(address, jdbcOptions), p);
   }
 
   /** Runs statements in order on one connection; the failing step is named, its text is not. */
   public void execute(String step, List<String> statements) throws InstanceException {
-    try (Connection c = connect();
+    execute(step, statements, timeout);
+  }
+
+  /** The same with another bound on each statement (one that may wait for others). */
+  public void execute(String step, List<String> statements, Duration socketTimeout)
+      throws InstanceException {
+    try (Connection c = connect(socketTimeout);
         Statement s = c.createStatement()) {
       int n = 0;
       for (String sql : statements) {
@@ -59,6 +77,25 @@ public final class InstanceClient {
         } catch (SQLException e) {
           throw new InstanceException(
               address + ": step " + step + " failed at statement " + n + ": " + safe(e), e);
+        }
+      }
+    } catch (SQLException e) {
+      throw new InstanceException(address + ": step " + step + ": " + safe(e), e);
+    }
+  }
+
+  /**
+   * Runs statements on one connection, going on past a statement that fails (e.g. a KILL of a
+   * connection that ended meanwhile); only a failure to connect is an error.
+   */
+  public void executeEach(String step, List<String> statements) throws InstanceException {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      for (String sql : statements) {
+        try {
+          s.execute(sql);
+        } catch (SQLException ignored) {
+          // The next statement is independent of this one.
         }
       }
     } catch (SQLException e) {

@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Observes every instance with three queries each: state, replica status, semi-sync status. The
- * recorded primary is observed last so a healthy replica never appears ahead of it.
+ * Observes every instance with three queries each: state, replica status, semi-sync status (MySQL
+ * replicas a fourth: the received GTID set from performance_schema). The recorded primary is
+ * observed last so a healthy replica never appears ahead of it.
  */
 public final class Observer {
 
@@ -58,7 +59,8 @@ public final class Observer {
 
   /** Observes one instance; any failure makes it unreachable. */
   public InstanceState observe(String name, int ordinal, Address address) {
-    InstanceClient client = new InstanceClient(address, credentials, timeout);
+    InstanceClient client =
+        new InstanceClient(address, credentials, timeout, dialect.jdbcOptions());
     try {
       queries.incrementAndGet();
       Map<String, String> st = first(client.query(dialect.stateQuery(), timeout));
@@ -92,6 +94,12 @@ public final class Observer {
       Map<String, String> r = rs.get(0);
       ReplicaStatusColumns c = dialect.replicaStatusColumns();
       String lag = r.get(c.lagSeconds());
+      String received = r.get(c.receivedGtid());
+      if (dialect.receivedQuery() != null) {
+        queries.incrementAndGet();
+        Map<String, String> rec = first(client.query(dialect.receivedQuery(), timeout));
+        received = rec == null ? "" : lastValue(rec);
+      }
       return new InstanceState(
           name,
           ordinal,
@@ -108,7 +116,7 @@ public final class Observer {
           lag == null ? null : Long.parseLong(lag),
           parseInt(r.get(c.lastIoErrno())),
           parseInt(r.get(c.lastSqlErrno())),
-          nz(r.get(c.receivedGtid())),
+          nz(received),
           semiOn);
     } catch (InstanceException | RuntimeException e) {
       return InstanceState.unreachable(name, ordinal);

@@ -4,6 +4,7 @@ import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.Plan;
+import dev.bosun.mysql.topology.RestoreState;
 import dev.bosun.mysql.topology.Step;
 import dev.bosun.mysql.topology.TopologyInput;
 import dev.bosun.mysql.topology.TopologyPlanner;
@@ -36,9 +37,21 @@ public final class TopologyController {
       Duration timeout,
       Clock clock,
       int catchUpSeconds) {
+    this(dialect, credentials, timeout, clock, catchUpSeconds, FailoverBoundaries.none());
+  }
+
+  /** A controller whose failovers report each boundary they pass (drills stop them there). */
+  public TopologyController(
+      SqlDialect dialect,
+      Credentials credentials,
+      Duration timeout,
+      Clock clock,
+      int catchUpSeconds,
+      FailoverBoundaries boundaries) {
     this.dialect = dialect;
     this.observer = new Observer(dialect, credentials, timeout);
-    this.executor = new StepExecutor(dialect, credentials, timeout, clock, catchUpSeconds);
+    this.executor =
+        new StepExecutor(dialect, credentials, timeout, clock, catchUpSeconds, boundaries);
     this.planner = new TopologyPlanner(dialect.gtids());
     this.clock = clock;
   }
@@ -49,7 +62,6 @@ public final class TopologyController {
       boolean failoverEnabled,
       Duration failoverAfter,
       String switchoverTarget,
-      boolean restorePending,
       long semiSyncTimeoutMillis) {}
 
   /** One round: what was seen, what was planned, what happened (or the error). */
@@ -77,7 +89,8 @@ public final class TopologyController {
       TopologyRecord record,
       Map<String, Address> addresses,
       Set<String> knownErrant,
-      Restorer restorer) {
+      Restorer restorer,
+      RecordSink sink) {
     List<InstanceState> observed = observer.observe(addresses, record.primary());
     Duration unreachableFor = unreachableFor(record.primary(), observed);
     TopologyInput input =
@@ -93,17 +106,45 @@ public final class TopologyController {
             unreachableFor,
             desired.failoverAfter(),
             desired.switchoverTarget(),
-            desired.restorePending());
+            restoreState(record, restorer),
+            record.intent());
     Plan plan = planner.plan(input);
     StepExecutor.Context ctx =
         new StepExecutor.Context(
-            addresses, record, desired.instances() > 1, desired.semiSyncTimeoutMillis(), restorer);
+            addresses,
+            record,
+            desired.instances() > 1,
+            desired.semiSyncTimeoutMillis(),
+            restorer,
+            sink);
     try {
       Outcome outcome = executor.execute(plan.step(), ctx);
       return new Tick(observed, plan, outcome, null);
     } catch (InstanceException e) {
-      return new Tick(observed, plan, Outcome.quiet(record), e.getMessage());
+      // What the step stored before it failed (an intent, a started restore) stays: writing
+      // back the record from before the step would forget it.
+      return new Tick(observed, plan, Outcome.quiet(ctx.saved().get()), e.getMessage());
     }
+  }
+
+  /** Where fromBackup stands, from the record and this process's background load. */
+  static RestoreState restoreState(TopologyRecord record, Restorer restorer) {
+    boolean pending = TopologyRecord.RESTORE_PENDING.equals(record.restoredFrom());
+    boolean loading = TopologyRecord.RESTORE_LOADING.equals(record.restoredFrom());
+    if (!pending && !loading) {
+      return RestoreState.none();
+    }
+    Restorer.Progress p = restorer == null ? null : restorer.progress();
+    if (p == null) {
+      return new RestoreState(
+          pending ? RestoreState.Phase.PENDING : RestoreState.Phase.INTERRUPTED, null);
+    }
+    if (p.running()) {
+      return new RestoreState(RestoreState.Phase.RUNNING, null);
+    }
+    return p.failure() != null
+        ? new RestoreState(RestoreState.Phase.FAILED, p.failure())
+        : new RestoreState(RestoreState.Phase.DONE, p.location());
   }
 
   private Duration unreachableFor(String primary, List<InstanceState> observed) {

@@ -83,12 +83,12 @@ public final class FailoverBenchmark {
             Clock.systemUTC(),
             10);
     TopologyController.Desired desired =
-        new TopologyController.Desired(instances, true, DETECTION, null, false, 3_600_000);
+        new TopologyController.Desired(instances, true, DETECTION, null, 3_600_000);
     TopologyRecord record = TopologyRecord.empty();
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     TopologyController.Tick tick;
     do {
-      tick = controller.tick(desired, record, addresses, Set.of(), null);
+      tick = controller.tick(desired, record, addresses, Set.of(), null, saved -> {});
       record = tick.record();
       pause();
     } while (!tick.steady() && System.nanoTime() < deadline);
@@ -123,7 +123,7 @@ public final class FailoverBenchmark {
     servers.get(oldPrimary).kill();
     deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (firstAckOnNew.get() == 0 && System.nanoTime() < deadline) {
-      tick = controller.tick(desired, record, addresses, tick.plan().errant(), null);
+      tick = controller.tick(desired, record, addresses, tick.plan().errant(), null, saved -> {});
       record = tick.record();
       if (!oldPrimary.equals(record.primary())) {
         target.set(record.primary());
@@ -154,19 +154,18 @@ public final class FailoverBenchmark {
             Clock.systemUTC(),
             10);
     TopologyController.Desired desired =
-        new TopologyController.Desired(
-            instances, true, Duration.ofSeconds(30), null, false, 3_600_000);
+        new TopologyController.Desired(instances, true, Duration.ofSeconds(30), null, 3_600_000);
     TopologyRecord record = TopologyRecord.empty();
     TopologyController.Tick tick;
     do {
-      tick = controller.tick(desired, record, addresses, Set.of(), null);
+      tick = controller.tick(desired, record, addresses, Set.of(), null, saved -> {});
       record = tick.record();
     } while (!tick.steady());
     long before = controller.observationQueries();
     long start = System.nanoTime();
     int rounds = 10;
     for (int i = 0; i < rounds; i++) {
-      controller.tick(desired, record, addresses, Set.of(), null);
+      controller.tick(desired, record, addresses, Set.of(), null, saved -> {});
     }
     long queries = controller.observationQueries() - before;
     double perRound = queries / (double) rounds;

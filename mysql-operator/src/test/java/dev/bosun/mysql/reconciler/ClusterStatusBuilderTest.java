@@ -65,7 +65,7 @@ class ClusterStatusBuilderTest {
     spec.setReplicas(2);
     MySQLCluster c = ClusterObjectsTest.cluster(spec);
     c.getMetadata().setGeneration(3L);
-    TopologyRecord rec = new TopologyRecord("db-0", null, "", null, null);
+    TopologyRecord rec = new TopologyRecord("db-0", null, "", null, null, null);
     var tick =
         new TopologyController.Tick(
             List.of(observed), new Plan(step, errant), new Outcome(rec, null, null, null), null);
@@ -122,5 +122,64 @@ class ClusterStatusBuilderTest {
     assertThat(cond(s, "FailingOver")).isEqualTo("True/PrimaryUnreachable");
     assertThat(cond(s, "Ready")).isEqualTo("False/PrimaryUnreachable");
     assertThat(s.getInstances().get(0).getRole()).isEqualTo("unknown");
+  }
+
+  static InstanceState replica(boolean io, boolean sql, Long lag, int ioErrno, int sqlErrno) {
+    return new InstanceState(
+        "db-1",
+        1,
+        true,
+        "0-1-5",
+        "0-1-5",
+        "0-1-5",
+        true,
+        true,
+        "127.0.0.1",
+        3300,
+        io,
+        sql,
+        lag,
+        ioErrno,
+        sqlErrno,
+        "0-1-5",
+        false);
+  }
+
+  @Test
+  void aLaggingApplierIsReportedWithItsSeconds() {
+    MySQLClusterStatus s =
+        build(new Step.Steady(), Set.of(), primary(true), replica(true, true, 42L, 0, 0));
+    assertThat(cond(s, "Ready")).isEqualTo("True/Replicating");
+    assertThat(cond(s, "Degraded")).isEqualTo("True/ReplicaLagging");
+    assertThat(message(s, "Degraded")).isEqualTo("db-1: applier lagging 42s behind the primary");
+    assertThat(s.getInstances().get(1).getMessage()).contains("42s");
+  }
+
+  @Test
+  void aStoppedReceiverOrApplierIsReportedWithItsLastError() {
+    MySQLClusterStatus io =
+        build(
+            new Step.Attach("db-1", "db-0"),
+            Set.of(),
+            primary(true),
+            replica(false, true, null, 1045, 0));
+    assertThat(cond(io, "Degraded")).isEqualTo("True/InstancesUnhealthy");
+    assertThat(message(io, "Degraded"))
+        .isEqualTo(
+            "db-1: receiver (IO thread) not running; last error 1045 (the replication user was"
+                + " refused: check the <cluster>-replication Secret)");
+    MySQLClusterStatus sql =
+        build(
+            new Step.Attach("db-1", "db-0"),
+            Set.of(),
+            primary(true),
+            replica(true, false, null, 0, 1062));
+    assertThat(sql.getInstances().get(1).getMessage())
+        .startsWith("applier (SQL thread) stopped; last error 1062");
+    assertThat(sql.getInstances().get(1).getHealthy()).isFalse();
+  }
+
+  private static String message(MySQLClusterStatus s, String type) {
+    return Conditions.find(s.getConditions(), type).orElseThrow().getMessage();
   }
 }

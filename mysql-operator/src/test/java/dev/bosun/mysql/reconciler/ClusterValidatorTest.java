@@ -89,4 +89,20 @@ class ClusterValidatorTest {
     sw.setTarget("db-2");
     assertThat(ClusterValidator.validate(model(s), null)).isEmpty();
   }
+
+  @Test
+  void theDurabilitySettingsCannotBeWeakened() {
+    for (String key :
+        java.util.List.of("sync_binlog", "sync-binlog", "innodb_flush_log_at_trx_commit")) {
+      MySQLClusterSpec s = mariadb("11.4");
+      s.setServerConfig(Map.of(key, "0"));
+      assertThat(ClusterValidator.validate(model(s), null))
+          .singleElement()
+          .asString()
+          .contains("serverConfig." + key, "managed by the operator");
+      MySQLClusterSpec my = new MySQLClusterSpec();
+      my.setServerConfig(Map.of(key, "2"));
+      assertThat(ClusterValidator.validate(model(my), null)).hasSize(1);
+    }
+  }
 }

@@ -133,13 +133,13 @@ class MySQLBackupIT {
     assertThat(local.getStatus().getLastGtid()).matches("0-100-\\d+");
     assertThat(local.getStatus().getLastSizeBytes()).isPositive();
     assertThat(local.getStatus().getArtifacts()).hasSize(1);
-    try (var files = Files.list(operator.backupRoot.resolve("src/local"))) {
+    try (var files = Files.list(operator.backupRoot.resolve(ns + "/src/local"))) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .anyMatch(n -> n.startsWith("src-") && n.endsWith(".sql"));
     }
     String dump =
         Files.readString(
-            Files.list(operator.backupRoot.resolve("src/local")).findFirst().orElseThrow());
+            Files.list(operator.backupRoot.resolve(ns + "/src/local")).findFirst().orElseThrow());
     assertThat(dump)
         .contains("INSERT INTO `items`")
         .doesNotContain(MariaDbServers.CREDENTIALS.operatorPassword());

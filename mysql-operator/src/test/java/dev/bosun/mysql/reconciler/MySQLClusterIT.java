@@ -443,4 +443,62 @@ class MySQLClusterIT {
     assertThat(get("up").getStatus().getPrimary()).isEqualTo("up-1");
     assertThat(events()).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("SwitchedOver"));
   }
+
+  @Test
+  void anInvalidSpecHoldsBackEveryChangeButNeverTheFailover() throws Exception {
+    serversFor("inv", 3);
+    create("inv", MARIADB + "replicas: 3");
+    await("Ready")
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> "True/Replicating".equals(condition("inv", "Ready")));
+    AppClient.createSchema(servers.get("inv-0").address());
+    AppClient.insert(servers.get("inv-0").address(), 1);
+    // A setting the operator owns (durability) makes the spec invalid.
+    operator
+        .client
+        .resources(MySQLCluster.class)
+        .inNamespace(ns)
+        .withName("inv")
+        .edit(
+            c -> {
+              c.getSpec().setServerConfig(Map.of("sync_binlog", "0"));
+              return c;
+            });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/InvalidSpec".equals(condition("inv", "Ready")));
+    String config =
+        operator
+            .client
+            .configMaps()
+            .inNamespace(ns)
+            .withName("inv-config")
+            .get()
+            .getData()
+            .get("bosun.cnf");
+    assertThat(config).contains("sync-binlog=1").doesNotContain("sync_binlog=0");
+
+    servers.get("inv-0").kill();
+    await("failover while the spec is invalid")
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> !"inv-0".equals(get("inv").getStatus().getPrimary()));
+    String primary = get("inv").getStatus().getPrimary();
+    await("role label follows")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "primary".equals(role(primary)));
+    assertThat(AppClient.ids(servers.get(primary).address())).containsExactly(1L);
+    assertThat(condition("inv", "Ready")).isEqualTo("False/InvalidSpec");
+    assertThat(events()).anyMatch(e -> "FailedOver".equals(e.getReason()));
+    // Nothing applied while invalid: the ConfigMap still holds the durable settings.
+    assertThat(
+            operator
+                .client
+                .configMaps()
+                .inNamespace(ns)
+                .withName("inv-config")
+                .get()
+                .getData()
+                .get("bosun.cnf"))
+        .isEqualTo(config);
+  }
 }

@@ -75,4 +75,31 @@ class GtidArithmeticTest {
     assertThatThrownBy(() -> MySqlGtidSet.parse("aaaa:5-1"))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @ParameterizedTest(name = "{0} + {1} = {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "0-1-10|0-1-12|0-1-12",
+        "0-1-12|0-1-10|0-1-12",
+        "''|0-1-3|0-1-3",
+        "0-1-10|1-2-5|0-1-10,1-2-5",
+        "1-2-5,0-1-10|0-1-11|0-1-11,1-2-5"
+      })
+  void mariaDbUnionTakesTheLastTransactionOfEachDomain(String a, String b, String expected) {
+    assertThat(maria.union(a, b)).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0} + {1} = {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "aaaa:1-10|aaaa:11-12|aaaa:1-12",
+        "aaaa:1-5|aaaa:8-9|aaaa:1-5:8-9",
+        "''|bbbb:1-3|bbbb:1-3",
+        "aaaa:1-10|bbbb:1-2|aaaa:1-10,bbbb:1-2"
+      })
+  void mySqlUnionIsTheSetUnion(String a, String b, String expected) {
+    assertThat(mysql.union(a, b)).isEqualTo(expected);
+  }
 }

@@ -55,9 +55,22 @@ class MariaDbDialectTest {
   }
 
   @Test
-  void fencingIsReadOnlyBecauseMariaDbHasNoSuperReadOnly() {
-    assertThat(d.fence())
-        .containsExactly("SET GLOBAL read_only=ON", "SET GLOBAL rpl_semi_sync_master_enabled=OFF");
+  void fencingIsReadOnlyBecauseMariaDbHasNoSuperReadOnlyAndKeepsSemiSyncOn() {
+    // Turning semi-sync off would release waiting commits with no replica copy.
+    assertThat(d.fence()).containsExactly("SET GLOBAL read_only=ON");
+  }
+
+  @Test
+  void failoverStopsReceivingKeepsApplyingAndEndsClientConnections() {
+    assertThat(d.stopReceiving()).containsExactly("STOP SLAVE IO_THREAD");
+    assertThat(d.startApplier()).containsExactly("START SLAVE SQL_THREAD");
+    assertThat(d.clientConnectionsQuery())
+        .isEqualTo(
+            "SELECT ID FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND USER NOT"
+                + " IN ('system user', 'event_scheduler', 'bosun_operator', 'bosun_repl')");
+    assertThat(d.killConnection(42)).isEqualTo("KILL CONNECTION 42");
+    // MariaDB's received position is the replica status column Gtid_IO_Pos.
+    assertThat(d.receivedQuery()).isNull();
   }
 
   @Test
@@ -111,7 +124,16 @@ class MariaDbDialectTest {
             "log-slave-updates=ON",
             "skip-slave-start",
             "innodb-flush-log-at-trx-commit=1",
+            "sync-binlog=1",
+            "slave-net-timeout=10",
             "rpl-semi-sync-master-enabled=OFF");
-    assertThat(d.ownedSettings()).contains("read_only", "server-id", "gtid_strict_mode");
+    assertThat(d.ownedSettings())
+        .contains(
+            "read_only",
+            "server-id",
+            "gtid_strict_mode",
+            "sync_binlog",
+            "sync-binlog",
+            "innodb_flush_log_at_trx_commit");
   }
 }

@@ -44,10 +44,22 @@ class MySql84DialectTest {
   }
 
   @Test
-  void fencingUsesSuperReadOnly() {
-    assertThat(d.fence())
-        .containsExactly(
-            "SET GLOBAL super_read_only=ON", "SET GLOBAL rpl_semi_sync_source_enabled=OFF");
+  void fencingUsesSuperReadOnlyAndKeepsSemiSyncOn() {
+    assertThat(d.fence()).containsExactly("SET GLOBAL super_read_only=ON");
+  }
+
+  @Test
+  void failoverStopsReceivingKeepsApplyingAndReadsTheReceivedSet() {
+    assertThat(d.stopReceiving()).containsExactly("STOP REPLICA IO_THREAD");
+    assertThat(d.startApplier()).containsExactly("START REPLICA SQL_THREAD");
+    assertThat(d.clientConnectionsQuery())
+        .isEqualTo(
+            "SELECT ID FROM performance_schema.processlist WHERE ID <> CONNECTION_ID() AND USER NOT"
+                + " IN ('system user', 'event_scheduler', 'bosun_operator', 'bosun_repl')");
+    assertThat(d.receivedQuery())
+        .isEqualTo(
+            "SELECT RECEIVED_TRANSACTION_SET FROM"
+                + " performance_schema.replication_connection_status WHERE CHANNEL_NAME = ''");
   }
 
   @Test
@@ -84,6 +96,9 @@ class MySql84DialectTest {
             "gtid-mode=ON",
             "enforce-gtid-consistency=ON",
             "super-read-only=ON",
+            "innodb-flush-log-at-trx-commit=1",
+            "sync-binlog=1",
+            "replica-net-timeout=10",
             "plugin-load-add=semisync_source.so",
             "plugin-load-add=semisync_replica.so",
             "skip-replica-start=ON");

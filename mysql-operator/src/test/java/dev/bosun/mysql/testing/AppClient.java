@@ -35,7 +35,8 @@ public final class AppClient {
     }
   }
 
-  static Connection admin(Address a) throws SQLException {
+  /** A connection as the operator user (the caller closes it). */
+  public static Connection admin(Address a) throws SQLException {
     Properties p = new Properties();
     p.setProperty("user", MariaDbServers.CREDENTIALS.operatorUser());
     p.setProperty("password", MariaDbServers.CREDENTIALS.operatorPassword());
@@ -56,6 +57,26 @@ public final class AppClient {
   /** Inserts one row as the app user; throws when the instance refuses (read-only, down). */
   public static void insert(Address a, long id) throws SQLException {
     try (Connection c = app(a);
+        PreparedStatement ps = c.prepareStatement("INSERT INTO items (id, note) VALUES (?, ?)")) {
+      ps.setLong(1, id);
+      ps.setString(2, "row " + id);
+      ps.executeUpdate();
+    }
+  }
+
+  /**
+   * Inserts one row as the app user over a connection bound to {@code localAddress} (a drill's
+   * client identity, so its link can be cut on its own).
+   */
+  public static void insertFrom(String localAddress, Address a, long id) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", USER);
+    p.setProperty("password", PASSWORD);
+    p.setProperty("connectTimeout", "1000");
+    p.setProperty("socketTimeout", "3000");
+    p.setProperty("localSocketAddress", localAddress);
+    try (Connection c =
+            DriverManager.getConnection("jdbc:mariadb://" + a.host() + ":" + a.port() + "/app", p);
         PreparedStatement ps = c.prepareStatement("INSERT INTO items (id, note) VALUES (?, ?)")) {
       ps.setLong(1, id);
       ps.setString(2, "row " + id);

@@ -33,13 +33,22 @@ public final class MariaDbServers implements AutoCloseable {
   public static final class Server {
     private final String name;
     private final Path dir;
+    private final String host;
     private final int port;
+    private final java.util.function.UnaryOperator<List<String>> wrap;
     private LocalProcess process;
 
-    Server(String name, Path dir, int port) {
+    Server(
+        String name,
+        Path dir,
+        String host,
+        int port,
+        java.util.function.UnaryOperator<List<String>> wrap) {
       this.name = name;
       this.dir = dir;
+      this.host = host;
       this.port = port;
+      this.wrap = wrap;
     }
 
     public String name() {
@@ -47,7 +56,12 @@ public final class MariaDbServers implements AutoCloseable {
     }
 
     public Address address() {
-      return new Address(HOST, port);
+      return new Address(host, port);
+    }
+
+    /** The server's process id (drills pause it with SIGSTOP). */
+    public long pid() {
+      return process.pid();
     }
 
     /** Starts (or restarts) the server on its data directory and waits until it accepts. */
@@ -55,9 +69,9 @@ public final class MariaDbServers implements AutoCloseable {
       process =
           LocalProcess.start(
               name,
-              List.of("mariadbd", "--defaults-file=" + dir.resolve("my.cnf")),
+              wrap.apply(List.of("mariadbd", "--defaults-file=" + dir.resolve("my.cnf"))),
               dir.resolve("process.log"));
-      process.awaitPort(HOST, port, Duration.ofSeconds(60));
+      process.awaitPort(host, port, Duration.ofSeconds(60));
       return this;
     }
 
@@ -98,13 +112,25 @@ public final class MariaDbServers implements AutoCloseable {
 
   /** Creates (not starts) a server named {@code name} with the given server id. */
   public Server create(String name, int serverId) {
+    return create(name, serverId, HOST, LocalProcess.freePort(HOST), c -> c);
+  }
+
+  /**
+   * Creates (not starts) a server listening on {@code host:port}, started through {@code wrap}
+   * (e.g. a drill's test host: {@code ip netns exec ...}).
+   */
+  public Server create(
+      String name,
+      int serverId,
+      String host,
+      int port,
+      java.util.function.UnaryOperator<List<String>> wrap) {
     try {
       Path dir = root.resolve(name);
       Files.createDirectories(dir);
       copyTree(template(), dir.resolve("data"));
-      int port = LocalProcess.freePort(HOST);
-      Files.writeString(dir.resolve("my.cnf"), cnf(dir, serverId, port));
-      Server s = new Server(name, dir, port);
+      Files.writeString(dir.resolve("my.cnf"), cnf(dir, serverId, host, port));
+      Server s = new Server(name, dir, host, port, wrap);
       servers.add(s);
       return s;
     } catch (IOException e) {
@@ -113,6 +139,10 @@ public final class MariaDbServers implements AutoCloseable {
   }
 
   private static String cnf(Path dir, int serverId, int port) {
+    return cnf(dir, serverId, HOST, port);
+  }
+
+  private static String cnf(Path dir, int serverId, String host, int port) {
     StringBuilder sb = new StringBuilder("[mysqld]\n");
     // log-basename first: it overrides the log settings set before it.
     sb.append("log-basename=node\n");
@@ -121,7 +151,7 @@ public final class MariaDbServers implements AutoCloseable {
     sb.append("socket=").append(dir.resolve("mysqld.sock")).append('\n');
     sb.append("pid-file=").append(dir.resolve("mysqld.pid")).append('\n');
     sb.append("log-error=").append(dir.resolve("error.log")).append('\n');
-    sb.append("bind-address=").append(HOST).append('\n');
+    sb.append("bind-address=").append(host).append('\n');
     for (String line : new MariaDbDialect().baseConfig(serverId, port)) {
       sb.append(line).append('\n');
     }

@@ -49,4 +49,24 @@ class CandidatesTest {
     assertThat(Candidates.choose(List.of(), List.of(), new MariaDbGtids()).reason())
         .isEqualTo("NoCandidate");
   }
+
+  @Test
+  void byReceivedTheReplicaThatReceivedMostWinsEvenIfItAppliedLess() {
+    // db-1 applied 8 but received 10 (semi-sync acknowledged 9 and 10 on receipt); db-2 applied 9.
+    InstanceState received =
+        new InstanceState(
+            "db-1", 1, true, "0-1-8", "0-1-8", "0-1-8", true, true, "h", 1, false, false, null, 0,
+            0, "0-1-10", false);
+    InstanceState applied =
+        new InstanceState(
+            "db-2", 2, true, "0-1-9", "0-1-9", "0-1-9", true, true, "h", 1, false, true, null, 0, 0,
+            "0-1-9", false);
+    List<InstanceState> both = List.of(received, applied);
+    assertThat(Candidates.choose(both, both, new MariaDbGtids()).chosen())
+        .map(InstanceState::name)
+        .contains("db-2");
+    Candidates.Choice choice = Candidates.chooseByReceived(both, both, new MariaDbGtids());
+    assertThat(choice.chosen()).map(InstanceState::name).contains("db-1");
+    assertThat(received.held(new MariaDbGtids())).isEqualTo("0-1-10");
+  }
 }

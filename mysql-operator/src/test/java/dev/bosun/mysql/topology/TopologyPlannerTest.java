@@ -41,6 +41,14 @@ class TopologyPlannerTest {
         0, gtid, false);
   }
 
+  /** A replica whose source died: its IO thread is reconnecting, not receiving. */
+  static InstanceState orphan(String name, String gtid, String source) {
+    Address a = addr(source);
+    return new InstanceState(
+        name, ord(name), true, gtid, gtid, gtid, true, true, a.host(), a.port(), false, true, null,
+        0, 0, gtid, false);
+  }
+
   static InstanceState down(String name) {
     return InstanceState.unreachable(name, ord(name));
   }
@@ -60,7 +68,8 @@ class TopologyPlannerTest {
     boolean failover = true;
     Duration unreachable = Duration.ZERO;
     String switchover;
-    boolean restore;
+    RestoreState restore = RestoreState.none();
+    PromotionIntent intent;
 
     In with(InstanceState... states) {
       instances.addAll(List.of(states));
@@ -84,7 +93,8 @@ class TopologyPlannerTest {
           unreachable,
           Duration.ofSeconds(30),
           switchover,
-          restore);
+          restore,
+          intent);
     }
   }
 
@@ -241,7 +251,7 @@ class TopologyPlannerTest {
   void anUnreachablePrimaryIsWaitedForUntilTheDetectionTimeout() {
     In in =
         new In()
-            .with(down("db-0"), replica("db-1", "0-1-9", "db-0"), replica("db-2", "0-1-9", "db-0"));
+            .with(down("db-0"), orphan("db-1", "0-1-9", "db-0"), orphan("db-2", "0-1-9", "db-0"));
     in.primary = "db-0";
     in.unreachable = Duration.ofSeconds(10);
     Step step = maria.plan(in.build()).step();
@@ -253,10 +263,58 @@ class TopologyPlannerTest {
   }
 
   @Test
+  void noFailoverWhileReplicasStillReceiveFromAPrimaryOnlyTheOperatorCannotReach() {
+    In in =
+        new In()
+            .with(down("db-0"), replica("db-1", "0-1-9", "db-0"), orphan("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    in.unreachable = Duration.ofMinutes(5);
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).reason()).isEqualTo("PrimaryAliveForReplicas");
+    assertThat(((Step.Wait) step).message()).contains("db-1").doesNotContain("db-2");
+  }
+
+  @Test
+  void aFailoverRecordedAsIntendedResumesWithoutWaitingForTheDetectionTimeoutAgain() {
+    In in =
+        new In()
+            .with(down("db-0"), orphan("db-1", "0-1-9", "db-0"), orphan("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    in.unreachable = Duration.ZERO;
+    in.intent = new PromotionIntent("db-1", "db-0", "0-1-9");
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Failover("db-0", List.of("db-1", "db-2")));
+  }
+
+  @Test
+  void aPromotedCandidateOfARecordedIntentIsAdopted() {
+    In in = new In().with(down("db-0"), primary("db-1", "0-1-9"), orphan("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    in.intent = new PromotionIntent("db-1", "db-0", "0-1-9");
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Adopt("db-1"));
+  }
+
+  @Test
+  void anInterruptedRestoreIsNeverStartedAgain() {
+    In in = new In().with(primary("db-0", "0-1-5"), fenced("db-1", ""));
+    in.desired = 2;
+    in.primary = "db-0";
+    in.restore = new RestoreState(RestoreState.Phase.INTERRUPTED, null);
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("RestoreInterrupted");
+    in.restore = new RestoreState(RestoreState.Phase.FAILED, "the dump holds a syntax error");
+    step = maria.plan(in.build()).step();
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("RestoreFailed");
+    assertThat(((Step.Blocked) step).message()).contains("syntax error", "not run again");
+  }
+
+  @Test
   void failoverNeverOffersAnErrantReplica() {
     In in =
         new In()
-            .with(down("db-0"), replica("db-1", "0-1-9", "db-0"), replica("db-2", "0-1-9", "db-0"));
+            .with(down("db-0"), orphan("db-1", "0-1-9", "db-0"), orphan("db-2", "0-1-9", "db-0"));
     in.primary = "db-0";
     in.errant = Set.of("db-2");
     in.unreachable = Duration.ofMinutes(1);
@@ -265,7 +323,7 @@ class TopologyPlannerTest {
 
   @Test
   void failoverWaitsForAnUnreachableReplicaThatMayHoldTheAcknowledgedCommit() {
-    In in = new In().with(down("db-0"), replica("db-1", "0-1-9", "db-0"), down("db-2"));
+    In in = new In().with(down("db-0"), orphan("db-1", "0-1-9", "db-0"), down("db-2"));
     in.primary = "db-0";
     in.unreachable = Duration.ofMinutes(1);
     Step step = maria.plan(in.build()).step();
@@ -377,8 +435,14 @@ class TopologyPlannerTest {
   void aRestoreHappensBeforeAnyReplicaIsAttached() {
     In in = new In().with(primary("db-0", "0-1-1"), fenced("db-1", ""), fenced("db-2", ""));
     in.primary = "db-0";
-    in.restore = true;
+    in.restore = new RestoreState(RestoreState.Phase.PENDING, null);
     assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Restore("db-0"));
+    in.restore = new RestoreState(RestoreState.Phase.RUNNING, null);
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Wait("Restoring", "loading fromBackup into db-0"));
+    in.restore = new RestoreState(RestoreState.Phase.DONE, "file:///b/db-1.sql");
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.RestoreDone("db-0", "file:///b/db-1.sql"));
   }
 
   @Test

@@ -9,6 +9,8 @@ import dev.bosun.mysql.testing.MariaDbServers;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.Step;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
@@ -63,12 +65,12 @@ class ReplicationIT {
   private TopologyController.Tick tick() {
     last =
         controller.tick(
-            new TopologyController.Desired(
-                3, true, FAILOVER_AFTER, switchoverTarget, false, 3_600_000),
+            new TopologyController.Desired(3, true, FAILOVER_AFTER, switchoverTarget, 3_600_000),
             record,
             addresses,
             knownErrant,
-            null);
+            null,
+            saved -> record = saved);
     record = last.record();
     knownErrant.addAll(last.plan().errant());
     return last;
@@ -281,6 +283,114 @@ class ReplicationIT {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> AppClient.ids(addresses.get("db-0")).size() == 20);
+  }
+
+  @Test
+  void aFailoverAgainstAPrimaryThatStillAnswersFencesItKeepsSemiSyncOnAndReplans()
+      throws Exception {
+    driveUntilSteady();
+    AppClient.createSchema(primary());
+    List<Long> acknowledged;
+    try (AppClient.Writer writer = new AppClient.Writer(this::primary, 1)) {
+      await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() >= 30);
+      // What a failover does when the operator lost the primary but the primary is alive.
+      StepExecutor executor =
+          new StepExecutor(
+              new MariaDbDialect(),
+              MariaDbServers.CREDENTIALS,
+              Duration.ofSeconds(2),
+              Clock.systemUTC(),
+              10,
+              FailoverBoundaries.none());
+      Outcome outcome =
+          executor.execute(
+              new Step.Failover("db-0", List.of("db-1", "db-2")),
+              new StepExecutor.Context(addresses, record, true, 3_600_000, null, saved -> {}));
+      assertThat(outcome.reason()).as(outcome.message()).isEqualTo("FailoverReplanned");
+      assertThat(outcome.record().primary()).isEqualTo("db-0");
+      Address old = addresses.get("db-0");
+      assertThat(AppClient.adminQuery(old, "SELECT @@GLOBAL.read_only")).isEqualTo("1");
+      // Semi-sync stays on: turning it off would acknowledge commits no replica holds.
+      assertThat(AppClient.adminQuery(old, "SELECT @@GLOBAL.rpl_semi_sync_master_enabled"))
+          .isEqualTo("1");
+      for (String replica : List.of("db-1", "db-2")) {
+        assertThat(AppClient.adminQuery(addresses.get(replica), "SHOW SLAVE STATUS")).isNotNull();
+        assertThat(ioRunning(replica)).isEqualTo("No");
+      }
+      int fenced = writer.acknowledgedCount();
+      // Nothing is acknowledged while it is fenced; the next rounds re-plan: it holds everything,
+      // so it takes writes again and the replicas receive again.
+      assertThat(AppClient.ids(old)).containsAll(writer.acknowledged());
+      driveUntilSteady();
+      assertThat(record.primary()).isEqualTo("db-0");
+      await().atMost(Duration.ofSeconds(30)).until(() -> writer.acknowledgedCount() > fenced + 20);
+      writer.close();
+      acknowledged = writer.acknowledged();
+    }
+    assertThat(AppClient.ids(primary())).containsAll(acknowledged);
+    for (String replica : List.of("db-1", "db-2")) {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> AppClient.ids(addresses.get(replica)).containsAll(acknowledged));
+    }
+  }
+
+  @Test
+  void theCandidateIsChosenByWhatItReceivedAndIsNeverPromotedBeforeItAppliedIt() throws Exception {
+    driveUntilSteady();
+    AppClient.createSchema(primary());
+    for (long id = 1; id <= 10; id++) {
+      AppClient.insert(primary(), id);
+    }
+    for (String replica : List.of("db-1", "db-2")) {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> AppClient.ids(addresses.get(replica)).size() == 10);
+    }
+    // db-2 stops receiving; db-1 receives (and acknowledges) but its applier is stopped.
+    AppClient.adminQuery(addresses.get("db-2"), "STOP SLAVE IO_THREAD");
+    AppClient.adminQuery(addresses.get("db-1"), "STOP SLAVE SQL_THREAD");
+    for (long id = 11; id <= 20; id++) {
+      AppClient.insert(primary(), id);
+    }
+    assertThat(AppClient.ids(addresses.get("db-1"))).hasSize(10);
+    try (Connection lock = AppClient.admin(addresses.get("db-1"));
+        Statement s = lock.createStatement()) {
+      // The applier cannot commit while this lock is held: the wait for it must fail.
+      s.execute("FLUSH TABLES WITH READ LOCK");
+      servers.get("db-0").kill();
+      await("failover aborted")
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> "FailoverAborted".equals(tick().outcome().reason()));
+      assertThat(last.outcome().message()).contains("db-1", "did not apply");
+      assertThat(record.primary()).isEqualTo("db-0");
+      assertThat(AppClient.adminQuery(addresses.get("db-1"), "SELECT @@GLOBAL.read_only"))
+          .isEqualTo("1");
+      assertThat(AppClient.adminQuery(addresses.get("db-2"), "SELECT @@GLOBAL.read_only"))
+          .isEqualTo("1");
+    }
+    await("failover")
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> !"db-0".equals(tick().record().primary()));
+    // db-2 applied more than db-1 had applied, but db-1 received more: db-1 must win.
+    assertThat(record.primary()).isEqualTo("db-1");
+    assertThat(AppClient.ids(primary())).hasSize(20);
+    assertThat(record.promotionGtid())
+        .isEqualTo(AppClient.adminQuery(primary(), "SELECT @@GLOBAL.gtid_slave_pos"));
+    driveUntilSteadyExcept("db-0");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> AppClient.ids(addresses.get("db-2")).size() == 20);
+  }
+
+  private String ioRunning(String replica) throws Exception {
+    try (Connection c = AppClient.admin(addresses.get(replica));
+        Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+      return rs.next() ? rs.getString("Slave_IO_Running") : null;
+    }
   }
 
   /** Steady apart from one member that is known to be down. */

@@ -1,0 +1,95 @@
+package dev.bosun.mysql.backup;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Long work (dumps, restores) on a small bounded pool instead of the reconcile threads, so one
+ * large dump never stalls another cluster's failover. One job per key (a resource's uid); the
+ * reconciler looks at its state each round and takes the result when it is done.
+ *
+ * @param <T> what a job produces
+ */
+public final class BackgroundJobs<T> {
+
+  /** Where a job stands. */
+  public sealed interface State<T> {
+    /** What the job does, for status messages. */
+    String description();
+
+    /** When it was accepted. */
+    Instant since();
+  }
+
+  /** Accepted, queued or running. */
+  public record Running<T>(String description, Instant since) implements State<T> {}
+
+  /** Finished with a result. */
+  public record Done<T>(String description, Instant since, T result) implements State<T> {}
+
+  /** Failed; the message names what failed (no secret: the work's own exception messages). */
+  public record Failed<T>(String description, Instant since, String message) implements State<T> {}
+
+  private final ThreadPoolExecutor pool;
+  private final Map<String, State<T>> jobs = new ConcurrentHashMap<>();
+
+  /** A pool of {@code threads} workers and room for {@code queued} waiting jobs. */
+  public BackgroundJobs(String name, int threads, int queued) {
+    AtomicInteger n = new AtomicInteger();
+    this.pool =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            1,
+            TimeUnit.MINUTES,
+            new ArrayBlockingQueue<>(queued),
+            r -> {
+              Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** The state of the job under {@code key}, if there is one. */
+  public Optional<State<T>> state(String key) {
+    return Optional.ofNullable(jobs.get(key));
+  }
+
+  /**
+   * Starts a job under {@code key}; false when one is already there or the queue is full (the
+   * caller tries again in a later round).
+   */
+  public boolean submit(String key, String description, Instant now, Callable<T> work) {
+    Running<T> running = new Running<>(description, now);
+    if (jobs.putIfAbsent(key, running) != null) {
+      return false;
+    }
+    try {
+      pool.execute(
+          () -> {
+            try {
+              jobs.put(key, new Done<>(description, now, work.call()));
+            } catch (Exception e) {
+              jobs.put(key, new Failed<>(description, now, String.valueOf(e.getMessage())));
+            }
+          });
+      return true;
+    } catch (RejectedExecutionException full) {
+      jobs.remove(key, running);
+      return false;
+    }
+  }
+
+  /** Forgets a finished job once its result has been recorded. */
+  public void forget(String key) {
+    jobs.computeIfPresent(key, (k, s) -> s instanceof Running<T> ? s : null);
+  }
+}

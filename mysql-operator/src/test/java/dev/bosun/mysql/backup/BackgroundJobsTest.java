@@ -1,0 +1,83 @@
+package dev.bosun.mysql.backup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/** Jobs off the reconcile threads: bounded, one per key, results taken once. */
+class BackgroundJobsTest {
+
+  @Test
+  void aJobRunsOffTheCallerAndItsResultIsTakenOnce() throws Exception {
+    BackgroundJobs<String> jobs = new BackgroundJobs<>("test", 1, 1);
+    CountDownLatch release = new CountDownLatch(1);
+    Instant now = Instant.parse("2026-11-23T19:00:00Z");
+    assertThat(
+            jobs.submit(
+                "a",
+                "dump a",
+                now,
+                () -> {
+                  release.await();
+                  return "done-a";
+                }))
+        .isTrue();
+    // The caller is not blocked: the job is running while we look at it.
+    assertThat(jobs.state("a")).get().isInstanceOf(BackgroundJobs.Running.class);
+    assertThat(jobs.submit("a", "again", now, () -> "x")).isFalse();
+    jobs.forget("a");
+    assertThat(jobs.state("a")).isPresent();
+    release.countDown();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> jobs.state("a").get() instanceof BackgroundJobs.Done<String>);
+    assertThat(((BackgroundJobs.Done<String>) jobs.state("a").get()).result()).isEqualTo("done-a");
+    jobs.forget("a");
+    assertThat(jobs.state("a")).isEmpty();
+  }
+
+  @Test
+  void aFullPoolRefusesInsteadOfBlocking() throws Exception {
+    BackgroundJobs<String> jobs = new BackgroundJobs<>("test", 1, 1);
+    CountDownLatch release = new CountDownLatch(1);
+    Instant now = Instant.now();
+    assertThat(
+            jobs.submit(
+                "a",
+                "a",
+                now,
+                () -> {
+                  release.await();
+                  return "a";
+                }))
+        .isTrue();
+    assertThat(jobs.submit("b", "b", now, () -> "b")).isTrue();
+    assertThat(jobs.submit("c", "c", now, () -> "c")).isFalse();
+    assertThat(jobs.state("c")).isEmpty();
+    release.countDown();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> jobs.state("b").get() instanceof BackgroundJobs.Done<String>);
+  }
+
+  @Test
+  void aFailureIsKeptWithItsMessage() {
+    BackgroundJobs<String> jobs = new BackgroundJobs<>("test", 1, 1);
+    jobs.submit(
+        "a",
+        "a",
+        Instant.now(),
+        () -> {
+          throw new IllegalStateException("disk full");
+        });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> jobs.state("a").get() instanceof BackgroundJobs.Failed<String>);
+    assertThat(((BackgroundJobs.Failed<String>) jobs.state("a").get()).message())
+        .isEqualTo("disk full");
+  }
+}

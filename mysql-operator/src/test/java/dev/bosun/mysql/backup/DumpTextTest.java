@@ -1,0 +1,81 @@
+package dev.bosun.mysql.backup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.mysql.sql.MariaDbDialect;
+import dev.bosun.mysql.sql.MySql84Dialect;
+import java.io.BufferedReader;
+import java.io.StringReader;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+/** A dump read statement by statement: multi-line GTID_PURGED, skipped statements taken whole. */
+class DumpTextTest {
+
+  private static final String MYSQL_DUMP =
+      String.join(
+          "\n",
+          "-- MySQL dump 10.13",
+          "SET @MYSQLDUMP_TEMP_LOG_BIN = @@SESSION.SQL_LOG_BIN;",
+          "SET @@SESSION.SQL_LOG_BIN= 0;",
+          "",
+          "--",
+          "-- GTID state at the beginning of the backup ",
+          "--",
+          "",
+          "SET @@GLOBAL.GTID_PURGED=/*!80000 '+'*/ '3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5,",
+          "4c8e1ab2-71ca-11e1-9e33-c80aa9429562:1-42,",
+          "5d2f0b11-71ca-11e1-9e33-c80aa9429562:7';",
+          "",
+          "CREATE TABLE `t` (",
+          "  `id` bigint NOT NULL",
+          ");",
+          "INSERT INTO `t` VALUES (1),(2);",
+          "");
+
+  @Test
+  void aMultiLineGtidPurgedIsReadWhole() throws Exception {
+    assertThat(DumpText.gtid(reader(MYSQL_DUMP), new MySql84Dialect(), 200))
+        .isEqualTo(
+            "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5,"
+                + "4c8e1ab2-71ca-11e1-9e33-c80aa9429562:1-42,"
+                + "5d2f0b11-71ca-11e1-9e33-c80aa9429562:7");
+  }
+
+  @Test
+  void aRestoreLeavesOutTheWholeMultiLineGtidPurgedAndKeepsTheData() throws Exception {
+    StringWriter out = new StringWriter();
+    DumpText.filter(reader(MYSQL_DUMP), out, new MySql84Dialect());
+    assertThat(out.toString())
+        .doesNotContain("GTID_PURGED", "4c8e1ab2", "5d2f0b11", "SQL_LOG_BIN= 0")
+        .contains(
+            "CREATE TABLE `t` (\n  `id` bigint NOT NULL\n);", "INSERT INTO `t` VALUES (1),(2);");
+  }
+
+  @Test
+  void mariaDbPositionAndReplicationStatementsOnOneLine() throws Exception {
+    String dump =
+        String.join(
+            "\n",
+            "-- MariaDB dump",
+            "SET GLOBAL gtid_slave_pos='0-1-42';",
+            "CHANGE MASTER TO MASTER_USE_GTID=slave_pos;",
+            "INSERT INTO t VALUES (1);");
+    assertThat(DumpText.gtid(reader(dump), new MariaDbDialect(), 200)).isEqualTo("0-1-42");
+    StringWriter out = new StringWriter();
+    DumpText.filter(reader(dump), out, new MariaDbDialect());
+    assertThat(out.toString()).isEqualTo("-- MariaDB dump\nINSERT INTO t VALUES (1);\n");
+  }
+
+  @Test
+  void aLineInsideAStatementIsNeverTakenForASkippedOne() throws Exception {
+    String dump = "INSERT INTO notes VALUES ('a',\n'SET GLOBAL gtid_slave_pos=1');\n";
+    StringWriter out = new StringWriter();
+    DumpText.filter(reader(dump), out, new MariaDbDialect());
+    assertThat(out.toString()).isEqualTo(dump);
+  }
+
+  private static BufferedReader reader(String text) {
+    return new BufferedReader(new StringReader(text));
+  }
+}

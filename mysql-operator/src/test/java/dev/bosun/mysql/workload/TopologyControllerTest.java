@@ -1,0 +1,66 @@
+package dev.bosun.mysql.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.RestoreState;
+import dev.bosun.mysql.topology.RestoreState.Phase;
+import org.junit.jupiter.api.Test;
+
+/** Where a restore stands, from the status record and this process's background load. */
+class TopologyControllerTest {
+
+  private static TopologyRecord rec(String restoredFrom) {
+    return new TopologyRecord("db-0", null, null, null, restoredFrom, null);
+  }
+
+  private static Restorer with(Restorer.Progress p) {
+    return new Restorer() {
+      @Override
+      public boolean start(Address primary) {
+        return true;
+      }
+
+      @Override
+      public Progress progress() {
+        return p;
+      }
+
+      @Override
+      public void forget() {}
+    };
+  }
+
+  @Test
+  void aLoadRecordedAsStartedThatNoWorkerKnowsWasInterrupted() {
+    assertThat(TopologyController.restoreState(rec(TopologyRecord.RESTORE_LOADING), with(null)))
+        .isEqualTo(new RestoreState(Phase.INTERRUPTED, null));
+  }
+
+  @Test
+  void theBackgroundLoadDecidesWhileItIsKnown() {
+    assertThat(
+            TopologyController.restoreState(
+                rec(TopologyRecord.RESTORE_LOADING), with(new Restorer.Progress(true, null, null))))
+        .isEqualTo(new RestoreState(Phase.RUNNING, null));
+    assertThat(
+            TopologyController.restoreState(
+                rec(TopologyRecord.RESTORE_LOADING),
+                with(new Restorer.Progress(false, "s3://b/x.sql", null))))
+        .isEqualTo(new RestoreState(Phase.DONE, "s3://b/x.sql"));
+    assertThat(
+            TopologyController.restoreState(
+                rec(TopologyRecord.RESTORE_PENDING),
+                with(new Restorer.Progress(false, null, "exit 1"))))
+        .isEqualTo(new RestoreState(Phase.FAILED, "exit 1"));
+  }
+
+  @Test
+  void pendingStartsAndARecordedLocationIsDone() {
+    assertThat(TopologyController.restoreState(rec(TopologyRecord.RESTORE_PENDING), with(null)))
+        .isEqualTo(new RestoreState(Phase.PENDING, null));
+    assertThat(TopologyController.restoreState(rec("s3://b/x.sql"), null))
+        .isEqualTo(RestoreState.none());
+    assertThat(TopologyController.restoreState(rec(null), null)).isEqualTo(RestoreState.none());
+  }
+}
