@@ -215,6 +215,16 @@ public final class LocalNode implements AutoCloseable {
     return target;
   }
 
+  /**
+   * SIGKILL to a container's process, as an OOM kill or a crash would: the kubelet restarts the
+   * container in the same Pod, on the same volumes. {@code containerId} is the id in the Pod's
+   * status without its {@code containerd://} prefix.
+   */
+  public void killContainer(String containerId) {
+    Shell.run(
+        "ctr --address " + socket + " -n k8s.io tasks kill -s SIGKILL " + Shell.quote(containerId));
+  }
+
   /** The node's containerd socket, for {@code ctr -n k8s.io}. */
   public Path containerdSocket() {
     return socket;

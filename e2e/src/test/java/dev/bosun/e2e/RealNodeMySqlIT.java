@@ -1,0 +1,244 @@
+package dev.bosun.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.testing.PodExec;
+import dev.bosun.common.testing.RealNodeExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A MySQLCluster (MariaDB flavour) of three as real containers from the MySQL operator's own Pod
+ * specs (its start and init scripts, its ConfigMap, its generated Secrets), run by the operator's
+ * chart Pods: a writer in another Pod writes through the primary Service's name; the primary's
+ * container is killed; the operator fails over, the writer reconnects through the same name, and
+ * every acknowledged row is on the new primary.
+ */
+@ExtendWith(RealNodeExtension.class)
+class RealNodeMySqlIT {
+
+  private static final String NS = "db-team";
+  private static RealNodePlatform platform;
+  private static KubernetesClient admin;
+
+  @BeforeAll
+  static void install() {
+    platform = RealNodePlatform.shared();
+    admin = platform.admin();
+    platform
+        .cluster()
+        .node()
+        .tagImage(platform.cluster().node().workloadsImage(), RealNodeSamples.MARIADB_IMAGE);
+    admin
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+        .create();
+    await("the default ServiceAccount of " + NS)
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> admin.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+  }
+
+  @Test
+  void primaryContainerKilledFailsOverAndEveryAcknowledgedRowIsOnTheNewPrimary() {
+    admin
+        .resource(
+            Serialization.unmarshal(
+                """
+                apiVersion: mysql.bosun.dev/v1alpha1
+                kind: MySQLCluster
+                metadata: {name: db, namespace: %s}
+                spec:
+                  replicas: 3
+                  flavour: MariaDB
+                  version: "10.11"
+                  image: %s
+                  storage: {size: 512Mi}
+                  failover: {primaryUnavailableSeconds: 10}
+                """
+                    .formatted(NS, RealNodeSamples.MARIADB_IMAGE),
+                GenericKubernetesResource.class))
+        .create();
+    await("MySQLCluster db Ready with three MariaDB containers")
+        .atMost(Duration.ofMinutes(6))
+        .pollInterval(Duration.ofSeconds(2))
+        .until(() -> Resources.ready(cluster()) && readyPods() == 3);
+    String primary = String.valueOf(status().get("primary"));
+
+    admin.pods().inNamespace(NS).resource(writerPod()).create();
+    await("the writer Pod Ready")
+        .atMost(Duration.ofMinutes(2))
+        .until(() -> ready(admin.pods().inNamespace(NS).withName("writer").get()));
+    sql("CREATE DATABASE IF NOT EXISTS app; CREATE TABLE IF NOT EXISTS app.t (id INT PRIMARY KEY)");
+
+    CompletableFuture<PodExec.Result> writes =
+        CompletableFuture.supplyAsync(
+            () ->
+                PodExec.sh(
+                    admin,
+                    NS,
+                    "writer",
+                    Duration.ofMinutes(5),
+                    // Bounded: 3000 inserts or 4 minutes; stops early when /tmp/stop appears.
+                    "i=0; end=$(( $(date +%s) + 240 ));"
+                        + " while [ $i -lt 3000 ] && [ $(date +%s) -lt $end ] && [ ! -f /tmp/stop ]; do"
+                        + " if mariadb -h db-primary -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=2"
+                        + " -e \"INSERT INTO app.t VALUES ($i)\" >/dev/null 2>&1; then echo ack $i;"
+                        + " else echo fail $i; sleep 0.2; fi; i=$((i+1)); done; echo done"));
+    await("some acknowledged rows before the kill")
+        .atMost(Duration.ofMinutes(1))
+        .until(() -> count() > 20);
+
+    Instant killed = Instant.now();
+    platform.cluster().node().killContainer(containerId(primary));
+    await("a new primary, Ready, reached through db-primary")
+        .atMost(Duration.ofMinutes(4))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () ->
+                !primary.equals(String.valueOf(status().get("primary")))
+                    && Resources.ready(cluster())
+                    && count() > 0);
+    long seconds = Duration.between(killed, Instant.now()).toSeconds();
+    // Let the writer go on through the same Service name after the failover.
+    long after = count();
+    await("the writer to write through the new primary")
+        .atMost(Duration.ofMinutes(1))
+        .until(() -> count() > after + 20);
+    PodExec.sh(admin, NS, "writer", Duration.ofSeconds(10), "touch /tmp/stop");
+    String out = writes.join().stdout();
+    Set<Integer> acked = numbers(out, "ack");
+    Set<Integer> stored = new HashSet<>();
+    Matcher m = Pattern.compile("(?m)^(\\d+)$").matcher(sql("SELECT id FROM app.t"));
+    while (m.find()) {
+      stored.add(Integer.parseInt(m.group(1)));
+    }
+    Set<Integer> lost = new HashSet<>(acked);
+    lost.removeAll(stored);
+    System.err.printf(
+        "[e2e] MariaDB primary %s killed: new primary %s Ready after %d s; %d rows acknowledged,"
+            + " %d failed attempts, %d lost%n",
+        primary,
+        status().get("primary"),
+        seconds,
+        acked.size(),
+        numbers(out, "fail").size(),
+        lost.size());
+    assertThat(lost).as("acknowledged rows missing on the new primary").isEmpty();
+  }
+
+  private long count() {
+    String out = sql("SELECT COUNT(*) FROM app.t").trim();
+    return out.matches("\\d+") ? Long.parseLong(out) : -1;
+  }
+
+  /** Runs SQL through the primary Service from the writer Pod; the output without headers. */
+  private String sql(String statements) {
+    return PodExec.sh(
+            admin,
+            NS,
+            "writer",
+            Duration.ofSeconds(30),
+            "mariadb -h db-primary -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=3 -N -e '"
+                + statements
+                + "'")
+        .stdout();
+  }
+
+  private String containerId(String pod) {
+    Pod p = admin.pods().inNamespace(NS).withName(pod).get();
+    return p.getStatus()
+        .getContainerStatuses()
+        .get(0)
+        .getContainerID()
+        .replaceFirst("^containerd://", "");
+  }
+
+  private GenericKubernetesResource cluster() {
+    return Resources.get(admin, "mysql.bosun.dev/v1alpha1", "MySQLCluster", NS, "db");
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> status() {
+    Object status = cluster().getAdditionalProperties().get("status");
+    return status instanceof Map<?, ?> ? (Map<String, Object>) status : Map.of();
+  }
+
+  private long readyPods() {
+    return admin
+        .pods()
+        .inNamespace(NS)
+        .withLabel("app.kubernetes.io/instance", "db")
+        .list()
+        .getItems()
+        .stream()
+        .filter(RealNodeMySqlIT::ready)
+        .count();
+  }
+
+  private static boolean ready(Pod p) {
+    return p != null
+        && p.getStatus() != null
+        && p.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static Set<Integer> numbers(String out, String word) {
+    Set<Integer> set = new HashSet<>();
+    Matcher m = Pattern.compile("(?m)^" + word + " (\\d+)$").matcher(out);
+    while (m.find()) {
+      set.add(Integer.parseInt(m.group(1)));
+    }
+    return set;
+  }
+
+  private Pod writerPod() {
+    String password =
+        new String(
+            Base64.getDecoder()
+                .decode(
+                    admin
+                        .secrets()
+                        .inNamespace(NS)
+                        .withName("db-root")
+                        .get()
+                        .getData()
+                        .get("password")),
+            StandardCharsets.UTF_8);
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("writer")
+        .endMetadata()
+        .withNewSpec()
+        .withTerminationGracePeriodSeconds(1L)
+        .addNewContainer()
+        .withName("writer")
+        .withImage(platform.cluster().node().workloadsImage())
+        .withImagePullPolicy("Never")
+        .withCommand("sleep", "3600")
+        .addNewEnv()
+        .withName("ROOT_PASSWORD")
+        .withValue(password)
+        .endEnv()
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+}
