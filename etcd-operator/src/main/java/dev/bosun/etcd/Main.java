@@ -6,6 +6,7 @@ import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.etcd.backup.SnapshotJobs;
 import dev.bosun.etcd.dependent.MemberPods;
 import dev.bosun.etcd.etcd.EtcdConnections;
 import dev.bosun.etcd.membership.LoopbackAddressing;
@@ -74,8 +75,28 @@ public final class Main {
       MemberAddressing addressing,
       Optional<Path> backupDir,
       Metrics metrics) {
+    return create(
+        settings,
+        client,
+        addressing,
+        backupDir,
+        metrics,
+        java.util.function.UnaryOperator.identity());
+  }
+
+  /**
+   * The same, with the operator's etcd connections going where {@code route} sends each member
+   * endpoint (partition drills route them through relays bound to the operator's own address).
+   */
+  public static OperatorRuntime create(
+      OperatorSettings settings,
+      KubernetesClient client,
+      MemberAddressing addressing,
+      Optional<Path> backupDir,
+      Metrics metrics,
+      java.util.function.UnaryOperator<java.net.URI> route) {
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
-    EtcdConnections connections = new EtcdConnections();
+    EtcdConnections connections = new EtcdConnections(route);
     Clock clock = Clock.systemUTC();
     EtcdClusterReconciler clusters =
         new EtcdClusterReconciler(
@@ -90,7 +111,7 @@ public final class Main {
                         cluster.getMetadata().getName(),
                         Labels.of(
                             cluster, EtcdOperator.APP, "disruption-budget", EtcdOperator.NAME),
-                        MemberPods.selector(cluster),
+                        MemberPods.voterSelector(cluster),
                         minAvailable,
                         null),
                     EtcdOperator.NAME),
@@ -98,7 +119,8 @@ public final class Main {
                 .getOrDefault(EtcdOperator.OPERATOR_IMAGE_ENV, EtcdOperator.DEFAULT_OPERATOR_IMAGE),
             connections);
     EtcdBackupReconciler backups =
-        new EtcdBackupReconciler(addressing, events, clock, backupDir, connections);
+        new EtcdBackupReconciler(
+            addressing, events, clock, backupDir, connections, new SnapshotJobs());
     return new OperatorRuntime(settings, client, metrics).register(clusters).register(backups);
   }
 }

@@ -1,5 +1,6 @@
 package dev.bosun.etcd.backup;
 
+import dev.bosun.common.backup.BackupKeys;
 import dev.bosun.common.backup.BackupStore;
 import dev.bosun.common.backup.FileSystemBackupStore;
 import dev.bosun.common.backup.S3BackupStore;
@@ -69,16 +70,30 @@ public final class BackupStores {
     return new S3BackupStore(location, new S3Credentials(id, key));
   }
 
-  /** The key prefix of this backup's snapshots: {@code <store prefix>/<backup name>/}. */
+  /**
+   * The key prefix of this backup's snapshots: {@code <store prefix>/<backup name>/}, always under
+   * {@code <namespace>/}: a configured prefix that does not start there is put below it, so no
+   * EtcdBackup can write, list or delete (retention) another namespace's snapshots. An {@link
+   * IllegalArgumentException} for a prefix no store accepts (for example with {@code ..}).
+   */
   public static String prefix(EtcdBackup backup) {
     Store store = backup.getSpec().getStore();
+    String ns = backup.getMetadata().getNamespace();
     String configured =
         store.getVolume() != null ? store.getVolume().getPrefix() : store.getS3().getPrefix();
     String base =
         configured == null
-            ? backup.getMetadata().getNamespace() + "/" + backup.getSpec().getClusterName()
+            ? ns + "/" + backup.getSpec().getClusterName()
             : configured.replaceAll("^/+|/+$", "");
-    return base + "/" + backup.getMetadata().getName() + "/";
+    if (!base.equals(ns) && !base.startsWith(ns + "/")) {
+      base = base.isEmpty() ? ns : ns + "/" + base;
+    }
+    return BackupKeys.validatePrefix(base + "/" + backup.getMetadata().getName() + "/");
+  }
+
+  /** True when the key lies under the prefix (retention deletes nothing else). */
+  public static boolean within(String prefix, String key) {
+    return key.startsWith(prefix) && !key.substring(prefix.length()).contains("..");
   }
 
   private static String decode(Secret secret, String key) {

@@ -4,6 +4,7 @@ import dev.bosun.common.backup.BackupStore;
 import dev.bosun.common.backup.StoredObject;
 import dev.bosun.etcd.etcd.EtcdException;
 import dev.bosun.etcd.etcd.EtcdMembership;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Takes a snapshot through the maintenance API of the first member that delivers one, spooled to a
@@ -33,12 +35,19 @@ public final class SnapshotTaker {
   public record Snapshot(StoredObject stored, long revision) {}
 
   public Snapshot take(List<URI> endpoints, BackupStore store, String key) throws IOException {
+    return take(endpoints, store, key, new AtomicLong());
+  }
+
+  /** The same, counting the bytes received from etcd into {@code bytes} as they arrive. */
+  public Snapshot take(List<URI> endpoints, BackupStore store, String key, AtomicLong bytes)
+      throws IOException {
     EtcdException last = null;
     for (URI endpoint : endpoints) {
       Path spool = Files.createTempFile("etcd-snapshot", ".db");
       try {
         long revision = etcd.revision(endpoint);
-        try (OutputStream out = Files.newOutputStream(spool)) {
+        bytes.set(0);
+        try (OutputStream out = counting(Files.newOutputStream(spool), bytes)) {
           etcd.snapshot(endpoint, out, SNAPSHOT_TIMEOUT);
         }
         try (InputStream in = Files.newInputStream(spool)) {
@@ -54,5 +63,21 @@ public final class SnapshotTaker {
         new IOException(
             "no member delivered a snapshot" + (last == null ? "" : ": " + last.getMessage()),
             last));
+  }
+
+  private static OutputStream counting(OutputStream out, AtomicLong bytes) {
+    return new FilterOutputStream(out) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+        bytes.addAndGet(len);
+      }
+
+      @Override
+      public void write(int b) throws IOException {
+        out.write(b);
+        bytes.incrementAndGet();
+      }
+    };
   }
 }

@@ -9,6 +9,7 @@ import dev.bosun.etcd.membership.ServiceAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Pod.AntiAffinity;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -18,6 +19,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
 import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -43,6 +46,9 @@ public final class MemberPods {
 
   public static final String DATA_DIR = DATA_MOUNT + "/data";
   static final String TLS_DIR = "/etc/etcd/tls";
+
+  /** The name of the member's etcd container. */
+  public static final String ETCD_CONTAINER = "etcd";
 
   private MemberPods() {}
 
@@ -92,6 +98,7 @@ public final class MemberPods {
                 .collect(Collectors.joining(",")));
     args.add("--initial-cluster-state=" + (state == State.NEW ? "new" : "existing"));
     args.add("--initial-cluster-token=" + cluster.getMetadata().getUid());
+    args.addAll(maintenanceFlags(spec));
     List<VolumeMount> mounts = new ArrayList<>();
     mounts.add(new VolumeMountBuilder().withName("data").withMountPath(DATA_MOUNT).build());
     List<Volume> volumes = new ArrayList<>();
@@ -147,7 +154,7 @@ public final class MemberPods {
             .withEnableServiceLinks(false)
             .withTerminationGracePeriodSeconds(30L)
             .addNewContainer()
-            .withName("etcd")
+            .withName(ETCD_CONTAINER)
             .withImage(spec.getRepository() + ":v" + spec.getVersion())
             .withCommand("etcd")
             .withArgs(args)
@@ -162,12 +169,7 @@ public final class MemberPods {
                     .build())
             .withVolumeMounts(mounts)
             .withResources(resources.build())
-            .withNewReadinessProbe()
-            .withNewTcpSocket()
-            .withNewPort("client")
-            .endTcpSocket()
-            .withPeriodSeconds(5)
-            .endReadinessProbe()
+            .withReadinessProbe(readiness(spec, addressing.clientUrl(ref, member)))
             .withNewSecurityContext()
             .withAllowPrivilegeEscalation(false)
             .withReadOnlyRootFilesystem(true)
@@ -195,6 +197,68 @@ public final class MemberPods {
       pod.editSpec().withAffinity(affinity).endSpec();
     }
     return pod.build();
+  }
+
+  /** Periodic compaction of the last hour unless the spec says otherwise. */
+  static final String DEFAULT_RETENTION = "1h";
+
+  /**
+   * etcd's own automatic compaction (it runs on the leader, needs no operator, and keeps going
+   * while the operator is down) and the backend quota.
+   */
+  static List<String> maintenanceFlags(EtcdClusterSpec spec) {
+    var compaction = spec.getMaintenance() == null ? null : spec.getMaintenance().getCompaction();
+    boolean revision = compaction != null && compaction.getMode() == Compaction.Mode.REVISION;
+    String retention =
+        compaction == null || compaction.getRetention() == null
+            ? DEFAULT_RETENTION
+            : compaction.getRetention();
+    List<String> flags = new ArrayList<>();
+    flags.add("--auto-compaction-mode=" + (revision ? "revision" : "periodic"));
+    flags.add("--auto-compaction-retention=" + retention);
+    if (spec.getStorage() != null && spec.getStorage().getQuotaBackendBytes() != null) {
+      flags.add("--quota-backend-bytes=" + spec.getStorage().getQuotaBackendBytes());
+    }
+    return flags;
+  }
+
+  /**
+   * Ready means etcd itself says it is healthy (it has a leader and no alarm), not merely that its
+   * port is open. Plain HTTP: etcd serves {@code GET /health} on the client port. With client TLS
+   * that endpoint demands a client certificate a kubelet does not have, so the probe runs the
+   * image's own {@code etcdctl endpoint health} against the member's client URL with the mounted
+   * server certificate (which must allow client authentication, as kubeadm's etcd certificates do).
+   */
+  static Probe readiness(EtcdClusterSpec spec, URI clientUrl) {
+    ProbeBuilder probe =
+        new ProbeBuilder()
+            .withPeriodSeconds(5)
+            .withTimeoutSeconds(5)
+            .withFailureThreshold(3)
+            .withSuccessThreshold(1);
+    if (spec.getTls() == null || spec.getTls().getServerSecretName() == null) {
+      return probe
+          .withNewHttpGet()
+          .withPath("/health")
+          .withNewPort("client")
+          .withScheme("HTTP")
+          .endHttpGet()
+          .build();
+    }
+    String dir = TLS_DIR + "/server";
+    return probe
+        .withNewExec()
+        .withCommand(
+            "etcdctl",
+            "--endpoints=" + clientUrl,
+            "--cacert=" + dir + "/ca.crt",
+            "--cert=" + dir + "/tls.crt",
+            "--key=" + dir + "/tls.key",
+            "--command-timeout=3s",
+            "endpoint",
+            "health")
+        .endExec()
+        .build();
   }
 
   /** Where restore init containers stage the snapshot and the restored data (an emptyDir). */
@@ -286,6 +350,13 @@ public final class MemberPods {
         Labels.of(cluster, EtcdOperator.APP, EtcdOperator.MEMBER_COMPONENT, EtcdOperator.NAME);
     labels.put(EtcdOperator.MEMBER_LABEL, member);
     return labels;
+  }
+
+  /** Selects the Pods of the cluster's voting members (what its disruption budget protects). */
+  public static Map<String, String> voterSelector(EtcdCluster cluster) {
+    Map<String, String> selector = new LinkedHashMap<>(selector(cluster));
+    selector.put(EtcdOperator.VOTER_LABEL, "true");
+    return selector;
   }
 
   /** Selects every member Pod and volume of the cluster. */

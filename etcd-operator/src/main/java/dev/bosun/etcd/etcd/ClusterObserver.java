@@ -79,7 +79,7 @@ public final class ClusterObserver {
     Map<Long, Long> votes = new HashMap<>();
     for (EtcdMember m : members) {
       MemberStatus s = statuses.get(m.id());
-      if (!m.learner() && s != null && s.leader() != 0 && s.errors().isEmpty()) {
+      if (!m.learner() && s != null && s.leader() != 0 && s.faults().isEmpty()) {
         votes.merge(s.leader(), 1L, Long::sum);
       }
     }
@@ -90,9 +90,11 @@ public final class ClusterObserver {
             .orElse(0L);
     List<ObservedMember> observed = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
+    Map<String, Long> dbSizes = new HashMap<>();
     for (EtcdMember m : members) {
       MemberStatus s = statuses.get(m.id());
-      boolean healthy = s != null && s.errors().isEmpty() && leader != 0 && s.leader() == leader;
+      // An alarm (NOSPACE) is reported as such, not as an unhealthy member: quorum still holds.
+      boolean healthy = s != null && s.faults().isEmpty() && leader != 0 && s.leader() == leader;
       String name = names.getOrDefault(m.id(), m.name());
       observed.add(
           new ObservedMember(
@@ -101,11 +103,21 @@ public final class ClusterObserver {
               m.learner(),
               healthy,
               leader != 0 && m.id() == leader && healthy,
-              s == null ? 0 : s.raftAppliedIndex()));
+              s == null ? 0 : s.raftAppliedIndex(),
+              !healthy && s != null && s.saysNoLeader()));
       if (s != null && !name.isEmpty()) {
         versions.put(name, s.version());
+        dbSizes.put(name, s.dbSize());
       }
     }
-    return new EtcdView(true, clusterId, observed, versions);
+    Map<String, EtcdAlarm> alarms = new java.util.TreeMap<>();
+    for (MemberStatus s : statuses.values()) {
+      for (EtcdAlarm a : s.alarms()) {
+        EtcdAlarm named =
+            new EtcdAlarm(a.memberId(), names.getOrDefault(a.memberId(), ""), a.type());
+        alarms.putIfAbsent(named.toString(), named);
+      }
+    }
+    return new EtcdView(true, clusterId, observed, versions, dbSizes, List.copyOf(alarms.values()));
   }
 }

@@ -18,6 +18,7 @@ public final class EtcdClients implements AutoCloseable {
 
   private final Map<URI, Client> clients = new ConcurrentHashMap<>();
   private final UnaryOperator<ClientBuilder> customizer;
+  private final UnaryOperator<URI> route;
 
   /** Plain-text clients. */
   public EtcdClients() {
@@ -26,7 +27,21 @@ public final class EtcdClients implements AutoCloseable {
 
   /** Clients the customizer adapts (TLS, credentials). */
   public EtcdClients(UnaryOperator<ClientBuilder> customizer) {
+    this(customizer, UnaryOperator.identity());
+  }
+
+  /**
+   * Clients that reach each member endpoint at the address {@code route} gives (the identity in a
+   * cluster; a relay in partition drills, so the operator's traffic can be cut on its own).
+   */
+  public EtcdClients(UnaryOperator<ClientBuilder> customizer, UnaryOperator<URI> route) {
     this.customizer = customizer;
+    this.route = route;
+  }
+
+  /** What a per-member call (status, defragment) names as its target for this endpoint. */
+  public String target(URI endpoint) {
+    return route.apply(endpoint).toString();
   }
 
   /** The client of one member endpoint. */
@@ -37,7 +52,7 @@ public final class EtcdClients implements AutoCloseable {
   private Client build(URI endpoint) {
     ClientBuilder builder =
         Client.builder()
-            .endpoints(endpoint)
+            .endpoints(route.apply(endpoint))
             // A dead member must fail a call at once, not hold it until the deadline.
             .waitForReady(false)
             .connectTimeout(Duration.ofSeconds(1))
@@ -49,7 +64,12 @@ public final class EtcdClients implements AutoCloseable {
     return customizer.apply(builder).build();
   }
 
-  /** Closes the clients of endpoints that are no longer in use. */
+  /** The endpoints that have an open client. */
+  public Set<URI> endpoints() {
+    return Set.copyOf(clients.keySet());
+  }
+
+  /** Closes the clients of endpoints that are no longer in use (members that left). */
   public void retain(Set<URI> inUse) {
     clients
         .entrySet()

@@ -39,6 +39,17 @@ public final class EtcdConnections implements AutoCloseable {
   }
 
   private final Map<String, Entry> byCluster = new ConcurrentHashMap<>();
+  private final UnaryOperator<java.net.URI> route;
+
+  /** Connections straight to the members. */
+  public EtcdConnections() {
+    this(UnaryOperator.identity());
+  }
+
+  /** Connections that reach each member where {@code route} says (see {@link EtcdClients}). */
+  public EtcdConnections(UnaryOperator<java.net.URI> route) {
+    this.route = route;
+  }
 
   /**
    * The clients for the cluster; an {@link IllegalArgumentException} when its Secret is unusable.
@@ -69,7 +80,7 @@ public final class EtcdConnections implements AutoCloseable {
       current.lastUsed = System.nanoTime();
       return current.clients();
     }
-    EtcdClients clients = new EtcdClients(customizer(secret));
+    EtcdClients clients = new EtcdClients(customizer(secret), route);
     Entry previous = byCluster.put(uid, new Entry(version, clients));
     if (previous != null) {
       previous.clients().close();

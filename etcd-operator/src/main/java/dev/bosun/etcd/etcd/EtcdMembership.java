@@ -67,7 +67,7 @@ public final class EtcdMembership {
                         clients
                             .of(e)
                             .getMaintenanceClient()
-                            .statusMember(e.toString())
+                            .statusMember(clients.target(e))
                             .orTimeout(STATUS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
     Map<URI, MemberStatus> result = new java.util.LinkedHashMap<>();
     calls.forEach(
@@ -82,7 +82,8 @@ public final class EtcdMembership {
                     s.getVersion(),
                     s.isLearner(),
                     s.getRaftAppliedIndex(),
-                    s.getErrorList()));
+                    s.getErrorList(),
+                    s.getDbSize()));
           } catch (ExecutionException e) {
             // no answer: unhealthy
           } catch (InterruptedException e) {
@@ -136,6 +137,40 @@ public final class EtcdMembership {
             STATUS_TIMEOUT)
         .getHeader()
         .getRevision();
+  }
+
+  /** How long a member may take to defragment (it blocks the member while it runs). */
+  public static final Duration DEFRAG_TIMEOUT = Duration.ofMinutes(2);
+
+  /** Defragments one member's backend; returns its database size afterwards. */
+  public long defragment(URI endpoint) {
+    await(
+        () ->
+            clients.of(endpoint).getMaintenanceClient().defragmentMember(clients.target(endpoint)),
+        DEFRAG_TIMEOUT);
+    return await(
+            () ->
+                clients.of(endpoint).getMaintenanceClient().statusMember(clients.target(endpoint)),
+            STATUS_TIMEOUT)
+        .getDbSize();
+  }
+
+  /** Compacts the key space up to {@code revision} (through any voter: a consensus write). */
+  public void compact(URI via, long revision) {
+    await(() -> clients.of(via).getKVClient().compact(revision), CHANGE_TIMEOUT);
+  }
+
+  /** Disarms an alarm. */
+  public void disarm(URI via, long memberId, String type) {
+    await(
+        () ->
+            clients
+                .of(via)
+                .getMaintenanceClient()
+                .alarmDisarm(
+                    new io.etcd.jetcd.maintenance.AlarmMember(
+                        memberId, io.etcd.jetcd.maintenance.AlarmType.valueOf(type))),
+        CHANGE_TIMEOUT);
   }
 
   /** The member list and the ID of the cluster that answered. */

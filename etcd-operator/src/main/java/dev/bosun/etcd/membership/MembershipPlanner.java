@@ -1,5 +1,6 @@
 package dev.bosun.etcd.membership;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -20,6 +21,9 @@ public final class MembershipPlanner {
 
   /** A learner is promoted once its applied index is within this fraction of the leader's. */
   static final double CAUGHT_UP = 0.9;
+
+  /** How long a learner's Pod may stay without running before the learner is given up. */
+  public static final Duration LEARNER_START_DEADLINE = Duration.ofMinutes(5);
 
   private MembershipPlanner() {}
 
@@ -42,15 +46,12 @@ public final class MembershipPlanner {
     }
 
     if (!QuorumGuard.hasQuorum(members)) {
-      long healthy = QuorumGuard.healthyVoters(members);
-      long voters = QuorumGuard.voters(members);
-      return new Step.QuorumLost(
-          healthy
-              + " of "
-              + voters
-              + " voting members are healthy, "
-              + QuorumGuard.quorum((int) voters)
-              + " are needed: no member is removed or replaced until quorum returns");
+      QuorumEvidence evidence = QuorumEvidence.of(o.cluster(), members, o.resources());
+      // Only evidence (members saying they have no leader, or down by Kubernetes' account) makes
+      // it a quorum loss; members the operator merely cannot reach may be perfectly healthy.
+      return evidence.verdict() == QuorumEvidence.Verdict.LOST
+          ? new Step.QuorumLost(evidence.message())
+          : new Step.MembersUnseen(evidence.message());
     }
 
     for (ObservedMember m : sorted(o.cluster(), members)) {
@@ -78,12 +79,16 @@ public final class MembershipPlanner {
       return new Step.DeleteResources(leftover.get());
     }
 
+    long voters = QuorumGuard.voters(members);
     Optional<ObservedMember> learner = members.stream().filter(ObservedMember::learner).findFirst();
     if (learner.isPresent()) {
+      Optional<Step.RemovalCause> stuck = stuckLearner(o, learner.get(), voters);
+      if (stuck.isPresent()) {
+        return remove(members, learner.get(), stuck.get());
+      }
       return promote(members, learner.get());
     }
 
-    long voters = QuorumGuard.voters(members);
     if (voters < o.size()) {
       if (!QuorumGuard.canAddLearner(members)) {
         return new Step.Wait(
@@ -101,6 +106,29 @@ public final class MembershipPlanner {
     return upgrade(o);
   }
 
+  /**
+   * A learner that is not healthy (not started, or not answering): given up when the size no longer
+   * needs it, or once its Pod has not run for {@link #LEARNER_START_DEADLINE} (unschedulable, image
+   * not pulled, crashing). Removing a learner never changes the quorum.
+   */
+  private static Optional<Step.RemovalCause> stuckLearner(
+      Observation o, ObservedMember learner, long voters) {
+    if (learner.healthy()) {
+      return Optional.empty();
+    }
+    if (voters >= o.size()) {
+      return Optional.of(Step.RemovalCause.LearnerNotNeeded);
+    }
+    MemberResources r = o.resources().get(learner.name());
+    if (r != null
+        && !r.running()
+        && r.podCreated() != null
+        && !r.podCreated().plus(LEARNER_START_DEADLINE).isAfter(o.now())) {
+      return Optional.of(Step.RemovalCause.LearnerNeverStarted);
+    }
+    return Optional.empty();
+  }
+
   private static Step unreachable(Observation o) {
     if (!o.bootstrapped() && o.resources().isEmpty()) {
       Set<String> used = new HashSet<>(o.retained());
@@ -114,6 +142,20 @@ public final class MembershipPlanner {
             .toList();
     if (!podless.isEmpty()) {
       return new Step.RecreatePods(podless);
+    }
+    if (o.bootstrapped() && !o.resources().isEmpty()) {
+      List<String> names = o.resources().keySet().stream().sorted(byIndex(o.cluster())).toList();
+      if (o.resources().values().stream().allMatch(MemberResources::down)) {
+        return new Step.QuorumLost(
+            "no member answers and Kubernetes reports every member down (Pod or volume gone, or"
+                + " etcd not running): "
+                + String.join(", ", names)
+                + "; quorum is lost");
+      }
+      return new Step.MembersUnseen(
+          "no member answers the operator although Kubernetes reports some running ("
+              + String.join(", ", names)
+              + "): the operator cannot see them; nothing is changed while it cannot");
     }
     return new Step.Wait(
         "MembersUnreachable", "no member answers yet; waiting for the member Pods to start");

@@ -1,5 +1,6 @@
 package dev.bosun.etcd.membership;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,6 +17,7 @@ import java.util.Set;
  * @param bootstrapped whether the cluster ever ran (a cluster ID was recorded)
  * @param size the desired number of voters
  * @param version the desired etcd version
+ * @param now the time of the observation (deadlines are measured against it)
  */
 public record Observation(
     String cluster,
@@ -25,11 +27,26 @@ public record Observation(
     Set<String> retained,
     boolean bootstrapped,
     int size,
-    String version) {
+    String version,
+    Instant now) {
 
   public Observation {
     members = List.copyOf(members);
     resources = Map.copyOf(resources);
     retained = Set.copyOf(retained);
+  }
+
+  /** An observation whose time does not matter (no deadline can have passed). */
+  public Observation(
+      String cluster,
+      boolean reachable,
+      List<ObservedMember> members,
+      Map<String, MemberResources> resources,
+      Set<String> retained,
+      boolean bootstrapped,
+      int size,
+      String version) {
+    this(
+        cluster, reachable, members, resources, retained, bootstrapped, size, version, Instant.MIN);
   }
 }

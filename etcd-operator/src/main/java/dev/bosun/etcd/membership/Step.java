@@ -75,7 +75,11 @@ public sealed interface Step {
   enum RemovalCause {
     ScaleDown,
     UnexpectedMember,
-    DataLost
+    DataLost,
+    /** A learner that is not running is not needed any more: the size went back. */
+    LearnerNotNeeded,
+    /** A learner whose Pod did not run within {@link MembershipPlanner#LEARNER_START_DEADLINE}. */
+    LearnerNeverStarted
   }
 
   /** Remove a member from the cluster through the etcd API, then delete its Pod (and volume). */
@@ -85,6 +89,8 @@ public sealed interface Step {
         case ScaleDown -> "RemovingMember";
         case UnexpectedMember -> "RemovingUnexpectedMember";
         case DataLost -> "ReplacingLostMember";
+        case LearnerNotNeeded -> "RemovingUnstartedLearner";
+        case LearnerNeverStarted -> "LearnerNeverStarted";
       };
     }
 
@@ -94,6 +100,14 @@ public sealed interface Step {
         case ScaleDown -> "removing " + who + " to scale down";
         case UnexpectedMember -> "removing " + who + ": it is not a member this cluster created";
         case DataLost -> "removing " + who + ": its volume is gone, a new member will replace it";
+        case LearnerNotNeeded ->
+            "removing learner " + who + ", which is not running: the size no longer needs it";
+        case LearnerNeverStarted ->
+            "removing learner "
+                + who
+                + ": its Pod has not run for "
+                + MembershipPlanner.LEARNER_START_DEADLINE.toMinutes()
+                + " minutes (unschedulable or failing); a new learner is added in its place";
       };
     }
   }
@@ -131,6 +145,20 @@ public sealed interface Step {
   record QuorumLost(String message) implements Step {
     public String reason() {
       return "QuorumLost";
+    }
+
+    public boolean changes() {
+      return false;
+    }
+  }
+
+  /**
+   * Fewer healthy voters than quorum, but no evidence that quorum is lost: the operator cannot
+   * reach members Kubernetes reports running (it may be cut off from them). Nothing is changed.
+   */
+  record MembersUnseen(String message) implements Step {
+    public String reason() {
+      return "MembersUnreachable";
     }
 
     public boolean changes() {

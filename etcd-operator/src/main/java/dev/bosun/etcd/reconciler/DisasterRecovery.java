@@ -1,10 +1,15 @@
 package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.restore.RestoreSource;
+import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.List;
 import org.slf4j.Logger;
@@ -14,22 +19,159 @@ import org.slf4j.LoggerFactory;
  * The explicit opt-in ({@code spec.disasterRecovery.restoreFromBackup}) for a cluster that stays
  * without quorum: its members are stopped, their volumes are kept (labelled retained, never
  * deleted: they are the only copy of what was written after the snapshot), and a new cluster is
- * started from the newest snapshot. Off by default: the operator then only reports QuorumLost.
+ * started from the newest snapshot. It starts only on evidence (the planner's {@link
+ * Step.QuorumLost}, never a cluster the operator merely cannot see), only after {@code
+ * afterSeconds} of it, and only from a snapshot younger than {@code maxSnapshotAgeMinutes}. Off by
+ * default: the operator then only reports QuorumLost. Every state is the DisasterRecovery
+ * condition.
  */
 final class DisasterRecovery {
+
+  static final String CONDITION = "DisasterRecovery";
+  static final int DEFAULT_AFTER_SECONDS = 300;
+  static final int DEFAULT_MAX_SNAPSHOT_AGE_MINUTES = 1440;
 
   private static final Logger LOG = LoggerFactory.getLogger(DisasterRecovery.class);
 
   private DisasterRecovery() {}
 
-  /** True when the cluster opted in and quorum has been lost for longer than it allows. */
-  static boolean due(EtcdCluster cluster, ZonedDateTime quorumLostSince, ZonedDateTime now) {
+  /** What disaster recovery does about one observation. */
+  sealed interface Decision {
+    /** The DisasterRecovery condition that says so. */
+    DesiredCondition condition();
+  }
+
+  /** Not configured, or nothing to recover from: nothing happens. */
+  record Idle(DesiredCondition condition) implements Decision {}
+
+  /** Quorum is lost on evidence, but not for long enough yet. */
+  record Waiting(DesiredCondition condition) implements Decision {}
+
+  /** Due, but no snapshot may be used: refused, and why. */
+  record Refused(DesiredCondition condition) implements Decision {}
+
+  /** Due, and the snapshot is recent enough: replace the members. */
+  record Start(RestoreSource source, DesiredCondition condition) implements Decision {}
+
+  /** Looks up the newest snapshot (an I/O call); kept apart so the decision stays pure. */
+  @FunctionalInterface
+  interface Snapshots {
+    RestoreSource newest() throws RestoreSources.NotRestorable;
+  }
+
+  /**
+   * The decision for a cluster whose planner chose {@code step}, quorum lost on evidence since
+   * {@code quorumLostSince} (null when not lost).
+   */
+  static Decision decide(
+      EtcdCluster cluster,
+      Step step,
+      ZonedDateTime quorumLostSince,
+      Instant now,
+      Snapshots snapshots) {
     var dr = cluster.getSpec().getDisasterRecovery();
-    if (dr == null || dr.getRestoreFromBackup() == null || quorumLostSince == null) {
-      return false;
+    if (dr == null || dr.getRestoreFromBackup() == null) {
+      return new Idle(
+          DesiredCondition.isFalse(
+              CONDITION,
+              "NotConfigured",
+              "spec.disasterRecovery.restoreFromBackup is not set: a quorum loss is only"
+                  + " reported"));
     }
-    int after = dr.getAfterSeconds() == null ? 300 : dr.getAfterSeconds();
-    return !quorumLostSince.plus(Duration.ofSeconds(after)).isAfter(now);
+    int after = afterSeconds(cluster);
+    int maxAge = maxSnapshotAgeMinutes(cluster);
+    String backup = dr.getRestoreFromBackup();
+    if (step instanceof Step.MembersUnseen) {
+      return new Idle(
+          DesiredCondition.isFalse(
+              CONDITION,
+              "QuorumNotConfirmedLost",
+              "the operator cannot see enough members to confirm a quorum loss; recovery never"
+                  + " starts on members it merely cannot reach"));
+    }
+    if (!(step instanceof Step.QuorumLost)) {
+      return new Idle(
+          DesiredCondition.isFalse(
+              CONDITION,
+              "Standby",
+              "a quorum loss confirmed for "
+                  + after
+                  + " s is recovered from the newest snapshot of EtcdBackup "
+                  + backup
+                  + " if it is younger than "
+                  + maxAge
+                  + " minutes"));
+    }
+    // The first observation of the loss is its start (the status records the same second).
+    Instant since =
+        quorumLostSince != null
+            ? quorumLostSince.toInstant()
+            : now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    Instant dueAt = since.plus(Duration.ofSeconds(after));
+    if (dueAt.isAfter(now)) {
+      return new Waiting(
+          DesiredCondition.isFalse(
+              CONDITION,
+              "WaitingForAfterSeconds",
+              "quorum lost since "
+                  + since
+                  + "; recovery from EtcdBackup "
+                  + backup
+                  + " starts at "
+                  + dueAt
+                  + " unless quorum returns"));
+    }
+    RestoreSource source;
+    try {
+      source = snapshots.newest();
+    } catch (RestoreSources.NotRestorable e) {
+      return new Refused(
+          DesiredCondition.isFalse(
+              CONDITION, "NoUsableSnapshot", "recovery refused: " + e.getMessage()));
+    }
+    Duration age = Duration.between(source.takenAt(), now);
+    if (age.compareTo(Duration.ofMinutes(maxAge)) > 0) {
+      return new Refused(
+          DesiredCondition.isFalse(
+              CONDITION,
+              "SnapshotTooOld",
+              "recovery refused: the newest snapshot "
+                  + source.location()
+                  + " was taken at "
+                  + source.takenAt()
+                  + ", "
+                  + age.toMinutes()
+                  + " minutes ago, beyond maxSnapshotAgeMinutes="
+                  + maxAge
+                  + "; restoring it would roll every client back further than allowed. Take a"
+                  + " newer snapshot, raise the bound, or recover by hand"));
+    }
+    return new Start(
+        source,
+        DesiredCondition.isTrue(
+            CONDITION,
+            "Recovering",
+            "quorum lost since "
+                + since
+                + ": replacing every member with a new cluster restored from "
+                + source.location()
+                + " (taken "
+                + age.toMinutes()
+                + " minutes ago)"));
+  }
+
+  static int afterSeconds(EtcdCluster cluster) {
+    var dr = cluster.getSpec().getDisasterRecovery();
+    return dr == null || dr.getAfterSeconds() == null
+        ? DEFAULT_AFTER_SECONDS
+        : dr.getAfterSeconds();
+  }
+
+  static int maxSnapshotAgeMinutes(EtcdCluster cluster) {
+    var dr = cluster.getSpec().getDisasterRecovery();
+    return dr == null || dr.getMaxSnapshotAgeMinutes() == null
+        ? DEFAULT_MAX_SNAPSHOT_AGE_MINUTES
+        : dr.getMaxSnapshotAgeMinutes();
   }
 
   /** Stops every member and keeps every volume. */
@@ -61,8 +203,20 @@ final class DisasterRecovery {
                 return v;
               });
     }
+    events.normal(
+        cluster,
+        "VolumesRetained",
+        "kept the volumes of "
+            + String.join(", ", inventory.volumes().keySet())
+            + " with label "
+            + EtcdOperator.RETAINED_LABEL
+            + "=true");
     for (String pod : inventory.pods().keySet()) {
       client.pods().inNamespace(ns).withName(pod).delete();
     }
+    events.normal(
+        cluster,
+        "OldMembersStopped",
+        "deleted the Pods of " + String.join(", ", inventory.pods().keySet()));
   }
 }

@@ -12,6 +12,7 @@ import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.backup.BackupStores;
 import dev.bosun.etcd.backup.BackupTiming;
+import dev.bosun.etcd.backup.SnapshotJobs;
 import dev.bosun.etcd.backup.SnapshotTaker;
 import dev.bosun.etcd.etcd.EtcdClients;
 import dev.bosun.etcd.etcd.EtcdConnections;
@@ -21,6 +22,7 @@ import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdBackupStatus;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.etcdbackupstatus.InProgress;
 import dev.bosun.etcd.v1alpha1.etcdbackupstatus.LastBackup;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -41,6 +43,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,14 +67,20 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
   private final Clock clock;
   private final Optional<java.nio.file.Path> volumeRoot;
   private final EtcdConnections connections;
+  private final SnapshotJobs jobs;
+
+  /** How often a running snapshot's progress is written to the status. */
+  static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(2);
 
   public EtcdBackupReconciler(
       MemberAddressing addressing,
       EventRecorder events,
       Clock clock,
       Optional<java.nio.file.Path> volumeRoot,
-      EtcdConnections connections) {
+      EtcdConnections connections,
+      SnapshotJobs jobs) {
     this.connections = connections;
+    this.jobs = jobs;
     this.addressing = addressing;
     this.events = events;
     this.clock = clock;
@@ -89,9 +98,11 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     EtcdBackupStatus previous = backup.getStatus();
     Optional<CronSchedule> schedule;
     BackupStore store;
+    String prefix;
     try {
       schedule = Optional.ofNullable(backup.getSpec().getSchedule()).map(CronSchedule::parse);
       store = new BackupStores(context.getClient(), volumeRoot).open(backup);
+      prefix = BackupStores.prefix(backup);
     } catch (IllegalArgumentException e) {
       return blocked(backup, "InvalidSpec", "invalid spec: " + e.getMessage(), null);
     }
@@ -101,23 +112,15 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     Optional<ZonedDateTime> last =
         Optional.ofNullable(previous).map(EtcdBackupStatus::getLastBackup).map(LastBackup::getTime);
     BackupTiming.Decision decision = BackupTiming.decide(schedule, last, created, now);
+    String uid = backup.getMetadata().getUid();
+    Optional<SnapshotJobs.Job> running = jobs.job(uid);
+    if (running.isPresent()) {
+      return running.get().done()
+          ? record(backup, running.get(), decision, store)
+          : inProgress(backup, running.get(), decision);
+    }
     if (!decision.due()) {
-      EtcdBackupStatus status = copy(previous, backup);
-      status.setNextScheduleTime(decision.next().orElse(null));
-      if (previous == null || previous.getConditions() == null) {
-        status.setConditions(
-            conditions(
-                backup,
-                previous,
-                DesiredCondition.isFalse(
-                    READY,
-                    "Scheduled",
-                    "the first snapshot is taken at "
-                        + decision.next().map(Object::toString).orElse("-")),
-                false,
-                ""));
-      }
-      return reschedule(StatusRecorder.patchIfChanged(backup, status), decision, now);
+      return idle(backup, decision, now);
     }
 
     String ns = backup.getMetadata().getNamespace();
@@ -137,39 +140,112 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
       return blocked(backup, "WaitingForCluster", message, Duration.ofSeconds(10));
     }
 
-    String key = BackupStores.prefix(backup) + KEY_TIME.format(now) + ".db";
+    String key = prefix + KEY_TIME.format(now) + ".db";
     EtcdClients clients;
     try {
       clients = connections.of(context.getClient(), cluster);
     } catch (IllegalArgumentException e) {
       return blocked(backup, "WaitingForCluster", e.getMessage(), Duration.ofSeconds(30));
     }
+    SnapshotJobs.Job job;
+    try {
+      job =
+          jobs.submit(
+              uid,
+              now.toInstant(),
+              key,
+              bytes ->
+                  new SnapshotTaker(new EtcdMembership(clients))
+                      .take(endpoints, store, key, bytes));
+    } catch (RejectedExecutionException e) {
+      return blocked(
+          backup,
+          "SnapshotQueueFull",
+          SnapshotJobs.THREADS
+              + " snapshots are running and "
+              + SnapshotJobs.QUEUE
+              + " waiting; this one starts when there is room",
+          Duration.ofSeconds(30));
+    }
+    return inProgress(backup, job, decision);
+  }
+
+  /** Not due: only the next schedule time (and, the first time, a Ready condition saying so). */
+  private UpdateControl<EtcdBackup> idle(
+      EtcdBackup backup, BackupTiming.Decision decision, ZonedDateTime now) {
+    EtcdBackupStatus previous = backup.getStatus();
+    EtcdBackupStatus status = copy(previous, backup);
+    status.setNextScheduleTime(decision.next().orElse(null));
+    status.setInProgress(null);
+    if (previous == null || previous.getConditions() == null) {
+      status.setConditions(
+          conditions(
+              backup,
+              previous,
+              DesiredCondition.isFalse(
+                  READY,
+                  "Scheduled",
+                  "the first snapshot is taken at "
+                      + decision.next().map(Object::toString).orElse("-")),
+              false,
+              ""));
+    }
+    return reschedule(StatusRecorder.patchIfChanged(backup, status), decision, now);
+  }
+
+  /** A snapshot running on the snapshot pool: its progress in the status, and a look soon. */
+  private UpdateControl<EtcdBackup> inProgress(
+      EtcdBackup backup, SnapshotJobs.Job job, BackupTiming.Decision decision) {
+    EtcdBackupStatus status = copy(backup.getStatus(), backup);
+    InProgress progress = new InProgress();
+    progress.setStartedAt(job.startedAt().atZone(ZoneOffset.UTC));
+    progress.setKey(job.key());
+    progress.setBytes(job.bytes());
+    status.setInProgress(progress);
+    return StatusRecorder.patchIfChanged(backup, status).rescheduleAfter(PROGRESS_INTERVAL);
+  }
+
+  /** A finished job: record its snapshot and apply retention, or report its failure. */
+  private UpdateControl<EtcdBackup> record(
+      EtcdBackup backup, SnapshotJobs.Job job, BackupTiming.Decision decision, BackupStore store) {
+    jobs.collect(backup.getMetadata().getUid());
+    EtcdBackupStatus previous = backup.getStatus();
+    String prefix = BackupStores.prefix(backup);
     SnapshotTaker.Snapshot snapshot;
     List<StoredObject> kept;
     try {
-      snapshot = new SnapshotTaker(new EtcdMembership(clients)).take(endpoints, store, key);
-      List<StoredObject> existing = store.list(BackupStores.prefix(backup));
+      snapshot = job.result().join();
+      List<StoredObject> existing = store.list(prefix);
       List<StoredObject> expired = Retention.toDelete(existing, backup.getSpec().getKeep());
       for (StoredObject old : expired) {
-        store.delete(old.key());
+        // Only keys under this backup's own prefix (inside its namespace) are ever deleted.
+        if (BackupStores.within(prefix, old.key())) {
+          store.delete(old.key());
+        }
       }
       kept = new ArrayList<>(existing);
       kept.removeAll(expired);
-    } catch (IOException | UncheckedIOException e) {
-      String message = "snapshot failed, retrying: " + e.getMessage();
+    } catch (IOException | UncheckedIOException | java.util.concurrent.CompletionException e) {
+      Throwable cause =
+          e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+              ? e.getCause()
+              : e;
+      String message = "snapshot failed, retrying: " + cause.getMessage();
       LOG.warn(message);
       events.warning(backup, "BackupFailed", message);
       return blocked(backup, "BackupFailed", message, Duration.ofSeconds(30));
     }
 
+    ZonedDateTime startedAt = job.startedAt().atZone(ZoneOffset.UTC);
     LastBackup lastBackup = new LastBackup();
     lastBackup.setKey(snapshot.stored().key());
-    lastBackup.setTime(now);
+    lastBackup.setTime(startedAt);
     lastBackup.setRevision(snapshot.revision());
     lastBackup.setSize(snapshot.stored().size());
     lastBackup.setLocation(snapshot.stored().location());
     EtcdBackupStatus status = copy(previous, backup);
     status.setLastBackup(lastBackup);
+    status.setInProgress(null);
     status.setBackupCount(kept.size());
     status.setNextScheduleTime(decision.next().orElse(null));
     String message =
@@ -190,6 +266,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             ""));
     LOG.info(message);
     events.normal(backup, "BackupSucceeded", message);
+    ZonedDateTime now = ZonedDateTime.now(clock).withNano(0);
     return reschedule(StatusRecorder.patchIfChanged(backup, status), decision, now);
   }
 

@@ -2,17 +2,22 @@ package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
+import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.dependent.ClusterServices;
+import dev.bosun.etcd.dependent.MemberBudget;
 import dev.bosun.etcd.dependent.Owners;
 import dev.bosun.etcd.etcd.ClusterObserver;
 import dev.bosun.etcd.etcd.EtcdClients;
 import dev.bosun.etcd.etcd.EtcdConnections;
 import dev.bosun.etcd.etcd.EtcdMembership;
 import dev.bosun.etcd.etcd.EtcdView;
+import dev.bosun.etcd.maintenance.MaintenancePlanner;
+import dev.bosun.etcd.maintenance.MaintenanceStep;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.MembershipPlanner;
@@ -23,11 +28,13 @@ import dev.bosun.etcd.restore.RestoreSource;
 import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
+import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Defragmentation;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -163,7 +170,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
     ensureService(client, ClusterServices.peer(cluster), cluster);
     ensureService(client, ClusterServices.client(cluster), cluster);
-    pdbs.ensure(client, cluster, cluster.getSpec().getSize() / 2 + 1);
 
     ClusterRef ref = ref(cluster);
     EtcdClients clients;
@@ -177,7 +183,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(Duration.ofSeconds(10));
     }
     EtcdMembership etcd = new EtcdMembership(clients);
-    Set<String> known = new HashSet<>(inventory.names());
+    // Retained volumes belong to former members: no client is opened for them.
+    Set<String> known = new HashSet<>(inventory.pods().keySet());
+    known.addAll(inventory.volumes().keySet());
     if (cluster.getStatus() != null && cluster.getStatus().getMembers() != null) {
       cluster.getStatus().getMembers().forEach(m -> known.add(m.getName()));
     }
@@ -186,6 +194,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       return recover(cluster, client, ref, etcd, inventory);
     }
     EtcdView view = new ClusterObserver(etcd, addressing).observe(ref, known);
+    pdbs.ensure(
+        client, cluster, MemberBudget.minAvailable(view, previous, cluster.getSpec().getSize()));
 
     var resources = inventory.resources();
     Observation observation =
@@ -197,7 +207,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             inventory.retained(),
             cluster.getStatus() != null && cluster.getStatus().getClusterId() != null,
             cluster.getSpec().getSize(),
-            cluster.getSpec().getVersion());
+            cluster.getSpec().getVersion(),
+            clock.instant());
     Step step = MembershipPlanner.plan(observation);
     Optional<RestoreSource> restore = Optional.empty();
     var fromBackup =
@@ -215,42 +226,87 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         step = new Step.Wait(e.reason(), e.getMessage());
       }
     }
-    if (step instanceof Step.QuorumLost
-        && DisasterRecovery.due(
+    DisasterRecovery.Decision recovery =
+        DisasterRecovery.decide(
             cluster,
+            step,
             previous == null ? null : previous.getQuorumLostSince(),
-            ZonedDateTime.now(clock))) {
-      try {
-        RestoreSource source =
-            RestoreSources.newest(
-                client,
-                cluster.getMetadata().getNamespace(),
-                cluster.getSpec().getDisasterRecovery().getRestoreFromBackup());
-        DisasterRecovery.stopMembers(client, cluster, inventory, events, source.location());
-        EtcdClusterStatus status = statuses.build(cluster, ref, addressing, view, resources, step);
-        status.setRecoveringFrom(source.location());
-        return StatusRecorder.patchIfChanged(cluster, status)
-            .rescheduleAfter(Duration.ofSeconds(1));
-      } catch (RestoreSources.NotRestorable e) {
-        step =
-            new Step.QuorumLost(
-                step.message() + "; disaster recovery cannot start: " + e.getMessage());
-      }
+            clock.instant(),
+            () ->
+                RestoreSources.newest(
+                    client,
+                    cluster.getMetadata().getNamespace(),
+                    cluster.getSpec().getDisasterRecovery().getRestoreFromBackup()));
+    if (recovery instanceof DisasterRecovery.Start start) {
+      DisasterRecovery.stopMembers(client, cluster, inventory, events, start.source().location());
+      EtcdClusterStatus status =
+          statuses.build(cluster, ref, addressing, view, resources, step, start.condition());
+      status.setRecoveringFrom(start.source().location());
+      announce(cluster, status);
+      return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(Duration.ofSeconds(1));
     }
     StepExecutor executor = new StepExecutor(client, etcd, addressing, events, operatorImage);
     StepExecutor.Outcome outcome = executor.execute(cluster, ref, view, inventory, step, restore);
     if (view.reachable()) {
       labelVoters(executor, cluster, view, inventory);
     }
+    clients.retain(inUse(ref, view, inventory));
 
     EtcdClusterStatus status =
-        statuses.build(cluster, ref, addressing, view, resources, outcome.step());
+        statuses.build(
+            cluster, ref, addressing, view, resources, outcome.step(), recovery.condition());
     if (outcome.done() && restore.isPresent()) {
       status.setRestoredFrom(restore.get().location());
     }
+    boolean maintained = maintain(cluster, ref, etcd, view, outcome.step(), status);
     announce(cluster, status);
-    Duration next = nextLook(outcome);
+    Duration next = maintained ? Duration.ofMillis(500) : nextLook(outcome);
     return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(next);
+  }
+
+  /**
+   * Maintenance once the membership planner has nothing to do: NOSPACE recovery when opted in, or
+   * the next member of a due defragmentation round. Records the round in the status; true when
+   * something was done.
+   */
+  private boolean maintain(
+      EtcdCluster cluster,
+      ClusterRef ref,
+      EtcdMembership etcd,
+      EtcdView view,
+      Step step,
+      EtcdClusterStatus status) {
+    var spec = cluster.getSpec().getMaintenance();
+    Optional<CronSchedule> schedule =
+        Optional.ofNullable(spec == null ? null : spec.getDefragmentation())
+            .map(d -> d.getSchedule())
+            .map(CronSchedule::parse);
+    ZonedDateTime now = ZonedDateTime.now(clock).withNano(0);
+    ZonedDateTime created = ZonedDateTime.parse(cluster.getMetadata().getCreationTimestamp());
+    Defragmentation round =
+        status.getDefragmentation() == null
+            ? new Defragmentation()
+            : Serialization.clone(status.getDefragmentation());
+    MaintenanceStep next =
+        MaintenancePlanner.plan(
+            new MaintenancePlanner.Input(
+                cluster.getMetadata().getName(),
+                step instanceof Step.Converged,
+                view.members(),
+                view.alarms(),
+                spec != null && Boolean.TRUE.equals(spec.getRecoverFromNoSpace()),
+                schedule,
+                MaintenanceRounds.of(round),
+                created,
+                now));
+    boolean acted =
+        new MaintenanceExecutor(etcd, addressing, events)
+            .execute(cluster, ref, view, next, round, now);
+    round.setNextScheduleTime(
+        MaintenancePlanner.next(schedule, MaintenanceRounds.of(round), created).orElse(null));
+    boolean any = round.getStartedAt() != null || round.getNextScheduleTime() != null;
+    status.setDefragmentation(any ? round : null);
+    return acted;
   }
 
   /**
@@ -307,7 +363,20 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         .execute(cluster, ref, EtcdView.unreachable(), inventory, step, Optional.of(source));
     EtcdClusterStatus next =
         statuses.build(
-            cluster, ref, addressing, EtcdView.unreachable(), inventory.resources(), step);
+            cluster,
+            ref,
+            addressing,
+            EtcdView.unreachable(),
+            inventory.resources(),
+            step,
+            DesiredCondition.isTrue(
+                DisasterRecovery.CONDITION,
+                "RestoringFirstMember",
+                member
+                    + " starts from snapshot "
+                    + source.location()
+                    + "; the other members join it as learners"));
+    announce(cluster, next);
     next.setRecoveringFrom(null);
     next.setClusterId(null);
     next.setRestoredFrom(source.location());
@@ -339,9 +408,22 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     if (outcome.step() instanceof Step.Converged) {
       return HEALTH_INTERVAL;
     }
-    return outcome.step() instanceof Step.QuorumLost
+    return outcome.step() instanceof Step.QuorumLost || outcome.step() instanceof Step.MembersUnseen
         ? Duration.ofSeconds(3)
         : Duration.ofSeconds(1);
+  }
+
+  /**
+   * The client endpoints still worth a connection: members etcd lists and members with a Pod. The
+   * clients of members that left (removed, replaced) are closed.
+   */
+  private Set<java.net.URI> inUse(ClusterRef ref, EtcdView view, MemberInventory inventory) {
+    Set<String> names = new HashSet<>(inventory.pods().keySet());
+    view.members().forEach(m -> names.add(m.name()));
+    return names.stream()
+        .filter(n -> dev.bosun.etcd.membership.MemberNames.isOurs(ref.name(), n))
+        .map(n -> addressing.clientUrl(ref, n))
+        .collect(java.util.stream.Collectors.toSet());
   }
 
   /** Members promoted while their Pod label lagged behind get it now (writes only on mismatch). */
@@ -417,11 +499,55 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       LOG.warn("quorum lost: {}", quorum.getMessage());
       events.warning(cluster, "QuorumLost", quorum.getMessage());
     }
+    if ("Unknown".equals(quorum.getStatus())
+        && (before == null || !quorum.getReason().equals(before.getReason()))) {
+      LOG.warn("members unreachable: {}", quorum.getMessage());
+      events.warning(cluster, quorum.getReason(), quorum.getMessage());
+    }
+    announceRecovery(cluster, previous, now);
+    Condition degraded =
+        Conditions.find(now.getConditions(), EtcdClusterStatusBuilder.DEGRADED).orElseThrow();
+    if (EtcdClusterStatusBuilder.NO_SPACE.equals(degraded.getReason())
+        && !Conditions.sameStatusAndReason(
+            previous == null ? null : previous.getConditions(),
+            now.getConditions(),
+            EtcdClusterStatusBuilder.DEGRADED)) {
+      LOG.warn("NOSPACE: {}", degraded.getMessage());
+      events.warning(cluster, EtcdClusterStatusBuilder.NO_SPACE, degraded.getMessage());
+    }
     if (!sameReady(previous, now) && "True".equals(ready.getStatus())) {
       LOG.info("ready: {}", ready.getMessage());
       events.normal(cluster, "Ready", ready.getMessage());
     }
   }
+
+  /** Disaster recovery's steps as Events: one per change of its condition's reason. */
+  private void announceRecovery(
+      EtcdCluster cluster, EtcdClusterStatus previous, EtcdClusterStatus now) {
+    Condition dr = Conditions.find(now.getConditions(), DisasterRecovery.CONDITION).orElse(null);
+    if (dr == null
+        || Conditions.sameStatusAndReason(
+            previous == null ? null : previous.getConditions(),
+            now.getConditions(),
+            DisasterRecovery.CONDITION)
+        || QUIET_RECOVERY_REASONS.contains(dr.getReason())) {
+      return;
+    }
+    if (WARNING_RECOVERY_REASONS.contains(dr.getReason())) {
+      LOG.warn("{}: {}", dr.getReason(), dr.getMessage());
+      events.warning(cluster, dr.getReason(), dr.getMessage());
+    } else {
+      LOG.info("{}: {}", dr.getReason(), dr.getMessage());
+      events.normal(cluster, dr.getReason(), dr.getMessage());
+    }
+  }
+
+  /** Reasons of the DisasterRecovery condition that are no news. */
+  private static final Set<String> QUIET_RECOVERY_REASONS =
+      Set.of("NotConfigured", "Standby", "QuorumNotConfirmedLost");
+
+  private static final Set<String> WARNING_RECOVERY_REASONS =
+      Set.of("NoUsableSnapshot", "SnapshotTooOld", "Recovering");
 
   private static boolean sameReady(EtcdClusterStatus previous, EtcdClusterStatus now) {
     return Conditions.sameStatusAndReason(

@@ -33,8 +33,17 @@ public final class EtcdClusterStatusBuilder {
   public static final String UPGRADING = "Upgrading";
   public static final String QUORUM_LOST = "QuorumLost";
   public static final String DEGRADED = "Degraded";
+  public static final String DISASTER_RECOVERY = DisasterRecovery.CONDITION;
+
+  /** Ready's and Degraded's reason while etcd's NOSPACE alarm is raised. */
+  public static final String NO_SPACE = "NoSpace";
 
   private final Clock clock;
+
+  private static boolean recoverFromNoSpace(EtcdCluster cluster) {
+    var m = cluster.getSpec().getMaintenance();
+    return m != null && Boolean.TRUE.equals(m.getRecoverFromNoSpace());
+  }
 
   public EtcdClusterStatusBuilder(Clock clock) {
     this.clock = clock;
@@ -47,14 +56,20 @@ public final class EtcdClusterStatusBuilder {
       MemberAddressing addressing,
       EtcdView view,
       Map<String, MemberResources> resources,
-      Step step) {
+      Step step,
+      DesiredCondition recovery) {
     EtcdClusterStatus previous = cluster.getStatus();
     EtcdClusterStatus status = new EtcdClusterStatus();
     status.setObservedGeneration(cluster.getMetadata().getGeneration());
     if (previous != null) {
       status.setRestoredFrom(previous.getRestoredFrom());
       status.setClusterId(previous.getClusterId());
+      status.setDefragmentation(previous.getDefragmentation());
     }
+    status.setAlarms(
+        view.alarms().isEmpty()
+            ? (view.reachable() || previous == null ? null : previous.getAlarms())
+            : view.alarms().stream().map(Object::toString).toList());
     String name = cluster.getMetadata().getName();
     int size = cluster.getSpec().getSize();
     String version = cluster.getSpec().getVersion();
@@ -136,7 +151,19 @@ public final class EtcdClusterStatusBuilder {
     boolean healthy = view.reachable() && unhealthy.isEmpty();
 
     List<DesiredCondition> conditions = new ArrayList<>();
-    if (converged && healthy && atSize) {
+    String noSpace =
+        view.noSpace()
+            ? "etcd raised NOSPACE ("
+                + view.alarms().stream().map(Object::toString).collect(Collectors.joining(", "))
+                + "): the database exceeded its quota and every write fails until it is compacted,"
+                + " defragmented and the alarm disarmed"
+                + (recoverFromNoSpace(cluster)
+                    ? "; the operator does that now (maintenance.recoverFromNoSpace)"
+                    : "; set spec.maintenance.recoverFromNoSpace to let the operator do it")
+            : null;
+    if (noSpace != null && converged) {
+      conditions.add(DesiredCondition.isFalse(READY, NO_SPACE, noSpace));
+    } else if (converged && healthy && atSize) {
       conditions.add(
           DesiredCondition.isTrue(
               READY,
@@ -179,12 +206,23 @@ public final class EtcdClusterStatusBuilder {
                   + ", one member at a time, leader last; left: "
                   + String.join(", ", outdated)));
     }
-    conditions.add(
-        quorumLost
-            ? DesiredCondition.isTrue(QUORUM_LOST, "QuorumLost", step.message())
-            : DesiredCondition.isFalse(
-                QUORUM_LOST, "QuorumHeld", "a majority of voters is healthy"));
-    if (quorumLost || (view.reachable() && !unhealthy.isEmpty())) {
+    boolean unseen = step instanceof Step.MembersUnseen;
+    if (quorumLost) {
+      conditions.add(DesiredCondition.isTrue(QUORUM_LOST, "QuorumLost", step.message()));
+    } else if (unseen) {
+      // Not a quorum loss the operator could act on: it cannot see enough members to tell.
+      conditions.add(
+          new DesiredCondition(
+              QUORUM_LOST, DesiredCondition.UNKNOWN, step.reason(), step.message()));
+    } else {
+      conditions.add(
+          DesiredCondition.isFalse(QUORUM_LOST, "QuorumHeld", "a majority of voters is healthy"));
+    }
+    if (noSpace != null && !quorumLost && !unseen) {
+      conditions.add(DesiredCondition.isTrue(DEGRADED, NO_SPACE, noSpace));
+    } else if (unseen) {
+      conditions.add(DesiredCondition.isTrue(DEGRADED, step.reason(), step.message()));
+    } else if (quorumLost || (view.reachable() && !unhealthy.isEmpty())) {
       conditions.add(
           DesiredCondition.isTrue(
               DEGRADED,
@@ -198,6 +236,7 @@ public final class EtcdClusterStatusBuilder {
           DesiredCondition.isFalse(
               DEGRADED, view.reachable() ? "AllHealthy" : "Unknown", "every member answers"));
     }
+    conditions.add(recovery);
     status.setConditions(
         Conditions.merge(
             previous == null ? null : previous.getConditions(),
@@ -220,7 +259,7 @@ public final class EtcdClusterStatusBuilder {
     status.setObservedGeneration(cluster.getMetadata().getGeneration());
     List<DesiredCondition> conditions = new ArrayList<>();
     conditions.add(DesiredCondition.isFalse(READY, reason, message));
-    for (String type : List.of(SCALING, UPGRADING, QUORUM_LOST, DEGRADED)) {
+    for (String type : List.of(SCALING, UPGRADING, QUORUM_LOST, DEGRADED, DISASTER_RECOVERY)) {
       Conditions.find(previous == null ? null : previous.getConditions(), type)
           .ifPresentOrElse(
               c ->

@@ -1,6 +1,8 @@
 package dev.bosun.etcd.reconciler;
 
+import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -51,6 +53,28 @@ public final class EtcdClusterValidator {
     if (tls != null
         && (tls.getServerSecretName() == null) != (tls.getOperatorSecretName() == null)) {
       problems.add("tls.serverSecretName and tls.operatorSecretName go together");
+    }
+    var maintenance = spec.getMaintenance();
+    if (maintenance != null) {
+      var compaction = maintenance.getCompaction();
+      if (compaction != null
+          && compaction.getMode() == Compaction.Mode.REVISION
+          && compaction.getRetention() != null
+          && !compaction.getRetention().matches("[0-9]+")) {
+        problems.add(
+            "maintenance.compaction.retention "
+                + compaction.getRetention()
+                + " is a duration, but mode Revision keeps a number of revisions (for example"
+                + " 10000)");
+      }
+      var defrag = maintenance.getDefragmentation();
+      if (defrag != null && defrag.getSchedule() != null) {
+        try {
+          CronSchedule.parse(defrag.getSchedule());
+        } catch (IllegalArgumentException e) {
+          problems.add("maintenance.defragmentation.schedule: " + e.getMessage());
+        }
+      }
     }
     return problems;
   }

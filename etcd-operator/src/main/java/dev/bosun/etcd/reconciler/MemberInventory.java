@@ -7,6 +7,7 @@ import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -67,7 +68,15 @@ public record MemberInventory(
         // taken until it disappears (see names()).
         continue;
       }
-      result.put(name, new MemberResources(name, podAlive, volumeAlive, version(pod)));
+      result.put(
+          name,
+          new MemberResources(
+              name,
+              podAlive,
+              volumeAlive,
+              version(pod),
+              podAlive && etcdRunning(pod),
+              pod == null ? null : Instant.parse(pod.getMetadata().getCreationTimestamp())));
     }
     return result;
   }
@@ -93,6 +102,21 @@ public record MemberInventory(
         .filter(v -> !v.isEmpty())
         .distinct()
         .toList();
+  }
+
+  /**
+   * True when Kubernetes reports the Pod running with its etcd container started and not
+   * terminated: what a kubelet on the member's node saw, independent of the operator's network.
+   */
+  static boolean etcdRunning(Pod pod) {
+    var status = pod.getStatus();
+    if (status == null || !"Running".equals(status.getPhase())) {
+      return false;
+    }
+    return status.getContainerStatuses() != null
+        && status.getContainerStatuses().stream()
+            .filter(c -> MemberPods.ETCD_CONTAINER.equals(c.getName()))
+            .anyMatch(c -> c.getState() != null && c.getState().getRunning() != null);
   }
 
   private static String version(Pod pod) {

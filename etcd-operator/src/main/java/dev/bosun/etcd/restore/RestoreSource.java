@@ -11,6 +11,7 @@ package dev.bosun.etcd.restore;
  * @param bucket the bucket
  * @param pathStyle path-style addressing
  * @param credentialsSecret Secret with accessKeyId and secretAccessKey (same namespace)
+ * @param takenAt when the snapshot was stored
  */
 public record RestoreSource(
     String backup,
@@ -19,7 +20,8 @@ public record RestoreSource(
     String region,
     String bucket,
     boolean pathStyle,
-    String credentialsSecret) {
+    String credentialsSecret,
+    java.time.Instant takenAt) {
 
   /** Where in the store the snapshot is, for status and Events. */
   public String location() {

@@ -68,6 +68,7 @@ public final class RestoreSources {
         s3.getRegion(),
         s3.getBucket(),
         !Boolean.FALSE.equals(s3.getPathStyle()),
-        s3.getCredentialsSecretName());
+        s3.getCredentialsSecretName(),
+        newest.lastModified());
   }
 }

@@ -102,7 +102,15 @@ class EtcdSchemaIT {
         Arguments.of(
             "recovery after 5 s",
             V + "disasterRecovery: {restoreFromBackup: b, afterSeconds: 5}",
-            "spec.disasterRecovery.afterSeconds"));
+            "spec.disasterRecovery.afterSeconds"),
+        Arguments.of(
+            "recovery from snapshots up to 1 minute old",
+            V + "disasterRecovery: {restoreFromBackup: b, maxSnapshotAgeMinutes: 1}",
+            "spec.disasterRecovery.maxSnapshotAgeMinutes"),
+        Arguments.of(
+            "recovery from snapshots up to a year old",
+            V + "disasterRecovery: {restoreFromBackup: b, maxSnapshotAgeMinutes: 525600}",
+            "spec.disasterRecovery.maxSnapshotAgeMinutes"));
   }
 
   static Stream<Arguments> invalidBackups() {
@@ -186,6 +194,20 @@ class EtcdSchemaIT {
         .containsEntry("repository", "gcr.io/etcd-development/etcd")
         .containsEntry(
             "storage", Map.of("size", "1Gi", "whenScaledDown", "Delete", "whenDeleted", "Retain"));
+    GenericKubernetesResource recovering =
+        Crds.createRaw(
+            client,
+            API,
+            "EtcdCluster",
+            NS,
+            "recovering",
+            V + "disasterRecovery: {restoreFromBackup: b}");
+    @SuppressWarnings("unchecked")
+    var dr =
+        (Map<String, Object>)
+            ((Map<String, Object>) recovering.getAdditionalProperties().get("spec"))
+                .get("disasterRecovery");
+    assertThat(dr).containsEntry("afterSeconds", 300).containsEntry("maxSnapshotAgeMinutes", 1440);
   }
 
   @Test

@@ -100,6 +100,74 @@ class MemberPodsTest {
     assertThat(pod.getSpec().getVolumes())
         .extracting(v -> v.getName())
         .contains("server-tls", "peer-tls");
+    // /health demands a client certificate now: the image's etcdctl asks with the mounted one.
+    var probe = pod.getSpec().getContainers().get(0).getReadinessProbe();
+    assertThat(probe.getHttpGet()).isNull();
+    assertThat(probe.getExec().getCommand())
+        .containsExactly(
+            "etcdctl",
+            "--endpoints=https://demo-0.demo-peer.team.svc:2379",
+            "--cacert=/etc/etcd/tls/server/ca.crt",
+            "--cert=/etc/etcd/tls/server/tls.crt",
+            "--key=/etc/etcd/tls/server/tls.key",
+            "--command-timeout=3s",
+            "endpoint",
+            "health");
+    assertThat(pod.getSpec().getContainers().get(0).getVolumeMounts())
+        .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/etc/etcd/tls/server"));
+    assertThat(probe.getTimeoutSeconds()).isGreaterThan(3);
+  }
+
+  @Test
+  void readinessIsEtcdsOwnHealthNotAnOpenPort() {
+    var probe =
+        pod(cluster(), MemberPods.State.EXISTING, true)
+            .getSpec()
+            .getContainers()
+            .get(0)
+            .getReadinessProbe();
+    assertThat(probe.getTcpSocket()).isNull();
+    assertThat(probe.getHttpGet().getPath()).isEqualTo("/health");
+    assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("client");
+    assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTP");
+  }
+
+  @Test
+  void theBudgetIsAQuorumOfTheVotersThatExist() {
+    var five =
+        new dev.bosun.etcd.etcd.EtcdView(
+            true,
+            1,
+            java.util.stream.IntStream.range(0, 5)
+                .mapToObj(
+                    i ->
+                        new dev.bosun.etcd.membership.ObservedMember(
+                            "demo-" + i, i, false, true, i == 0, 1))
+                .toList(),
+            Map.of());
+    // The spec says 1, five voters are still there: only two may be evicted.
+    assertThat(MemberBudget.minAvailable(five, null, 1)).isEqualTo(3);
+    var withLearner =
+        new dev.bosun.etcd.etcd.EtcdView(
+            true,
+            1,
+            java.util.List.of(
+                new dev.bosun.etcd.membership.ObservedMember("demo-0", 0, false, true, true, 1),
+                new dev.bosun.etcd.membership.ObservedMember("demo-1", 1, true, true, false, 1)),
+            Map.of());
+    assertThat(MemberBudget.minAvailable(withLearner, null, 3)).isEqualTo(1);
+    var status = new dev.bosun.etcd.v1alpha1.EtcdClusterStatus();
+    var m = new dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members();
+    m.setName("demo-0");
+    m.setRole(dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members.Role.UNKNOWN);
+    status.setMembers(java.util.List.of(m, m, m));
+    assertThat(MemberBudget.minAvailable(dev.bosun.etcd.etcd.EtcdView.unreachable(), status, 5))
+        .isEqualTo(2);
+    assertThat(MemberBudget.minAvailable(dev.bosun.etcd.etcd.EtcdView.unreachable(), null, 5))
+        .isEqualTo(3);
+    assertThat(MemberPods.voterSelector(cluster()))
+        .containsEntry(EtcdOperator.VOTER_LABEL, "true")
+        .containsAllEntriesOf(MemberPods.selector(cluster()));
   }
 
   @Test
@@ -124,5 +192,33 @@ class MemberPodsTest {
     c.getSpec().setStorage(s);
     assertThat(MemberVolumes.desired(c, "demo-0").getMetadata().getOwnerReferences()).hasSize(1);
     assertThat(MemberVolumes.deleteWhenScaledDown(c)).isTrue();
+  }
+
+  @Test
+  void etcdCompactsItselfHourlyByDefaultOrAsTheSpecSays() {
+    assertThat(
+            pod(cluster(), MemberPods.State.EXISTING, true)
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs())
+        .contains("--auto-compaction-mode=periodic", "--auto-compaction-retention=1h")
+        .noneMatch(a -> a.startsWith("--quota-backend-bytes"));
+    EtcdCluster c = cluster();
+    var maintenance = new dev.bosun.etcd.v1alpha1.etcdclusterspec.Maintenance();
+    var compaction = new dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction();
+    compaction.setMode(
+        dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction.Mode.REVISION);
+    compaction.setRetention("10000");
+    maintenance.setCompaction(compaction);
+    c.getSpec().setMaintenance(maintenance);
+    Storage storage = new Storage();
+    storage.setQuotaBackendBytes(16L * 1024 * 1024);
+    c.getSpec().setStorage(storage);
+    assertThat(pod(c, MemberPods.State.EXISTING, true).getSpec().getContainers().get(0).getArgs())
+        .contains(
+            "--auto-compaction-mode=revision",
+            "--auto-compaction-retention=10000",
+            "--quota-backend-bytes=16777216");
   }
 }

@@ -65,6 +65,23 @@ class ClusterObserverTest {
             Map.of(1L, status(1, 0, "etcdserver: no leader")));
     assertThat(view.members()).noneMatch(ObservedMember::healthy);
     assertThat(view.leader()).isEmpty();
+    // Only the one that answered says it has no leader; silence is no evidence.
+    assertThat(find(view, 1).leaderless()).isTrue();
+    assertThat(find(view, 2).leaderless()).isFalse();
+    assertThat(find(view, 3).leaderless()).isFalse();
+  }
+
+  @Test
+  void aMemberNamingAnotherLeaderOrAHealthyOneIsNotLeaderless() {
+    var members =
+        List.of(member(1, "a-0", false), member(2, "a-1", false), member(3, "a-2", false));
+    EtcdView view =
+        ClusterObserver.assess(
+            7,
+            members,
+            Map.of(1L, "a-0", 2L, "a-1", 3L, "a-2"),
+            Map.of(1L, status(1, 1), 2L, status(2, 1), 3L, status(3, 3)));
+    assertThat(view.members()).noneMatch(ObservedMember::leaderless);
   }
 
   @Test
@@ -88,5 +105,30 @@ class ClusterObserverTest {
             ClusterObserver.resolveName(unnamed, Map.of(URI.create("http://10.0.0.9:2380"), "a-3")))
         .isEqualTo("a-3");
     assertThat(ClusterObserver.resolveName(unnamed, Map.of())).isEmpty();
+  }
+
+  @Test
+  void aNoSpaceAlarmIsReportedAsAnAlarmNotAsAnUnhealthyMember() {
+    var members =
+        List.of(member(1, "a-0", false), member(2, "a-1", false), member(3, "a-2", false));
+    String alarm = "memberID:2 alarm:NOSPACE ";
+    EtcdView view =
+        ClusterObserver.assess(
+            7,
+            members,
+            Map.of(1L, "a-0", 2L, "a-1", 3L, "a-2"),
+            Map.of(
+                1L,
+                new MemberStatus(1, 1, "3.4.23", false, 100, List.of(alarm), 4096),
+                2L,
+                new MemberStatus(2, 1, "3.4.23", false, 100, List.of(alarm), 8192),
+                3L,
+                new MemberStatus(3, 1, "3.4.23", false, 100, List.of(alarm), 4096)));
+    assertThat(view.members()).allMatch(ObservedMember::healthy);
+    assertThat(view.noSpace()).isTrue();
+    assertThat(view.alarms()).containsExactly(new EtcdAlarm(2, "a-1", "NOSPACE"));
+    assertThat(view.alarms().get(0)).hasToString("a-1:NOSPACE");
+    assertThat(view.dbSizes()).containsEntry("a-1", 8192L);
+    assertThat(EtcdAlarm.parse("etcdserver: no leader")).isEmpty();
   }
 }

@@ -2,6 +2,8 @@ package dev.bosun.etcd.membership;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +22,21 @@ class MembershipPlannerTest {
     final java.util.Set<String> retained = new java.util.HashSet<>();
     boolean reachable = true;
     boolean bootstrapped = true;
+    Instant now = Instant.parse("2026-11-23T10:00:00Z");
+
+    /** A voter that answered the operator and said it has no leader. */
+    Cluster leaderless(int index) {
+      members.add(new ObservedMember("c-" + index, 100 + index, false, false, false, 900, true));
+      resources.put("c-" + index, new MemberResources("c-" + index, true, true, V));
+      return this;
+    }
+
+    /** Kubernetes reports the member's etcd container not running (since its Pod was created). */
+    Cluster notRunning(int index, Instant podCreated) {
+      resources.put(
+          "c-" + index, new MemberResources("c-" + index, true, true, V, false, podCreated));
+      return this;
+    }
 
     Cluster voter(int index, boolean healthy, boolean leader) {
       members.add(new ObservedMember("c-" + index, 100 + index, false, healthy, leader, 1000));
@@ -62,7 +79,7 @@ class MembershipPlannerTest {
     Step plan(int size, String version) {
       return MembershipPlanner.plan(
           new Observation(
-              "c", reachable, members, resources, retained, bootstrapped, size, version));
+              "c", reachable, members, resources, retained, bootstrapped, size, version, now));
     }
   }
 
@@ -198,13 +215,98 @@ class MembershipPlannerTest {
 
   @Test
   void quorumLostMeansNothingIsRemovedOrReplaced() {
-    Cluster c = new Cluster().voter(0, true, false).voter(1, false, false).voter(2, false, false);
-    // Even a member whose data is gone is left alone, and no scaling happens.
-    c.noResources("c-2");
+    // c-0 says it has no leader, c-1's etcd does not run, c-2's data is gone: evidence, not a view.
+    Cluster c = new Cluster().leaderless(0).voter(1, false, false).voter(2, false, false);
+    c.notRunning(1, c.now.minusSeconds(60)).noResources("c-2");
     Step step = c.plan(5);
     assertThat(step).isInstanceOf(Step.QuorumLost.class);
-    assertThat(step.message()).contains("1 of 3");
+    assertThat(step.message()).contains("0 of 3", "no leader: c-0", "c-1, c-2");
     assertThat(c.plan(1)).isInstanceOf(Step.QuorumLost.class);
+  }
+
+  @Test
+  void membersTheOperatorCannotReachAreNoEvidenceOfLostQuorum() {
+    // The operator is cut off from c-1 and c-2, whose Pods run; c-0 still names a leader.
+    // (etcd lists members in ID order, not by name: the message names them in index order)
+    Cluster cut = new Cluster().voter(0, true, false).voter(2, false, false).voter(1, false, false);
+    Step step = cut.plan(3);
+    assertThat(step).isInstanceOf(Step.MembersUnseen.class);
+    assertThat(step.reason()).isEqualTo("MembersUnreachable");
+    assertThat(step.message()).contains("cannot reach c-1, c-2", "nothing is changed");
+    assertThat(step.changes()).isFalse();
+    // Even when the one it sees says it has no leader: the others may have elected one.
+    Cluster paused = new Cluster().leaderless(0).voter(1, false, false).voter(2, false, false);
+    assertThat(paused.plan(3)).isInstanceOf(Step.MembersUnseen.class);
+    // A scale request or a lost volume changes nothing either.
+    paused.noResources("c-2");
+    assertThat(paused.plan(5)).isInstanceOf(Step.QuorumLost.class);
+  }
+
+  @Test
+  void aMajorityReportingNoLeaderIsAQuorumLoss() {
+    Cluster c = new Cluster().leaderless(0).leaderless(1).voter(2, false, false);
+    assertThat(c.plan(3)).isInstanceOf(Step.QuorumLost.class);
+  }
+
+  @Test
+  void quorumEvidenceWeighsEveryVoter() {
+    Cluster c =
+        new Cluster()
+            .voter(0, true, true)
+            .leaderless(1)
+            .voter(2, false, false)
+            .voter(3, false, false);
+    c.notRunning(2, c.now).foreign("x", 999);
+    QuorumEvidence e = QuorumEvidence.of("c", c.members, c.resources);
+    assertThat(e.voters()).isEqualTo(5);
+    assertThat(e.healthy()).isEqualTo(2);
+    assertThat(e.leaderless()).containsExactly("c-1");
+    assertThat(e.down()).containsExactly("c-2");
+    assertThat(e.unseen()).containsExactly("c-3");
+    // 2 healthy + 1 unseen could still be 3 of 5: not known to be lost.
+    assertThat(e.verdict()).isEqualTo(QuorumEvidence.Verdict.UNSEEN);
+    c.notRunning(3, c.now);
+    assertThat(QuorumEvidence.of("c", c.members, c.resources).verdict())
+        .isEqualTo(QuorumEvidence.Verdict.LOST);
+    assertThat(QuorumEvidence.of("c", new Cluster().voters(3).members, Map.of()).verdict())
+        .isEqualTo(QuorumEvidence.Verdict.HELD);
+  }
+
+  @Test
+  void anUnreachableBootstrappedClusterIsLostOnlyWhenKubernetesSaysEveryMemberIsDown() {
+    Cluster c = new Cluster().resources("c-0", true, true, V).resources("c-1", true, true, V);
+    c.reachable = false;
+    assertThat(c.plan(2)).isInstanceOf(Step.MembersUnseen.class);
+    c.notRunning(0, c.now).notRunning(1, c.now);
+    assertThat(c.plan(2)).isInstanceOf(Step.QuorumLost.class);
+  }
+
+  @Test
+  void aLearnerThatNeverStartedIsRemovedWhenTheSizeGoesBack() {
+    Cluster c = new Cluster().voters(3).learner(3, false, 0);
+    c.notRunning(3, c.now.minusSeconds(10));
+    // Still wanted: waited for (within its deadline).
+    assertThat(c.plan(4).reason()).isEqualTo("LearnerCatchingUp");
+    Step back = c.plan(3);
+    assertThat(back)
+        .isEqualTo(new Step.RemoveMember("c-3", 103, Step.RemovalCause.LearnerNotNeeded));
+    assertThat(back.reason()).isEqualTo("RemovingUnstartedLearner");
+  }
+
+  @Test
+  void aLearnerWhosePodDoesNotRunPastTheDeadlineIsRemovedWithAReason() {
+    Cluster c = new Cluster().voters(3).learner(3, false, 0);
+    c.notRunning(3, c.now.minus(MembershipPlanner.LEARNER_START_DEADLINE).minusSeconds(1));
+    Step step = c.plan(4);
+    assertThat(step)
+        .isEqualTo(new Step.RemoveMember("c-3", 103, Step.RemovalCause.LearnerNeverStarted));
+    assertThat(step.reason()).isEqualTo("LearnerNeverStarted");
+    assertThat(step.message()).contains("has not run for 5 minutes");
+    // A learner whose Pod runs is never given up by the deadline: it is catching up.
+    Cluster running = new Cluster().voters(3).learner(3, false, 0);
+    running.resources.put(
+        "c-3", new MemberResources("c-3", true, true, V, true, c.now.minus(Duration.ofHours(1))));
+    assertThat(running.plan(4).reason()).isEqualTo("LearnerCatchingUp");
   }
 
   @Test
@@ -236,6 +338,8 @@ class MembershipPlannerTest {
             .voter(1, false, false)
             .voter(2, false, false)
             .foreign("intruder", 999);
+    assertThat(tight.plan(3).changes()).isFalse();
+    tight.notRunning(1, tight.now).notRunning(2, tight.now);
     assertThat(tight.plan(3)).isInstanceOf(Step.QuorumLost.class);
   }
 

@@ -9,6 +9,7 @@ import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.S3TestServer;
 import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.testing.RestoredEtcd;
@@ -165,11 +166,15 @@ class EtcdBackupIT {
     Map<String, String> data = clusterWithData("obj", 200);
     createS3Secret();
     S3BackupStore direct = new S3BackupStore(s3.location(""), s3.credentials());
-    String prefix = "team/obj/obj-nightly/";
+    // The configured prefix "team/obj" does not start with the namespace: it is put below it.
+    String prefix = ns + "/team/obj/obj-nightly/";
     for (String old :
         new String[] {"20200101T000000Z.db", "20200102T000000Z.db", "20200103T000000Z.db"}) {
       direct.write(prefix + old, new ByteArrayInputStream(new byte[] {1, 2, 3}));
     }
+    // Another namespace's snapshots under the literal prefix: retention never touches them.
+    String outside = "team/obj/obj-nightly/";
+    direct.write(outside + "20200101T000000Z.db", new ByteArrayInputStream(new byte[] {1}));
 
     Store store = new Store();
     S3 target = new S3();
@@ -188,6 +193,11 @@ class EtcdBackupIT {
         .hasSize(2)
         .contains(done.getStatus().getLastBackup().getKey())
         .doesNotContain(prefix + "20200101T000000Z.db", prefix + "20200102T000000Z.db");
+    assertThat(done.getStatus().getLastBackup().getKey()).startsWith(ns + "/");
+    assertThat(direct.list(outside))
+        .extracting(StoredObject::key)
+        .as("nothing outside the namespace is deleted")
+        .contains(outside + "20200101T000000Z.db");
     assertThat(done.getStatus().getLastBackup().getLocation()).startsWith("s3://");
 
     Path copy = Files.createTempFile("from-s3", ".db");
@@ -280,8 +290,53 @@ class EtcdBackupIT {
           s.setDisasterRecovery(dr);
         });
 
+    // Frozen members look to the operator exactly like a partition: Kubernetes says they run, so
+    // this is no evidence of a quorum loss, and for longer than afterSeconds nothing is touched.
+    java.util.List<String> pods = podUids();
     kubelet.process("dr-1").orElseThrow().pause();
     kubelet.process("dr-2").orElseThrow().pause();
+    try {
+      org.awaitility.Awaitility.await("no recovery while the operator merely cannot see them")
+          .during(Duration.ofSeconds(40))
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () -> {
+                EtcdCluster c = EtcdClusters.get(operator.client, ns, "dr");
+                var quorum = EtcdClusters.conditionOf(c, "QuorumLost");
+                return podUids().equals(pods)
+                    && retainedVolumes().isEmpty()
+                    && c.getStatus().getRecoveringFrom() == null
+                    && c.getStatus().getQuorumLostSince() == null
+                    && quorum != null
+                    && !"True".equals(quorum.getStatus());
+              });
+      EtcdCluster unseen = EtcdClusters.get(operator.client, ns, "dr");
+      assertThat(EtcdClusters.conditionOf(unseen, "QuorumLost").getReason())
+          .isEqualTo("MembersUnreachable");
+      assertThat(EtcdClusters.conditionOf(unseen, "DisasterRecovery").getReason())
+          .isEqualTo("QuorumNotConfirmedLost");
+    } finally {
+      kubelet.process("dr-1").ifPresent(p -> p.resume());
+      kubelet.process("dr-2").ifPresent(p -> p.resume());
+    }
+    EtcdClusters.await(
+        operator.client, ns, "dr", Duration.ofSeconds(60), "Ready", EtcdClusters.readyWith(3));
+
+    // Killed, and Kubernetes reports their containers terminated: a quorum loss on evidence.
+    kubelet.killContainer("dr-1");
+    kubelet.killContainer("dr-2");
+    EtcdCluster waiting =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "dr",
+            Duration.ofSeconds(60),
+            "waiting for afterSeconds",
+            c ->
+                EtcdClusters.conditionOf(c, "DisasterRecovery") != null
+                    && "WaitingForAfterSeconds"
+                        .equals(EtcdClusters.conditionOf(c, "DisasterRecovery").getReason()));
+    java.time.Instant lostSince = waiting.getStatus().getQuorumLostSince().toInstant();
     EtcdCluster rebuilt =
         EtcdClusters.await(
             operator.client,
@@ -295,6 +350,27 @@ class EtcdBackupIT {
                     && !c.getStatus().getMembers().get(0).getName().equals("dr-0"));
     assertThat(rebuilt.getStatus().getRestoredFrom())
         .endsWith(done.getStatus().getLastBackup().getKey());
+    var recoveryEvents = ClusterObjects.events(operator.client, ns, "dr");
+    assertThat(recoveryEvents)
+        .extracting(io.fabric8.kubernetes.api.model.Event::getReason)
+        .contains(
+            "MembersUnreachable",
+            "QuorumLost",
+            "WaitingForAfterSeconds",
+            "Recovering",
+            "DisasterRecovery",
+            "VolumesRetained",
+            "OldMembersStopped",
+            "RestoringFirstMember",
+            "Restoring");
+    var started =
+        recoveryEvents.stream()
+            .filter(e -> "OldMembersStopped".equals(e.getReason()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(java.time.Instant.parse(started.getFirstTimestamp()))
+        .as("the recovery waited afterSeconds after the loss was confirmed")
+        .isAfterOrEqualTo(lostSince.plusSeconds(30));
     assertThat(rebuilt.getStatus().getMembers())
         .extracting(m -> m.getName())
         .containsExactly("dr-3", "dr-4", "dr-5");
@@ -325,6 +401,14 @@ class EtcdBackupIT {
                   assertThat(kv.getValue().toString(StandardCharsets.UTF_8))
                       .isEqualTo(data.get(kv.getKey().toString(StandardCharsets.UTF_8))));
     }
+  }
+
+  java.util.List<String> podUids() {
+    return ClusterObjects.podUids(operator.client, ns);
+  }
+
+  java.util.List<String> retainedVolumes() {
+    return ClusterObjects.retainedVolumes(operator.client, ns);
   }
 
   @Test

@@ -8,13 +8,13 @@ import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.drill.AckedWriter;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.testing.RunningOperator;
 import dev.bosun.etcd.testing.TestCertificates;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
@@ -113,10 +113,7 @@ class EtcdClusterIT {
   }
 
   List<String> eventReasons(String cluster) {
-    return operator.client.v1().events().inNamespace(ns).list().getItems().stream()
-        .filter(e -> cluster.equals(e.getInvolvedObject().getName()))
-        .map(Event::getReason)
-        .toList();
+    return ClusterObjects.eventReasons(operator.client, ns, cluster);
   }
 
   @Test
@@ -164,6 +161,10 @@ class EtcdClusterIT {
             .withName("alpha")
             .get();
     assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(2);
+    assertThat(pdb.getSpec().getSelector().getMatchLabels())
+        .containsEntry(EtcdOperator.VOTER_LABEL, "true");
+    // Ready is etcd's own /health, answered by the real member.
+    assertThat(kubelet.probeReady("alpha-0")).isTrue();
     assertThat(pdb.getMetadata().getOwnerReferences())
         .extracting(r -> r.getName())
         .containsExactly("alpha");
@@ -206,6 +207,7 @@ class EtcdClusterIT {
 
       EtcdClusters.edit(operator.client, ns, "beta", s -> s.setSize(5));
       EtcdCluster five = awaitReady("beta", 5);
+      assertThat(budget("beta")).as("a quorum of the five voters").isEqualTo(3);
       assertThat(five.getStatus().getMembers())
           .extracting(Members::getName)
           .containsExactly("beta-0", "beta-1", "beta-2", "beta-3", "beta-4");
@@ -285,22 +287,73 @@ class EtcdClusterIT {
     Map<String, String> ids = memberIds(awaitReady("delta", 3));
     List<String> pods = podUids();
 
-    kubelet.process("delta-1").orElseThrow().pause();
-    kubelet.process("delta-2").orElseThrow().pause();
+    // Killed, and Kubernetes says so (container terminated): evidence, not just silence.
+    kubelet.killContainer("delta-1");
+    kubelet.killContainer("delta-2");
+    EtcdCluster lost =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "delta",
+            Duration.ofSeconds(60),
+            "QuorumLost",
+            c -> EtcdClusters.condition(c, "QuorumLost"));
+    assertThat(EtcdClusters.condition(lost, "Ready")).isFalse();
+    assertThat(EtcdClusters.condition(lost, "Degraded")).isTrue();
+    assertThat(lost.getStatus().getQuorumLostSince()).isNotNull();
+    assertThat(EtcdClusters.conditionOf(lost, "QuorumLost").getMessage())
+        .contains("down by Kubernetes' account", "delta-1, delta-2");
+    // A scale request meanwhile changes nothing either.
+    EtcdClusters.edit(operator.client, ns, "delta", s -> s.setSize(5));
+    await("nothing removed, added or replaced")
+        .during(Duration.ofSeconds(8))
+        .atMost(Duration.ofSeconds(15))
+        .until(
+            () ->
+                podUids().equals(pods)
+                    && volumeNames().size() == 3
+                    && memberIds(EtcdClusters.get(operator.client, ns, "delta")).equals(ids));
+    assertThat(eventReasons("delta")).contains("QuorumLost");
+    // The survivor's readiness probe fails: etcd itself says it has no leader.
+    await().atMost(Duration.ofSeconds(20)).until(() -> !kubelet.probeReady("delta-0"));
+
+    kubelet.restartContainer("delta-1");
+    kubelet.restartContainer("delta-2");
+    EtcdClusters.edit(operator.client, ns, "delta", s -> s.setSize(3));
+    EtcdCluster healed = awaitReady("delta", 3);
+    assertThat(memberIds(healed)).isEqualTo(ids);
+    assertThat(EtcdClusters.condition(healed, "QuorumLost")).isFalse();
+  }
+
+  @Test
+  void membersTheOperatorCannotReachAreReportedAsSuchAndNothingIsTouched() {
+    EtcdClusters.create(operator.client, ns, "zeta", 3, VERSION);
+    Map<String, String> ids = memberIds(awaitReady("zeta", 3));
+    List<String> pods = podUids();
+
+    // Frozen (SIGSTOP): to the operator exactly like a partition; Kubernetes says they run.
+    kubelet.process("zeta-1").orElseThrow().pause();
+    kubelet.process("zeta-2").orElseThrow().pause();
     try {
-      EtcdCluster lost =
+      EtcdCluster unseen =
           EtcdClusters.await(
               operator.client,
               ns,
-              "delta",
+              "zeta",
               Duration.ofSeconds(60),
-              "QuorumLost",
-              c -> EtcdClusters.condition(c, "QuorumLost"));
-      assertThat(EtcdClusters.condition(lost, "Ready")).isFalse();
-      assertThat(EtcdClusters.condition(lost, "Degraded")).isTrue();
-      assertThat(lost.getStatus().getQuorumLostSince()).isNotNull();
-      // A scale request meanwhile changes nothing either.
-      EtcdClusters.edit(operator.client, ns, "delta", s -> s.setSize(5));
+              "MembersUnreachable",
+              c ->
+                  c.getStatus() != null
+                      && EtcdClusters.conditionOf(c, "QuorumLost") != null
+                      && "MembersUnreachable"
+                          .equals(EtcdClusters.conditionOf(c, "QuorumLost").getReason()));
+      assertThat(EtcdClusters.conditionOf(unseen, "QuorumLost").getStatus()).isEqualTo("Unknown");
+      assertThat(EtcdClusters.conditionOf(unseen, "QuorumLost").getMessage())
+          .contains("cannot reach zeta-1, zeta-2");
+      assertThat(EtcdClusters.conditionOf(unseen, "Ready").getReason())
+          .isEqualTo("MembersUnreachable");
+      assertThat(unseen.getStatus().getQuorumLostSince()).as("no recovery clock").isNull();
+      EtcdClusters.edit(operator.client, ns, "zeta", s -> s.setSize(5));
       await("nothing removed, added or replaced")
           .during(Duration.ofSeconds(8))
           .atMost(Duration.ofSeconds(15))
@@ -308,30 +361,63 @@ class EtcdClusterIT {
               () ->
                   podUids().equals(pods)
                       && volumeNames().size() == 3
-                      && memberIds(EtcdClusters.get(operator.client, ns, "delta")).equals(ids));
-      assertThat(eventReasons("delta")).contains("QuorumLost");
+                      && memberIds(EtcdClusters.get(operator.client, ns, "zeta")).equals(ids)
+                      && EtcdClusters.get(operator.client, ns, "zeta")
+                              .getStatus()
+                              .getQuorumLostSince()
+                          == null);
+      assertThat(eventReasons("zeta")).contains("MembersUnreachable").doesNotContain("QuorumLost");
     } finally {
-      kubelet.process("delta-1").ifPresent(p -> p.resume());
-      kubelet.process("delta-2").ifPresent(p -> p.resume());
+      kubelet.process("zeta-1").ifPresent(p -> p.resume());
+      kubelet.process("zeta-2").ifPresent(p -> p.resume());
     }
-    EtcdClusters.edit(operator.client, ns, "delta", s -> s.setSize(3));
-    EtcdCluster healed = awaitReady("delta", 3);
-    assertThat(memberIds(healed)).isEqualTo(ids);
-    assertThat(EtcdClusters.condition(healed, "QuorumLost")).isFalse();
+    EtcdClusters.edit(operator.client, ns, "zeta", s -> s.setSize(3));
+    assertThat(memberIds(awaitReady("zeta", 3))).isEqualTo(ids);
+  }
+
+  @Test
+  void aLearnerWhosePodNeverRunsIsRemovedWhenTheSizeGoesBack() {
+    EtcdClusters.create(operator.client, ns, "eta", 3, VERSION);
+    Map<String, String> ids = memberIds(awaitReady("eta", 3));
+    kubelet.holdBack("eta-3");
+    EtcdClusters.edit(operator.client, ns, "eta", s -> s.setSize(4));
+    EtcdClusters.await(
+        operator.client,
+        ns,
+        "eta",
+        Duration.ofSeconds(60),
+        "a learner that does not start",
+        c ->
+            c.getStatus().getMembers().stream()
+                    .anyMatch(
+                        m -> m.getName().equals("eta-3") && m.getRole() == Members.Role.LEARNER)
+                && "LearnerCatchingUp".equals(EtcdClusters.conditionOf(c, "Ready").getReason()));
+
+    EtcdClusters.edit(operator.client, ns, "eta", s -> s.setSize(3));
+    EtcdCluster back = awaitReady("eta", 3);
+    assertThat(memberIds(back)).isEqualTo(ids);
+    await().atMost(Duration.ofSeconds(30)).until(() -> podNames().size() == 3);
+    assertThat(podNames()).containsExactly("eta-0", "eta-1", "eta-2");
+    await().atMost(Duration.ofSeconds(30)).until(() -> volumeNames().size() == 3);
+    assertThat(eventReasons("eta")).contains("RemovingUnstartedLearner");
+  }
+
+  int budget(String cluster) {
+    return operator
+        .client
+        .policy()
+        .v1beta1()
+        .podDisruptionBudget()
+        .inNamespace(ns)
+        .withName(cluster)
+        .get()
+        .getSpec()
+        .getMinAvailable()
+        .getIntVal();
   }
 
   List<String> podUids() {
-    return operator
-        .client
-        .pods()
-        .inNamespace(ns)
-        .withLabel(EtcdOperator.MEMBER_LABEL)
-        .list()
-        .getItems()
-        .stream()
-        .map(p -> p.getMetadata().getName() + "/" + p.getMetadata().getUid())
-        .sorted()
-        .toList();
+    return ClusterObjects.podUids(operator.client, ns);
   }
 
   @Test
@@ -458,6 +544,8 @@ class EtcdClusterIT {
       assertThat(c.getKVClient().get(key).get(10, java.util.concurrent.TimeUnit.SECONDS).getCount())
           .isEqualTo(1);
     }
+    // The readiness probe (the image's etcdctl with the mounted certificates) passes on real etcd.
+    assertThat(kubelet.probeReady(name + "-0")).isTrue();
   }
 
   void secret(String name, Map<String, String> data) {

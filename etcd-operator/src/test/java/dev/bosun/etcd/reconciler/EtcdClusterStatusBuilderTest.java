@@ -3,6 +3,7 @@ package dev.bosun.etcd.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.etcd.etcd.EtcdView;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberResources;
@@ -26,6 +27,8 @@ class EtcdClusterStatusBuilderTest {
 
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-22T10:00:00Z"), ZoneOffset.UTC);
   static final ClusterRef REF = new ClusterRef("ns", "c", false, false);
+  static final DesiredCondition DR =
+      DesiredCondition.isFalse("DisasterRecovery", "NotConfigured", "not configured");
   final EtcdClusterStatusBuilder builder = new EtcdClusterStatusBuilder(CLOCK);
 
   static EtcdCluster cluster(int size) {
@@ -68,7 +71,8 @@ class EtcdClusterStatusBuilderTest {
             new ServiceAddressing(),
             view(m(0, true, true, false), m(1, true, false, false)),
             pods("3.4.23", 2),
-            new Step.Converged());
+            new Step.Converged(),
+            DR);
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
     assertThat(condition(s, "Ready").getReason()).isEqualTo("ClusterHealthy");
     assertThat(condition(s, "Scaling").getStatus()).isEqualTo("False");
@@ -94,7 +98,8 @@ class EtcdClusterStatusBuilderTest {
             new ServiceAddressing(),
             view(m(0, true, true, false), m(1, true, false, true)),
             pods("3.4.23", 2),
-            new Step.Promote("c-1", 101));
+            new Step.Promote("c-1", 101),
+            DR);
     assertThat(condition(s, "Ready").getReason()).isEqualTo("PromotingMember");
     assertThat(condition(s, "Scaling").getStatus()).isEqualTo("True");
     assertThat(s.getMembers().get(1).getRole()).isEqualTo(Members.Role.LEARNER);
@@ -109,7 +114,8 @@ class EtcdClusterStatusBuilderTest {
             new ServiceAddressing(),
             view(m(0, true, false, false), m(1, false, false, false), m(2, false, false, false)),
             pods("3.4.23", 3),
-            new Step.QuorumLost("1 of 3"));
+            new Step.QuorumLost("1 of 3"),
+            DR);
     assertThat(condition(s, "QuorumLost").getStatus()).isEqualTo("True");
     assertThat(condition(s, "Degraded").getReason()).isEqualTo("QuorumLost");
     assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
@@ -128,7 +134,8 @@ class EtcdClusterStatusBuilderTest {
             new ServiceAddressing(),
             view(m(0, true, true, false), m(1, true, false, false)),
             pods("3.4.22", 2),
-            new Step.Upgrade("c-1", "3.4.22", "3.4.23"));
+            new Step.Upgrade("c-1", "3.4.22", "3.4.23"),
+            DR);
     assertThat(condition(s, "Upgrading").getStatus()).isEqualTo("True");
     assertThat(condition(s, "Upgrading").getMessage()).contains("leader last", "c-0", "c-1");
   }
@@ -138,11 +145,12 @@ class EtcdClusterStatusBuilderTest {
     EtcdCluster c = cluster(2);
     var v = view(m(0, true, true, false), m(1, true, false, false));
     EtcdClusterStatus first =
-        builder.build(c, REF, new ServiceAddressing(), v, pods("3.4.23", 2), new Step.Converged());
+        builder.build(
+            c, REF, new ServiceAddressing(), v, pods("3.4.23", 2), new Step.Converged(), DR);
     c.setStatus(first);
     EtcdClusterStatus later =
         new EtcdClusterStatusBuilder(Clock.offset(CLOCK, java.time.Duration.ofMinutes(5)))
-            .build(c, REF, new ServiceAddressing(), v, pods("3.4.23", 2), new Step.Converged());
+            .build(c, REF, new ServiceAddressing(), v, pods("3.4.23", 2), new Step.Converged(), DR);
     assertThat(dev.bosun.common.status.StatusRecorder.sameStatus(first, later)).isTrue();
   }
 
@@ -156,10 +164,32 @@ class EtcdClusterStatusBuilderTest {
             new ServiceAddressing(),
             view(m(0, true, true, false), m(1, true, false, false)),
             pods("3.4.23", 2),
-            new Step.Converged()));
+            new Step.Converged(),
+            DR));
     EtcdClusterStatus s = builder.blocked(c, "InvalidSpec", "invalid spec: downgrade");
     assertThat(condition(s, "Ready").getReason()).isEqualTo("InvalidSpec");
     assertThat(condition(s, "Scaling").getReason()).isEqualTo("AtSize");
     assertThat(s.getMembers()).hasSize(2);
+  }
+
+  @Test
+  void membersTheOperatorCannotSeeAreNotAQuorumLoss() {
+    EtcdClusterStatus s =
+        builder.build(
+            cluster(3),
+            REF,
+            new ServiceAddressing(),
+            view(m(0, true, true, false), m(1, false, false, false), m(2, false, false, false)),
+            pods("3.4.23", 3),
+            new Step.MembersUnseen("the operator cannot reach c-1, c-2"),
+            DR);
+    assertThat(condition(s, "QuorumLost").getStatus()).isEqualTo("Unknown");
+    assertThat(condition(s, "QuorumLost").getReason()).isEqualTo("MembersUnreachable");
+    assertThat(condition(s, "QuorumLost").getMessage()).contains("cannot reach c-1, c-2");
+    assertThat(condition(s, "Degraded").getReason()).isEqualTo("MembersUnreachable");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("MembersUnreachable");
+    assertThat(condition(s, "DisasterRecovery").getReason()).isEqualTo("NotConfigured");
+    // The disaster recovery timer runs on evidence only.
+    assertThat(s.getQuorumLostSince()).isNull();
   }
 }

@@ -66,4 +66,25 @@ class EtcdClusterValidatorTest {
     tls.setOperatorSecretName("operator");
     assertThat(EtcdClusterValidator.validate(s, List.of())).isEmpty();
   }
+
+  @Test
+  void revisionCompactionNeedsANumberAndADefragScheduleMustParse() {
+    var spec = spec("3.5.17");
+    var maintenance = new dev.bosun.etcd.v1alpha1.etcdclusterspec.Maintenance();
+    var compaction = new dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction();
+    compaction.setMode(
+        dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction.Mode.REVISION);
+    compaction.setRetention("1h");
+    maintenance.setCompaction(compaction);
+    var defrag = new dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Defragmentation();
+    defrag.setSchedule("61 * * * *");
+    maintenance.setDefragmentation(defrag);
+    spec.setMaintenance(maintenance);
+    assertThat(EtcdClusterValidator.validate(spec, List.of()))
+        .anySatisfy(p -> assertThat(p).contains("retention 1h", "number of revisions"))
+        .anySatisfy(p -> assertThat(p).startsWith("maintenance.defragmentation.schedule"));
+    compaction.setRetention("10000");
+    defrag.setSchedule("0 3 * * *");
+    assertThat(EtcdClusterValidator.validate(spec, List.of())).isEmpty();
+  }
 }

@@ -80,6 +80,13 @@ public final class EtcdClusters {
     };
   }
 
+  /** The stored condition of that type, or null. */
+  public static io.fabric8.kubernetes.api.model.Condition conditionOf(EtcdCluster c, String type) {
+    return c.getStatus() == null
+        ? null
+        : Conditions.find(c.getStatus().getConditions(), type).orElse(null);
+  }
+
   public static boolean condition(EtcdCluster c, String type) {
     return c.getStatus() != null && Conditions.isTrue(c.getStatus().getConditions(), type);
   }

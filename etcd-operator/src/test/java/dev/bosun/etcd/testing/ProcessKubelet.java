@@ -50,6 +50,9 @@ public final class ProcessKubelet implements AutoCloseable {
   private final Map<String, LocalProcess> processes = new ConcurrentHashMap<>();
   private final Map<String, String> podUids = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Void>> stopping = new ConcurrentHashMap<>();
+  private final java.util.Set<String> heldBack = ConcurrentHashMap.newKeySet();
+  private volatile java.util.function.BiFunction<String, List<String>, List<String>> wrap =
+      (member, command) -> command;
   // One thread: a Pod's deletion is always handled before the start of its replacement.
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
@@ -120,6 +123,12 @@ public final class ProcessKubelet implements AutoCloseable {
     if (pod.getMetadata().getUid().equals(podUids.get(name))) {
       return;
     }
+    if (heldBack.contains(name)) {
+      // Like a Pod that never reaches a node: nothing runs.
+      LOG.info("holding back Pod {}/{}: its etcd does not start", namespace, name);
+      podUids.put(name, pod.getMetadata().getUid());
+      return;
+    }
     LocalProcess old = processes.remove(name);
     if (old != null) {
       old.stop();
@@ -142,16 +151,77 @@ public final class ProcessKubelet implements AutoCloseable {
         return;
       }
     }
+    startEtcd(pod);
+    podUids.put(name, uid);
+  }
+
+  private void startEtcd(Pod pod) {
+    String name = pod.getMetadata().getName();
+    String uid = pod.getMetadata().getUid();
     Container etcd = pod.getSpec().getContainers().get(0);
     LocalProcess process =
         LocalProcess.start(
             "etcd-" + name,
-            command(pod, etcd),
-            logs.resolve(name + "-" + uid + ".log"),
+            wrap.apply(name, command(pod, etcd)),
+            root.resolve("logs").resolve(name + "-" + uid + "-" + System.nanoTime() + ".log"),
             environment(pod, etcd));
     processes.put(name, process);
-    podUids.put(name, uid);
     LOG.info("started {} for Pod {}/{}", process, namespace, name);
+  }
+
+  /**
+   * Kills a member's etcd (SIGKILL) and reports its container terminated in the Pod's status, as a
+   * kubelet does for a container that died: Kubernetes' own account that the member is down. (The
+   * Ready flag stays as the shared kubelet simulator wrote it: it rewrites any status that says
+   * otherwise.) The Pod stays; {@link #restartContainer} brings the member back on its data.
+   */
+  public void killContainer(String member) {
+    LocalProcess p = processes.remove(member);
+    if (p != null) {
+      p.kill();
+    }
+    reportEtcd(member, false);
+  }
+
+  /** Starts a killed member's etcd again on its data and reports its container running. */
+  public void restartContainer(String member) {
+    Pod pod = client.pods().inNamespace(namespace).withName(member).get();
+    startEtcd(pod);
+    reportEtcd(member, true);
+  }
+
+  private void reportEtcd(String member, boolean running) {
+    String now =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    client
+        .pods()
+        .inNamespace(namespace)
+        .withName(member)
+        .editStatus(
+            pod -> {
+              for (var c : pod.getStatus().getContainerStatuses()) {
+                if (!"etcd".equals(c.getName())) {
+                  continue;
+                }
+                var state = new io.fabric8.kubernetes.api.model.ContainerState();
+                if (running) {
+                  state.setRunning(
+                      new io.fabric8.kubernetes.api.model.ContainerStateRunningBuilder()
+                          .withStartedAt(now)
+                          .build());
+                  c.setRestartCount(c.getRestartCount() == null ? 1 : c.getRestartCount() + 1);
+                } else {
+                  state.setTerminated(
+                      new io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder()
+                          .withExitCode(137)
+                          .withReason("Error")
+                          .withFinishedAt(now)
+                          .build());
+                }
+                c.setState(state);
+              }
+              return pod;
+            });
   }
 
   /**
@@ -306,6 +376,80 @@ public final class ProcessKubelet implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Runs the member Pod's readiness probe as a kubelet would: its exec command with this machine's
+   * binaries and the Pod's mounts, or its HTTP GET against the member's advertised client address
+   * (where a kubelet would use the Pod IP). True when the probe passes.
+   */
+  public boolean probeReady(String member) {
+    Pod pod = client.pods().inNamespace(namespace).withName(member).get();
+    Container etcd = pod.getSpec().getContainers().get(0);
+    var probe = etcd.getReadinessProbe();
+    try {
+      if (probe.getExec() != null) {
+        Container exec =
+            new io.fabric8.kubernetes.api.model.ContainerBuilder(etcd)
+                .withCommand(probe.getExec().getCommand())
+                .withArgs(List.of())
+                .build();
+        Process p =
+            new ProcessBuilder(command(pod, exec))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!p.waitFor(probe.getTimeoutSeconds(), TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+          return false;
+        }
+        return p.exitValue() == 0;
+      }
+      java.net.URI advertised =
+          etcd.getArgs().stream()
+              .filter(a -> a.startsWith("--advertise-client-urls="))
+              .map(a -> java.net.URI.create(a.substring(a.indexOf('=') + 1)))
+              .findFirst()
+              .orElseThrow();
+      var get = probe.getHttpGet();
+      java.net.URI uri =
+          java.net.URI.create(
+              get.getScheme().toLowerCase(java.util.Locale.ROOT)
+                  + "://"
+                  + advertised.getHost()
+                  + ":"
+                  + advertised.getPort()
+                  + get.getPath());
+      var response =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(uri)
+                      .timeout(java.time.Duration.ofSeconds(probe.getTimeoutSeconds()))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.discarding());
+      return response.statusCode() >= 200 && response.statusCode() < 400;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Runs each member's etcd through {@code wrap} (member name, command): drills start it inside the
+   * member's network namespace. Init containers run unwrapped (they fetch from stores on this
+   * machine's loopback).
+   */
+  public ProcessKubelet wrapping(
+      java.util.function.BiFunction<String, List<String>, List<String>> wrap) {
+    this.wrap = wrap;
+    return this;
+  }
+
+  /** The Pods of this member never get a process, as if they could not be scheduled. */
+  public void holdBack(String member) {
+    heldBack.add(member);
   }
 
   /** The process of a member Pod, if one runs. */

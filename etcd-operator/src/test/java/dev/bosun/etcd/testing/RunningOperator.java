@@ -36,6 +36,8 @@ public final class RunningOperator implements AutoCloseable {
       ControlPlaneExtension.controlPlane()
           .adminClient(b -> b.addOrReplaceInterceptor("writes", writes));
   private OperatorRuntime runtime;
+  private final dev.bosun.etcd.membership.MemberAddressing addressing;
+  private final java.util.function.UnaryOperator<java.net.URI> route;
 
   private static Path createBackupDir() {
     try {
@@ -46,6 +48,15 @@ public final class RunningOperator implements AutoCloseable {
   }
 
   public RunningOperator() {
+    this(ADDRESSING, java.util.function.UnaryOperator.identity());
+  }
+
+  /** An operator with its own addressing, its etcd traffic going where {@code route} says. */
+  public RunningOperator(
+      dev.bosun.etcd.membership.MemberAddressing addressing,
+      java.util.function.UnaryOperator<java.net.URI> route) {
+    this.addressing = addressing;
+    this.route = route;
     Crds.install(client, CRDS);
   }
 
@@ -54,9 +65,10 @@ public final class RunningOperator implements AutoCloseable {
         Main.create(
                 OperatorSettings.local(EtcdOperator.NAME).withHttpPort(-1),
                 client,
-                ADDRESSING,
+                addressing,
                 Optional.of(BACKUP_DIR),
-                reconciles)
+                reconciles,
+                route)
             .start();
     return this;
   }
