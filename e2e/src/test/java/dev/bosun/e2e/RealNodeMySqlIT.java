@@ -29,8 +29,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A MySQLCluster (MariaDB flavour) of three as real containers from the MySQL operator's own Pod
  * specs (its start and init scripts, its ConfigMap, its generated Secrets), run by the operator's
  * chart Pods: a writer in another Pod writes through the primary Service's name; the primary's
- * container is killed; the operator fails over, the writer reconnects through the same name, and
- * every acknowledged row is on the new primary.
+ * container hangs (frozen, as a hung machine: a killed container is restarted in place by the
+ * kubelet within a second, which is no failover); the operator fails over, the writer reconnects
+ * through the same name, every acknowledged row is on the new primary; the old primary's container
+ * is then killed and comes back as a replica, never writable.
  */
 @ExtendWith(RealNodeExtension.class)
 class RealNodeMySqlIT {
@@ -57,7 +59,7 @@ class RealNodeMySqlIT {
   }
 
   @Test
-  void primaryContainerKilledFailsOverAndEveryAcknowledgedRowIsOnTheNewPrimary() {
+  void hungPrimaryFailsOverAndEveryAcknowledgedRowIsOnTheNewPrimary() {
     admin
         .resource(
             Serialization.unmarshal(
@@ -106,17 +108,23 @@ class RealNodeMySqlIT {
         .atMost(Duration.ofMinutes(1))
         .until(() -> count() > 20);
 
-    Instant killed = Instant.now();
-    platform.cluster().node().killContainer(containerId(primary));
-    await("a new primary, Ready, reached through db-primary")
-        .atMost(Duration.ofMinutes(4))
-        .pollInterval(Duration.ofSeconds(1))
-        .until(
-            () ->
-                !primary.equals(String.valueOf(status().get("primary")))
-                    && Resources.ready(cluster())
-                    && count() > 0);
-    long seconds = Duration.between(killed, Instant.now()).toSeconds();
+    Instant hung = Instant.now();
+    String oldContainer = containerId(primary);
+    platform.cluster().node().pauseContainer(oldContainer);
+    try {
+      await("a new primary reached through db-primary")
+          .atMost(Duration.ofMinutes(4))
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> !primary.equals(String.valueOf(status().get("primary"))) && count() > 0);
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      System.err.println("[e2e] MySQLCluster status: " + status());
+      platform.pods("mysql").forEach(platform::describe);
+      throw e;
+    }
+    long seconds = Duration.between(hung, Instant.now()).toSeconds();
+    // The old primary dies for good (its container is restarted by the kubelet, on its data).
+    platform.cluster().node().killContainer(oldContainer);
+    platform.cluster().node().resumeContainer(oldContainer);
     // Let the writer go on through the same Service name after the failover.
     long after = count();
     await("the writer to write through the new primary")
@@ -124,6 +132,23 @@ class RealNodeMySqlIT {
         .until(() -> count() > after + 20);
     PodExec.sh(admin, NS, "writer", Duration.ofSeconds(10), "touch /tmp/stop");
     String out = writes.join().stdout();
+    await("the cluster Ready again, the old primary back as a read-only member")
+        .atMost(Duration.ofMinutes(4))
+        .pollInterval(Duration.ofSeconds(2))
+        .until(() -> Resources.ready(cluster()) && readyPods() == 3);
+    assertThat(
+            PodExec.sh(
+                    admin,
+                    NS,
+                    "writer",
+                    Duration.ofSeconds(30),
+                    "mariadb -h "
+                        + primary
+                        + ".db-headless -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=3 -N -e 'SELECT @@read_only'")
+                .stdout()
+                .trim())
+        .as("the old primary is read-only")
+        .isEqualTo("1");
     Set<Integer> acked = numbers(out, "ack");
     Set<Integer> stored = new HashSet<>();
     Matcher m = Pattern.compile("(?m)^(\\d+)$").matcher(sql("SELECT id FROM app.t"));
@@ -133,7 +158,7 @@ class RealNodeMySqlIT {
     Set<Integer> lost = new HashSet<>(acked);
     lost.removeAll(stored);
     System.err.printf(
-        "[e2e] MariaDB primary %s killed: new primary %s Ready after %d s; %d rows acknowledged,"
+        "[e2e] MariaDB primary %s hung: new primary %s after %d s; %d rows acknowledged,"
             + " %d failed attempts, %d lost%n",
         primary,
         status().get("primary"),

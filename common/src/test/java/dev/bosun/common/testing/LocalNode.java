@@ -225,6 +225,19 @@ public final class LocalNode implements AutoCloseable {
         "ctr --address " + socket + " -n k8s.io tasks kill -s SIGKILL " + Shell.quote(containerId));
   }
 
+  /**
+   * Freezes a container's processes (cgroup freezer), as a hung machine: its sockets stay open and
+   * nothing answers, and the kubelet does not restart it.
+   */
+  public void pauseContainer(String containerId) {
+    Shell.run("ctr --address " + socket + " -n k8s.io tasks pause " + Shell.quote(containerId));
+  }
+
+  /** Thaws a container frozen by {@link #pauseContainer}. */
+  public void resumeContainer(String containerId) {
+    Shell.run("ctr --address " + socket + " -n k8s.io tasks resume " + Shell.quote(containerId));
+  }
+
   /** The node's containerd socket, for {@code ctr -n k8s.io}. */
   public Path containerdSocket() {
     return socket;
