@@ -8,7 +8,6 @@ import dev.bosun.common.testing.RealNodeExtension;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
@@ -16,7 +15,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,10 +74,10 @@ class RealNodeEtcdIT {
                 GenericKubernetesResource.class))
         .create();
     awaitReadyWithMembers(3);
-    admin.pods().inNamespace(NS).resource(writerPod()).create();
-    await("the writer Pod Ready")
-        .atMost(Duration.ofMinutes(2))
-        .until(() -> ready(admin.pods().inNamespace(NS).withName("writer").get()));
+    RealNodePods.run(
+        admin,
+        NS,
+        RealNodePods.shell("writer", platform.cluster().node().workloadsImage(), Map.of()));
 
     CompletableFuture<PodExec.Result> writes =
         CompletableFuture.supplyAsync(
@@ -102,8 +100,8 @@ class RealNodeEtcdIT {
     awaitReadyWithMembers(3);
     PodExec.sh(admin, NS, "writer", Duration.ofSeconds(10), "touch /tmp/stop");
     String out = writes.join().stdout();
-    Set<Integer> acked = numbers(out, "ack");
-    int failed = numbers(out, "fail").size();
+    Set<Integer> acked = RealNodePods.numbered(out, "ack");
+    int failed = RealNodePods.numbered(out, "fail").size();
     System.err.printf(
         "[e2e] etcd 3 -> 5 -> 3: %d writes acknowledged, %d failed%n", acked.size(), failed);
     assertThat(acked).as("acknowledged writes").hasSizeGreaterThan(50);
@@ -144,7 +142,7 @@ class RealNodeEtcdIT {
               Pod p = admin.pods().inNamespace(NS).withName("kv-1").get();
               return p != null
                   && p.getMetadata().getDeletionTimestamp() == null
-                  && ready(p)
+                  && RealNodePods.ready(p)
                   && clusterReady(3);
             });
     assertThat(memberIds(memberList())).isEqualTo(memberIds(before));
@@ -175,15 +173,6 @@ class RealNodeEtcdIT {
         .map(l -> l.split(",\\s*"))
         .filter(f -> f.length > 2)
         .collect(Collectors.toMap(f -> f[2], f -> f[0]));
-  }
-
-  private static Set<Integer> numbers(String out, String word) {
-    Set<Integer> set = new HashSet<>();
-    Matcher m = Pattern.compile("(?m)^" + word + " (\\d+)$").matcher(out);
-    while (m.find()) {
-      set.add(Integer.parseInt(m.group(1)));
-    }
-    return set;
   }
 
   private void setSize(int size) {
@@ -217,34 +206,10 @@ class RealNodeEtcdIT {
             .list()
             .getItems()
             .stream()
-            .filter(p -> p.getMetadata().getDeletionTimestamp() == null && ready(p))
+            .filter(p -> p.getMetadata().getDeletionTimestamp() == null && RealNodePods.ready(p))
             .count();
     return running == size
         && Resources.ready(
             Resources.get(admin, "etcd.bosun.dev/v1alpha1", "EtcdCluster", NS, "kv"));
-  }
-
-  private static boolean ready(Pod p) {
-    return p != null
-        && p.getStatus() != null
-        && p.getStatus().getConditions().stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private Pod writerPod() {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName("writer")
-        .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(1L)
-        .addNewContainer()
-        .withName("writer")
-        .withImage(platform.cluster().node().workloadsImage())
-        .withImagePullPolicy("Never")
-        .withCommand("sleep", "3600")
-        .endContainer()
-        .endSpec()
-        .build();
   }
 }

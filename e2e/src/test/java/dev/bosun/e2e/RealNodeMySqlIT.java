@@ -8,7 +8,6 @@ import dev.bosun.common.testing.RealNodeExtension;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
@@ -84,10 +83,13 @@ class RealNodeMySqlIT {
         .until(() -> Resources.ready(cluster()) && readyPods() == 3);
     String primary = String.valueOf(status().get("primary"));
 
-    admin.pods().inNamespace(NS).resource(writerPod()).create();
-    await("the writer Pod Ready")
-        .atMost(Duration.ofMinutes(2))
-        .until(() -> ready(admin.pods().inNamespace(NS).withName("writer").get()));
+    RealNodePods.run(
+        admin,
+        NS,
+        RealNodePods.shell(
+            "writer",
+            platform.cluster().node().workloadsImage(),
+            Map.of("ROOT_PASSWORD", rootPassword())));
     sql("CREATE DATABASE IF NOT EXISTS app; CREATE TABLE IF NOT EXISTS app.t (id INT PRIMARY KEY)");
 
     CompletableFuture<PodExec.Result> writes =
@@ -149,7 +151,7 @@ class RealNodeMySqlIT {
                 .trim())
         .as("the old primary is read-only")
         .isEqualTo("1");
-    Set<Integer> acked = numbers(out, "ack");
+    Set<Integer> acked = RealNodePods.numbered(out, "ack");
     Set<Integer> stored = new HashSet<>();
     Matcher m = Pattern.compile("(?m)^(\\d+)$").matcher(sql("SELECT id FROM app.t"));
     while (m.find()) {
@@ -164,7 +166,7 @@ class RealNodeMySqlIT {
         status().get("primary"),
         seconds,
         acked.size(),
-        numbers(out, "fail").size(),
+        RealNodePods.numbered(out, "fail").size(),
         lost.size());
     assertThat(lost).as("acknowledged rows missing on the new primary").isEmpty();
   }
@@ -214,56 +216,21 @@ class RealNodeMySqlIT {
         .list()
         .getItems()
         .stream()
-        .filter(RealNodeMySqlIT::ready)
+        .filter(RealNodePods::ready)
         .count();
   }
 
-  private static boolean ready(Pod p) {
-    return p != null
-        && p.getStatus() != null
-        && p.getStatus().getConditions().stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private static Set<Integer> numbers(String out, String word) {
-    Set<Integer> set = new HashSet<>();
-    Matcher m = Pattern.compile("(?m)^" + word + " (\\d+)$").matcher(out);
-    while (m.find()) {
-      set.add(Integer.parseInt(m.group(1)));
-    }
-    return set;
-  }
-
-  private Pod writerPod() {
-    String password =
-        new String(
-            Base64.getDecoder()
-                .decode(
-                    admin
-                        .secrets()
-                        .inNamespace(NS)
-                        .withName("db-root")
-                        .get()
-                        .getData()
-                        .get("password")),
-            StandardCharsets.UTF_8);
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName("writer")
-        .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(1L)
-        .addNewContainer()
-        .withName("writer")
-        .withImage(platform.cluster().node().workloadsImage())
-        .withImagePullPolicy("Never")
-        .withCommand("sleep", "3600")
-        .addNewEnv()
-        .withName("ROOT_PASSWORD")
-        .withValue(password)
-        .endEnv()
-        .endContainer()
-        .endSpec()
-        .build();
+  private String rootPassword() {
+    return new String(
+        Base64.getDecoder()
+            .decode(
+                admin
+                    .secrets()
+                    .inNamespace(NS)
+                    .withName("db-root")
+                    .get()
+                    .getData()
+                    .get("password")),
+        StandardCharsets.UTF_8);
   }
 }

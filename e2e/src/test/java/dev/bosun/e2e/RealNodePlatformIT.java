@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -139,8 +138,7 @@ class RealNodePlatformIT {
         """
             .formatted(APP_NS));
     awaitReady("WebService", "hello", Duration.ofMinutes(3));
-    admin.pods().inNamespace(APP_NS).resource(clientPod()).create();
-    awaitPodReady(APP_NS, "client");
+    RealNodePods.run(admin, APP_NS, RealNodePods.shell("client", image, Map.of()));
 
     // A request from a Pod, by the Service's name.
     await("hello through its Service from a Pod")
@@ -171,7 +169,7 @@ class RealNodePlatformIT {
         .atMost(Duration.ofMinutes(3))
         .until(
             () ->
-                webPods().stream().allMatch(p -> runsImage(p, v2) && ready(p))
+                webPods().stream().allMatch(p -> runsImage(p, v2) && RealNodePods.ready(p))
                     && webPods().size() == 2);
     awaitReady("WebService", "hello", Duration.ofMinutes(2));
     PodExec.sh(admin, APP_NS, "client", Duration.ofSeconds(10), "touch /tmp/stop");
@@ -191,7 +189,8 @@ class RealNodePlatformIT {
     await("the rolled Pods to serve the synced greeting")
         .atMost(Duration.ofMinutes(3))
         .pollInterval(Duration.ofSeconds(1))
-        .until(() -> fetch().equals("hello v2") && webPods().stream().allMatch(this::ready));
+        .until(
+            () -> fetch().equals("hello v2") && webPods().stream().allMatch(RealNodePods::ready));
     await("every answer to carry the new greeting once the rollout is done")
         .atMost(Duration.ofMinutes(2))
         .until(
@@ -231,14 +230,14 @@ class RealNodePlatformIT {
     patchWebService("hello", Map.of("replicas", 3));
     await("hello scaled to 3 by the new leader")
         .atMost(Duration.ofMinutes(2))
-        .until(() -> webPods().stream().filter(this::ready).count() == 3);
+        .until(() -> webPods().stream().filter(RealNodePods::ready).count() == 3);
     awaitReady("WebService", "hello", Duration.ofMinutes(2));
     assertThat(admin.apps().deployments().inNamespace(APP_NS).list().getItems()).hasSize(1);
     await("the chart's Deployment back to two ready webservice operator Pods")
         .atMost(Duration.ofMinutes(3))
         .until(
             () ->
-                platform.pods("webservice").stream().filter(this::ready).count()
+                platform.pods("webservice").stream().filter(RealNodePods::ready).count()
                     == RealNodePlatform.REPLICAS);
   }
 
@@ -282,41 +281,8 @@ class RealNodePlatformIT {
         .toList();
   }
 
-  private boolean ready(Pod p) {
-    return p.getStatus() != null
-        && p.getStatus().getConditions().stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
   private static boolean runsImage(Pod p, String reference) {
     return p.getSpec().getContainers().get(0).getImage().equals(reference);
-  }
-
-  private void awaitPodReady(String ns, String name) {
-    await(ns + "/" + name + " Ready")
-        .atMost(Duration.ofMinutes(2))
-        .until(
-            () -> {
-              Pod p = admin.pods().inNamespace(ns).withName(name).get();
-              return p != null && ready(p);
-            });
-  }
-
-  private Pod clientPod() {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName("client")
-        .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(1L)
-        .addNewContainer()
-        .withName("client")
-        .withImage(image)
-        .withImagePullPolicy("Never")
-        .withCommand("sleep", "3600")
-        .endContainer()
-        .endSpec()
-        .build();
   }
 
   private void apply(String yaml) {
