@@ -357,6 +357,37 @@ class ConfigMapSyncIT {
   }
 
   @Test
+  void everyNameTheServerAcceptsEitherWorksOrIsInvalidSpecNamingTheRule() {
+    String src = ns("src", Map.of(), Map.of());
+    String dst = ns("dst", Map.of(), Map.of(ACCEPT_SYNC_FROM, "*"));
+    source(src, "cfg", "*", Map.of("x", "1"));
+    // 63 characters with dots: the longest name a label value can hold works.
+    String longest = "a.b-" + "c".repeat(59);
+    sync(src, longest, "cfg", List.of(dst), null);
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(copyData(dst, "cfg")).isNotNull());
+
+    // 64 characters: the server accepts the sync, the copies' label could not hold its name.
+    String tooLong = "d".repeat(64);
+    String other = ns("dst2", Map.of(), Map.of(ACCEPT_SYNC_FROM, "*"));
+    sync(src, tooLong, "cfg", List.of(other), null);
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              var ready =
+                  Conditions.find(status(src, tooLong).getConditions(), "Ready").orElseThrow();
+              assertThat(ready.getReason()).isEqualTo("InvalidSpec");
+              assertThat(ready.getMessage())
+                  .contains("metadata.name: the ConfigMapSync name")
+                  .contains("is 64 characters long; at most 63 are allowed")
+                  .contains("config.bosun.dev/sync-name")
+                  .doesNotContain("Exception")
+                  .doesNotContain("Status(");
+            });
+    assertThat(copyData(other, "cfg")).isNull();
+  }
+
+  @Test
   void renamingTheCopiesNeverTakesOverAnObjectHoldingTheNewName() {
     String src = ns("src", Map.of(), Map.of());
     String dst = ns("dst", Map.of(), Map.of(ACCEPT_SYNC_FROM, "*"));
