@@ -247,6 +247,58 @@ class WebServiceSchemaIT {
             "image: nginx:1.25\nstartupProbe: {tcpSocket: {}, periodSeconds: 0}\n" + VALID_PORTS,
             "spec.startupProbe.periodSeconds"),
         Arguments.of(
+            "ingress without host",
+            "image: nginx:1.25\ningress: {className: nginx}\n" + VALID_PORTS,
+            "spec.ingress.host"),
+        Arguments.of(
+            "ingress host with upper case",
+            "image: nginx:1.25\ningress: {host: Shop.example.com}\n" + VALID_PORTS,
+            "spec.ingress.host"),
+        Arguments.of(
+            "ingress path without slash",
+            "image: nginx:1.25\ningress: {host: a.example.com, paths: [{path: api}]}\n"
+                + VALID_PORTS,
+            "spec.ingress.paths.path"),
+        Arguments.of(
+            "ingress path type unknown",
+            "image: nginx:1.25\ningress: {host: a.example.com, paths: [{path: /, pathType: Regex}]}\n"
+                + VALID_PORTS,
+            "spec.ingress.paths.pathType"),
+        Arguments.of(
+            "ingress TLS secret with upper case",
+            "image: nginx:1.25\ningress: {host: a.example.com, tlsSecretName: TLS}\n" + VALID_PORTS,
+            "spec.ingress.tlsSecretName"),
+        Arguments.of(
+            "budget maxUnavailable 0",
+            "image: nginx:1.25\ndisruptionBudget: {maxUnavailable: 0}\n" + VALID_PORTS,
+            "spec.disruptionBudget.maxUnavailable"),
+        Arguments.of(
+            "canary without steps",
+            "image: nginx:1.25\nrollout: {canary: {}}\n" + VALID_PORTS,
+            "spec.rollout.canary.steps"),
+        Arguments.of(
+            "canary with no step",
+            "image: nginx:1.25\nrollout: {canary: {steps: []}}\n" + VALID_PORTS,
+            "spec.rollout.canary.steps"),
+        Arguments.of(
+            "canary weight 0",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 0}]}}\n" + VALID_PORTS,
+            "spec.rollout.canary.steps.weight"),
+        Arguments.of(
+            "canary weight 100",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 100}]}}\n" + VALID_PORTS,
+            "spec.rollout.canary.steps.weight"),
+        Arguments.of(
+            "canary negative pause",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10, pauseSeconds: -1}]}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.steps.pauseSeconds"),
+        Arguments.of(
+            "canary ready deadline 5s",
+            "image: nginx:1.25\nrollout: {canary: {readyDeadlineSeconds: 5, steps: [{weight: 10}]}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.readyDeadlineSeconds"),
+        Arguments.of(
             "progress deadline 1s",
             "image: nginx:1.25\nprogressDeadlineSeconds: 1\n" + VALID_PORTS,
             "spec.progressDeadlineSeconds"));

@@ -89,14 +89,26 @@ class WebServiceReconcilerIT {
   }
 
   private WebService edit(String name, UnaryOperator<WebServiceSpec> change) {
-    return OPERATOR
-        .resources(WebService.class)
-        .withName(name)
-        .edit(
-            ws -> {
-              ws.setSpec(change.apply(ws.getSpec()));
-              return ws;
-            });
+    return editWebService(
+        name,
+        ws -> {
+          ws.setSpec(change.apply(ws.getSpec()));
+          return ws;
+        });
+  }
+
+  /**
+   * A read-modify-write as a user's kubectl edit does it, tried again when the operator's status
+   * write came in between (409 Conflict): the edit itself is applied exactly once.
+   */
+  private WebService editWebService(String name, UnaryOperator<WebService> change) {
+    return await()
+        .atMost(TIMEOUT)
+        .ignoreExceptionsMatching(
+            e ->
+                e instanceof io.fabric8.kubernetes.client.KubernetesClientException k
+                    && k.getCode() == 409)
+        .until(() -> OPERATOR.resources(WebService.class).withName(name).edit(change), w -> true);
   }
 
   private List<Event> events(String name) {
@@ -879,19 +891,17 @@ class WebServiceReconcilerIT {
               assertThat(phase("graymanual")).isEqualTo("Progressing");
               assertThat(rollout("graymanual").getCanaryReadyReplicas()).isEqualTo(2);
             });
-    OPERATOR
-        .resources(WebService.class)
-        .withName("graymanual")
-        .edit(
-            ws -> {
-              var annotations = new java.util.HashMap<String, String>();
-              if (ws.getMetadata().getAnnotations() != null) {
-                annotations.putAll(ws.getMetadata().getAnnotations());
-              }
-              annotations.put(WebServiceOperator.ROLLOUT_ACTION, "promote");
-              ws.getMetadata().setAnnotations(annotations);
-              return ws;
-            });
+    editWebService(
+        "graymanual",
+        ws -> {
+          var annotations = new java.util.HashMap<String, String>();
+          if (ws.getMetadata().getAnnotations() != null) {
+            annotations.putAll(ws.getMetadata().getAnnotations());
+          }
+          annotations.put(WebServiceOperator.ROLLOUT_ACTION, "promote");
+          ws.getMetadata().setAnnotations(annotations);
+          return ws;
+        });
     await()
         .atMost(TIMEOUT)
         .untilAsserted(
