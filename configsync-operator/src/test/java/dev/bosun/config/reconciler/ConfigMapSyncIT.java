@@ -191,12 +191,12 @@ class ConfigMapSyncIT {
         .atMost(TIMEOUT)
         .untilAsserted(
             () -> {
-              ConfigMapSync s = get(src, "share");
-              assertThat(status(src, "share").getDestinations())
+              var st = status(src, "share");
+              assertThat(st.getDestinations())
                   .extracting(d -> d.getNamespace() + "=" + d.getState().getValue())
                   .containsExactlyInAnyOrder(
                       consenting + "=Synced", refusing + "=NotAllowed", other + "=NotAllowed");
-              var ready = Conditions.find(s.getStatus().getConditions(), "Ready").orElseThrow();
+              var ready = Conditions.find(st.getConditions(), "Ready").orElseThrow();
               assertThat(ready.getReason()).isEqualTo("NotAllowed");
             });
     assertThat(copyData(consenting, "settings")).isEqualTo(Map.of("k", "v"));
@@ -257,8 +257,7 @@ class ConfigMapSyncIT {
         .untilAsserted(
             () -> {
               var ready =
-                  Conditions.find(get(src, "share").getStatus().getConditions(), "Ready")
-                      .orElseThrow();
+                  Conditions.find(status(src, "share").getConditions(), "Ready").orElseThrow();
               assertThat(ready.getReason()).isEqualTo("SourceNotFound");
               assertThat(ready.getMessage()).contains("does not exist");
             });
@@ -275,8 +274,7 @@ class ConfigMapSyncIT {
             () -> {
               assertThat(copyData(dst, "later")).isNull();
               var ready =
-                  Conditions.find(get(src, "share").getStatus().getConditions(), "Ready")
-                      .orElseThrow();
+                  Conditions.find(status(src, "share").getConditions(), "Ready").orElseThrow();
               assertThat(ready.getReason()).isEqualTo("SourceNotFound");
             });
   }
