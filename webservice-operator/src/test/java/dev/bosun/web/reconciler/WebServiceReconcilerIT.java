@@ -891,17 +891,7 @@ class WebServiceReconcilerIT {
               assertThat(phase("graymanual")).isEqualTo("Progressing");
               assertThat(rollout("graymanual").getCanaryReadyReplicas()).isEqualTo(2);
             });
-    editWebService(
-        "graymanual",
-        ws -> {
-          var annotations = new java.util.HashMap<String, String>();
-          if (ws.getMetadata().getAnnotations() != null) {
-            annotations.putAll(ws.getMetadata().getAnnotations());
-          }
-          annotations.put(WebServiceOperator.ROLLOUT_ACTION, "promote");
-          ws.getMetadata().setAnnotations(annotations);
-          return ws;
-        });
+    annotateRolloutAction("graymanual", "promote");
     await()
         .atMost(TIMEOUT)
         .untilAsserted(
@@ -916,6 +906,55 @@ class WebServiceReconcilerIT {
                 .filter(e -> "CanaryPromoting".equals(e.getReason()))
                 .map(Event::getMessage))
         .anySatisfy(m -> assertThat(m).contains("promoted by the user"));
+  }
+
+  /** What {@code kubectl annotate ws <name> web.bosun.dev/rollout-action=<action>} does. */
+  private void annotateRolloutAction(String name, String action) {
+    editWebService(
+        name,
+        ws -> {
+          var annotations = new java.util.HashMap<String, String>();
+          if (ws.getMetadata().getAnnotations() != null) {
+            annotations.putAll(ws.getMetadata().getAnnotations());
+          }
+          annotations.put(WebServiceOperator.ROLLOUT_ACTION, action);
+          ws.getMetadata().setAnnotations(annotations);
+          return ws;
+        });
+  }
+
+  @Test
+  void anAnnotationAbortsARunningCanaryAndTheStableVersionTakesAllReplicasBack() {
+    OPERATOR.create(
+        fromYaml(
+            "grayabort",
+            CANARY_SPEC.replace(
+                "steps: [{weight: 25, pauseSeconds: 3}, {weight: 50, pauseSeconds: 3}]",
+                "steps: [{weight: 50, pauseSeconds: 86400}]")));
+    awaitReady("grayabort");
+    setImage("grayabort", "registry.example.com/gray:2.0");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("grayabort")).isEqualTo("Progressing");
+              assertThat(rollout("grayabort").getCanaryReadyReplicas()).isEqualTo(2);
+            });
+    annotateRolloutAction("grayabort", "abort");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("grayabort")).isEqualTo("Aborted");
+              assertThat(rollout("grayabort").getMessage()).contains("aborted by the user");
+              assertThat(condition("grayabort", "Ready").getReason()).isEqualTo("RolloutAborted");
+              assertThat(get("grayabort").getMetadata().getAnnotations())
+                  .doesNotContainKey(WebServiceOperator.ROLLOUT_ACTION);
+              assertThat(OPERATOR.get(Deployment.class, "grayabort-canary")).isNull();
+              assertThat(imagesBehindTheService("grayabort"))
+                  .containsOnly("registry.example.com/gray:1.0")
+                  .hasSize(4);
+            });
   }
 
   @ParameterizedTest
