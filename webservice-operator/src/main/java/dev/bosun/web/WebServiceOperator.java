@@ -23,6 +23,20 @@ public final class WebServiceOperator {
    */
   public static final String SPEC_GENERATION = "web.bosun.dev/spec-generation";
 
+  /** Annotation on each Deployment: the revision (template hash) its Pod template is. */
+  public static final String REVISION = "web.bosun.dev/revision";
+
+  /** Pod label of the canary's Pods, and part of the canary Deployment's selector. */
+  public static final String TRACK = "web.bosun.dev/track";
+
+  /**
+   * Annotation a user sets to promote or abort a gray release: {@code promote} or {@code abort}.
+   */
+  public static final String ROLLOUT_ACTION = "web.bosun.dev/rollout-action";
+
+  /** Appended to the WebService's name to name its canary Deployment. */
+  public static final String CANARY_SUFFIX = "-canary";
+
   /** The container's name in the pod template. */
   public static final String CONTAINER = "app";
 

@@ -4,6 +4,7 @@ import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceSpec;
 import dev.bosun.web.v1alpha1.webservicespec.Ports;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 
 /** Test fixtures: WebServices as a user would write them. */
@@ -21,6 +22,16 @@ public final class WebServices {
     ws.setMetadata(new ObjectMetaBuilder().withName(name).build());
     ws.setSpec(spec);
     return ws;
+  }
+
+  /** A WebService from the spec as a user would write it in YAML. */
+  public static WebService fromYaml(String name, String specYaml) {
+    String yaml =
+        "apiVersion: web.bosun.dev/v1alpha1\nkind: WebService\nmetadata: {name: "
+            + name
+            + "}\nspec:\n"
+            + specYaml.indent(2);
+    return Serialization.unmarshal(yaml, WebService.class);
   }
 
   public static Ports port(String name, int port, Integer containerPort) {

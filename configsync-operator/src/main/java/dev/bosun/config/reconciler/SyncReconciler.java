@@ -7,10 +7,12 @@ import static dev.bosun.config.ConfigSyncOperator.SYNC_NAMESPACE_LABEL;
 import static dev.bosun.config.ConfigSyncOperator.SYNC_NAME_LABEL;
 
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.meta.KubernetesNames;
 import dev.bosun.common.meta.LabelSelectors;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.config.ConfigSyncOperator;
 import dev.bosun.config.model.DestinationResult;
@@ -176,11 +178,24 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
   public UpdateControl<P> reconcile(P sync, Context<P> context) {
     String ns = sync.getMetadata().getNamespace();
     SyncRequest request = request(sync);
-    List<String> problems =
-        LabelSelectors.problems(request.selector(), "spec.destinations.namespaceSelector");
+    List<String> problems = new ArrayList<>();
+    // Every copy carries the sync's name as a label value, which is stricter than a name.
+    KubernetesNames.labelValue("the " + kind.syncKind() + " name", sync.getMetadata().getName())
+        .ifPresent(
+            p ->
+                problems.add(
+                    "metadata.name: "
+                        + p
+                        + " (every copy carries it in the label "
+                        + SYNC_NAME_LABEL
+                        + "); choose a shorter name"));
+    problems.addAll(
+        LabelSelectors.problems(request.selector(), "spec.destinations.namespaceSelector"));
     if (!problems.isEmpty()) {
       // Nothing is written and nothing deleted until the spec is fixed; no retry loop.
-      String message = "invalid spec: " + String.join("; ", problems);
+      String message =
+          HumanMessages.bounded(
+              "invalid spec: " + String.join("; ", problems), 2 * HumanMessages.MAX_LENGTH);
       List<Condition> merged =
           Conditions.merge(
               conditions(sync),
@@ -310,7 +325,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
       return new DestinationResult(ns, State.SYNCED, null, "in sync");
     } catch (KubernetesClientException e) {
       // The status message of the API error, never the object (a Secret's data must not leak).
-      String why = e.getStatus() != null ? e.getStatus().getMessage() : "HTTP " + e.getCode();
+      String why = HumanMessages.describe(e);
       LOG.warn("copy to {}/{} failed: {}", ns, name, why);
       return new DestinationResult(ns, State.ERROR, null, "write failed: " + why);
     }

@@ -191,12 +191,12 @@ class ConfigMapSyncIT {
         .atMost(TIMEOUT)
         .untilAsserted(
             () -> {
-              ConfigMapSync s = get(src, "share");
-              assertThat(status(src, "share").getDestinations())
+              var st = status(src, "share");
+              assertThat(st.getDestinations())
                   .extracting(d -> d.getNamespace() + "=" + d.getState().getValue())
                   .containsExactlyInAnyOrder(
                       consenting + "=Synced", refusing + "=NotAllowed", other + "=NotAllowed");
-              var ready = Conditions.find(s.getStatus().getConditions(), "Ready").orElseThrow();
+              var ready = Conditions.find(st.getConditions(), "Ready").orElseThrow();
               assertThat(ready.getReason()).isEqualTo("NotAllowed");
             });
     assertThat(copyData(consenting, "settings")).isEqualTo(Map.of("k", "v"));
@@ -257,8 +257,7 @@ class ConfigMapSyncIT {
         .untilAsserted(
             () -> {
               var ready =
-                  Conditions.find(get(src, "share").getStatus().getConditions(), "Ready")
-                      .orElseThrow();
+                  Conditions.find(status(src, "share").getConditions(), "Ready").orElseThrow();
               assertThat(ready.getReason()).isEqualTo("SourceNotFound");
               assertThat(ready.getMessage()).contains("does not exist");
             });
@@ -275,8 +274,7 @@ class ConfigMapSyncIT {
             () -> {
               assertThat(copyData(dst, "later")).isNull();
               var ready =
-                  Conditions.find(get(src, "share").getStatus().getConditions(), "Ready")
-                      .orElseThrow();
+                  Conditions.find(status(src, "share").getConditions(), "Ready").orElseThrow();
               assertThat(ready.getReason()).isEqualTo("SourceNotFound");
             });
   }
@@ -354,6 +352,37 @@ class ConfigMapSyncIT {
         .filteredOn(e -> e.getInvolvedObject().getName().equals("bad"))
         .singleElement()
         .satisfies(e -> assertThat(e.getType()).isEqualTo("Warning"));
+  }
+
+  @Test
+  void everyNameTheServerAcceptsEitherWorksOrIsInvalidSpecNamingTheRule() {
+    String src = ns("src", Map.of(), Map.of());
+    String dst = ns("dst", Map.of(), Map.of(ACCEPT_SYNC_FROM, "*"));
+    source(src, "cfg", "*", Map.of("x", "1"));
+    // 63 characters with dots: the longest name a label value can hold works.
+    String longest = "a.b-" + "c".repeat(59);
+    sync(src, longest, "cfg", List.of(dst), null);
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(copyData(dst, "cfg")).isNotNull());
+
+    // 64 characters: the server accepts the sync, the copies' label could not hold its name.
+    String tooLong = "d".repeat(64);
+    String other = ns("dst2", Map.of(), Map.of(ACCEPT_SYNC_FROM, "*"));
+    sync(src, tooLong, "cfg", List.of(other), null);
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              var ready =
+                  Conditions.find(status(src, tooLong).getConditions(), "Ready").orElseThrow();
+              assertThat(ready.getReason()).isEqualTo("InvalidSpec");
+              assertThat(ready.getMessage())
+                  .contains("metadata.name: the ConfigMapSync name")
+                  .contains("is 64 characters long; at most 63 are allowed")
+                  .contains("config.bosun.dev/sync-name")
+                  .doesNotContain("Exception")
+                  .doesNotContain("Status(");
+            });
+    assertThat(copyData(other, "cfg")).isNull();
   }
 
   @Test

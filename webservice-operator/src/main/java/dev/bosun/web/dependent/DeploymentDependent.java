@@ -2,23 +2,26 @@ package dev.bosun.web.dependent;
 
 import static dev.bosun.web.WebServiceOperator.APP;
 import static dev.bosun.web.WebServiceOperator.COMPONENT;
-import static dev.bosun.web.WebServiceOperator.CONTAINER;
 
 import dev.bosun.common.meta.Labels;
 import dev.bosun.web.WebServiceOperator;
-import dev.bosun.web.model.WebServiceMapper;
+import dev.bosun.web.rollout.Revisions;
+import dev.bosun.web.rollout.RolloutStep;
+import dev.bosun.web.rollout.RolloutStep.Abort;
+import dev.bosun.web.rollout.RolloutStep.RunCanary;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceSpec;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Probe;
+import dev.bosun.web.v1alpha1.webservicespec.RollingUpdate;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStrategy;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStrategyBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
-import java.util.List;
 import java.util.Optional;
 
 /** The WebService's Deployment: its pods, rolled out without ever going below the ready count. */
@@ -33,38 +36,35 @@ public class DeploymentDependent extends CRUDKubernetesDependentResource<Deploym
 
   @Override
   protected Deployment desired(WebService primary, Context<WebService> context) {
-    return desiredDeployment(primary, context.getSecondaryResource(Deployment.class));
+    return desiredDeployment(
+        primary, Deployments.stable(primary, context), Deployments.step(context).orElse(null));
+  }
+
+  /** The Deployment a WebService without a gray release in progress asks for. */
+  public static Deployment desiredDeployment(WebService ws, Optional<Deployment> observed) {
+    return desiredDeployment(ws, observed, null);
   }
 
   /**
-   * The Deployment a WebService asks for. While an autoscaler owns the replica count, the observed
-   * count is kept, so applying never fights the autoscaler nor resets the Deployment to one pod.
+   * The stable Deployment. While an autoscaler owns the replica count, the observed count is kept,
+   * so applying never fights the autoscaler nor resets the Deployment to one pod. While a canary
+   * runs, or after it aborted, the stable Deployment keeps the template it runs (its revision).
    */
-  public static Deployment desiredDeployment(WebService ws, Optional<Deployment> observed) {
+  public static Deployment desiredDeployment(
+      WebService ws, Optional<Deployment> observed, RolloutStep step) {
     WebServiceSpec spec = ws.getSpec();
-    WebServiceMapper map = WebServiceMapper.INSTANCE;
-    String firstPort = spec.getPorts().get(0).getName();
-    ContainerBuilder container =
-        new ContainerBuilder()
-            .withName(CONTAINER)
-            .withImage(spec.getImage())
-            .withImagePullPolicy(spec.getImagePullPolicy().getValue())
-            // Empty lists, never null: JOSDK's pod template sanitizer dereferences them.
-            .withCommand(orEmpty(spec.getCommand()))
-            .withArgs(orEmpty(spec.getArgs()))
-            .withPorts(map.containerPorts(spec.getPorts()))
-            .withEnv(orEmpty(spec.getEnv()))
-            .withEnvFrom(orEmpty(spec.getEnvFrom()));
-    if (spec.getResources() != null) {
-      container.withResources(map.resources(spec.getResources()));
-    }
-    if (spec.getReadinessProbe() != null) {
-      container.withReadinessProbe(
-          withDefaultPort(map.readiness(spec.getReadinessProbe()), firstPort));
-    }
-    if (spec.getLivenessProbe() != null) {
-      container.withLivenessProbe(
-          withDefaultPort(map.liveness(spec.getLivenessProbe()), firstPort));
+    PodTemplateSpec template = PodTemplates.of(ws, spec);
+    String revision = Revisions.of(template);
+    int replicas = replicas(ws, observed);
+    boolean keepsItsRevision =
+        (step instanceof RunCanary || step instanceof Abort)
+            && observed.isPresent()
+            && observed.get().getMetadata().getAnnotations().get(WebServiceOperator.REVISION)
+                != null;
+    if (keepsItsRevision) {
+      template = new PodTemplateSpecBuilder(observed.get().getSpec().getTemplate()).build();
+      revision = observed.get().getMetadata().getAnnotations().get(WebServiceOperator.REVISION);
+      replicas = step instanceof RunCanary run ? run.stableReplicas() : replicas;
     }
     return new DeploymentBuilder()
         .withMetadata(
@@ -72,31 +72,31 @@ public class DeploymentDependent extends CRUDKubernetesDependentResource<Deploym
                 .addToAnnotations(
                     WebServiceOperator.SPEC_GENERATION,
                     String.valueOf(ws.getMetadata().getGeneration()))
+                .addToAnnotations(WebServiceOperator.REVISION, revision)
                 .build())
         .withNewSpec()
-        .withReplicas(replicas(ws, observed))
+        .withReplicas(replicas)
         .withRevisionHistoryLimit(REVISION_HISTORY)
         .withProgressDeadlineSeconds(spec.getProgressDeadlineSeconds())
         .withNewSelector()
         .withMatchLabels(Labels.selector(ws, APP, COMPONENT))
         .endSelector()
-        .withNewStrategy()
+        .withStrategy(strategy(spec))
+        .withTemplate(template)
+        .endSpec()
+        .build();
+  }
+
+  /** The rolling update: by default a ready pod is never taken away before its replacement is. */
+  static DeploymentStrategy strategy(WebServiceSpec spec) {
+    var rollingUpdate =
+        spec.getRollingUpdate() == null ? new RollingUpdate() : spec.getRollingUpdate();
+    return new DeploymentStrategyBuilder()
         .withType("RollingUpdate")
         .withNewRollingUpdate()
-        // Never take a ready pod away before its replacement is ready.
-        .withMaxUnavailable(new IntOrString(0))
-        .withMaxSurge(new IntOrString("25%"))
+        .withMaxUnavailable(rollingUpdate.getMaxUnavailable())
+        .withMaxSurge(rollingUpdate.getMaxSurge())
         .endRollingUpdate()
-        .endStrategy()
-        .withNewTemplate()
-        .withNewMetadata()
-        .withLabels(Labels.of(ws, APP, COMPONENT, WebServiceOperator.NAME))
-        .endMetadata()
-        .withNewSpec()
-        .withContainers(container.build())
-        .endSpec()
-        .endTemplate()
-        .endSpec()
         .build();
   }
 
@@ -109,19 +109,5 @@ public class DeploymentDependent extends CRUDKubernetesDependentResource<Deploym
     int max = autoscaling.getMaxReplicas();
     int current = observed.map(d -> d.getSpec().getReplicas()).filter(r -> r != null).orElse(min);
     return Math.max(min, Math.min(max, current));
-  }
-
-  private static <T> List<T> orEmpty(List<T> list) {
-    return list == null ? List.of() : list;
-  }
-
-  private static Probe withDefaultPort(Probe probe, String firstPort) {
-    if (probe.getHttpGet() != null && probe.getHttpGet().getPort() == null) {
-      probe.getHttpGet().setPort(new IntOrString(firstPort));
-    }
-    if (probe.getTcpSocket() != null && probe.getTcpSocket().getPort() == null) {
-      probe.getTcpSocket().setPort(new IntOrString(firstPort));
-    }
-    return probe;
   }
 }

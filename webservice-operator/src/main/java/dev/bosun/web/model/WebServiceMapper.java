@@ -4,14 +4,19 @@ import dev.bosun.web.v1alpha1.webservicespec.LivenessProbe;
 import dev.bosun.web.v1alpha1.webservicespec.Ports;
 import dev.bosun.web.v1alpha1.webservicespec.ReadinessProbe;
 import dev.bosun.web.v1alpha1.webservicespec.Resources;
+import dev.bosun.web.v1alpha1.webservicespec.SecurityContext;
+import dev.bosun.web.v1alpha1.webservicespec.StartupProbe;
 import dev.bosun.web.v1alpha1.webservicespec.livenessprobe.HttpGet;
 import dev.bosun.web.v1alpha1.webservicespec.resources.Limits;
 import dev.bosun.web.v1alpha1.webservicespec.resources.Requests;
+import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.SeccompProfile;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +60,44 @@ public interface WebServiceMapper {
   @Mapping(target = "terminationGracePeriodSeconds", ignore = true)
   @Mapping(target = "grpc", ignore = true)
   Probe liveness(LivenessProbe probe);
+
+  @Mapping(target = "successThreshold", ignore = true)
+  @Mapping(target = "terminationGracePeriodSeconds", ignore = true)
+  @Mapping(target = "grpc", ignore = true)
+  Probe startup(StartupProbe probe);
+
+  /**
+   * The container's security context. The spec's defaults make it safe (non-root, no privilege
+   * escalation, every capability dropped, RuntimeDefault seccomp); {@code fsGroup} belongs to the
+   * Pod and is mapped by {@link #podSecurityContext}.
+   */
+  io.fabric8.kubernetes.api.model.SecurityContext containerSecurityContext(
+      SecurityContext securityContext);
+
+  Capabilities capabilities(
+      dev.bosun.web.v1alpha1.webservicespec.securitycontext.Capabilities capabilities);
+
+  SeccompProfile seccompProfile(
+      dev.bosun.web.v1alpha1.webservicespec.securitycontext.SeccompProfile profile);
+
+  /** The Pod's security context: only the group owning mounted volumes, when set. */
+  default PodSecurityContext podSecurityContext(SecurityContext securityContext) {
+    if (securityContext == null || securityContext.getFsGroup() == null) {
+      return null;
+    }
+    PodSecurityContext pod = new PodSecurityContext();
+    pod.setFsGroup(securityContext.getFsGroup());
+    return pod;
+  }
+
+  default String seccompType(
+      dev.bosun.web.v1alpha1.webservicespec.securitycontext.SeccompProfile.Type type) {
+    return type == null ? null : type.getValue();
+  }
+
+  default String scheme(dev.bosun.web.v1alpha1.webservicespec.startupprobe.HttpGet.Scheme scheme) {
+    return scheme == null ? null : scheme.getValue();
+  }
 
   // Either part may be absent: "requests only" is the most common resources spec.
   default Map<String, Quantity> limits(Limits limits) {

@@ -1,24 +1,41 @@
 package dev.bosun.web.reconciler;
 
+import dev.bosun.common.dependent.DisruptionBudget;
+import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.meta.OwnerReferences;
 import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.FreshPrimary;
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.dependent.AutoscalerDependent;
 import dev.bosun.web.dependent.AutoscalingEnabled;
+import dev.bosun.web.dependent.CanaryActive;
+import dev.bosun.web.dependent.CanaryDeploymentDependent;
 import dev.bosun.web.dependent.DeploymentDependent;
+import dev.bosun.web.dependent.Deployments;
+import dev.bosun.web.dependent.DisruptionBudgets;
+import dev.bosun.web.dependent.IngressDependent;
+import dev.bosun.web.dependent.IngressEnabled;
 import dev.bosun.web.dependent.ServiceDependent;
+import dev.bosun.web.rollout.RolloutStep;
 import dev.bosun.web.status.WebServiceStatusAggregator;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceStatus;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -31,6 +48,7 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -42,16 +60,30 @@ import org.slf4j.LoggerFactory;
  * applies Deployment, Service and autoscaler by server-side apply), then record the status only
  * when it changed.
  */
-@ControllerConfiguration(fieldManager = WebServiceOperator.NAME)
+// Generation-aware filtering would drop the rollout-action annotation; the filter keeps it and
+// still ignores status-only updates.
+@ControllerConfiguration(
+    fieldManager = WebServiceOperator.NAME,
+    generationAwareEventProcessing = false,
+    informer = @Informer(onUpdateFilter = SpecOrActionChanged.class))
 @Workflow(
     explicitInvocation = true,
     dependents = {
       @Dependent(name = "deployment", type = DeploymentDependent.class),
+      @Dependent(
+          name = "canary",
+          type = CanaryDeploymentDependent.class,
+          reconcilePrecondition = CanaryActive.class,
+          useEventSourceWithName = "deployment"),
       @Dependent(name = "service", type = ServiceDependent.class),
       @Dependent(
           name = "autoscaler",
           type = AutoscalerDependent.class,
-          reconcilePrecondition = AutoscalingEnabled.class)
+          reconcilePrecondition = AutoscalingEnabled.class),
+      @Dependent(
+          name = "ingress",
+          type = IngressDependent.class,
+          reconcilePrecondition = IngressEnabled.class)
     })
 public class WebServiceReconciler implements Reconciler<WebService> {
 
@@ -60,6 +92,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   private static final Logger LOG = LoggerFactory.getLogger(WebServiceReconciler.class);
 
   private final EventRecorder events;
+  private final Clock clock;
   private final WebServiceStatusAggregator aggregator;
 
   public WebServiceReconciler(EventRecorder events) {
@@ -68,6 +101,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
 
   public WebServiceReconciler(EventRecorder events, Clock clock) {
     this.events = events;
+    this.clock = clock;
     this.aggregator = new WebServiceStatusAggregator(clock);
   }
 
@@ -93,10 +127,19 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   }
 
   @Override
-  public UpdateControl<WebService> reconcile(WebService ws, Context<WebService> context) {
+  public UpdateControl<WebService> reconcile(WebService cached, Context<WebService> context) {
+    // A gray release keeps its step in the status: decide on the stored object, not a stale copy.
+    WebService ws =
+        GrayRelease.canary(cached).isPresent()
+            ? FreshPrimary.read(context.getClient(), cached).orElse(null)
+            : cached;
+    if (ws == null) {
+      return UpdateControl.noUpdate();
+    }
     WebServiceStatus previous = ws.getStatus();
 
-    List<String> problems = WebServiceValidator.validate(ws.getSpec());
+    List<String> problems = new ArrayList<>(WebServiceNames.problems(ws));
+    problems.addAll(WebServiceValidator.validate(ws.getSpec()));
     if (!problems.isEmpty()) {
       // Nothing is applied and nothing is deleted: the last good children keep running.
       return block(ws, previous, INVALID_SPEC, "invalid spec: " + String.join("; ", problems));
@@ -106,20 +149,77 @@ public class WebServiceReconciler implements Reconciler<WebService> {
       return block(ws, previous, RESOURCE_CONFLICT, conflict.get());
     }
 
+    RolloutStep step = GrayRelease.plan(ws, context, clock);
+    context.managedWorkflowAndDependentResourceContext().put(Deployments.ROLLOUT_STEP, step);
     context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    keepDisruptionBudget(ws, context.getClient());
 
     WebServiceStatus status =
         aggregator.aggregate(
             ws,
-            context.getSecondaryResource(Deployment.class),
+            Deployments.stable(ws, context),
             context.getSecondaryResource(Service.class),
-            context.getSecondaryResources(Pod.class));
+            context.getSecondaryResources(Pod.class),
+            GrayRelease.view(ws, step, Deployments.canary(ws, context)));
+    step.announcement()
+        .ifPresent(
+            a -> {
+              LOG.info("{}: {}", a.reason(), a.message());
+              events.record(
+                  ws,
+                  a.warning() ? EventRecorder.Type.Warning : EventRecorder.Type.Normal,
+                  a.reason(),
+                  a.message());
+            });
     announceTransitions(ws, previous, status);
-    return StatusRecorder.patchIfChanged(ws, status);
+    forgetRolloutAction(ws, context.getClient());
+    UpdateControl<WebService> control = StatusRecorder.patchIfChanged(ws, status);
+    step.recheckIn().ifPresent(control::rescheduleAfter);
+    return control;
+  }
+
+  /** A promote or abort annotation is acted on once: it is removed after this reconcile. */
+  private static void forgetRolloutAction(WebService ws, KubernetesClient client) {
+    var annotations = ws.getMetadata().getAnnotations();
+    if (annotations == null || !annotations.containsKey(WebServiceOperator.ROLLOUT_ACTION)) {
+      return;
+    }
+    client
+        .resources(WebService.class)
+        .inNamespace(ws.getMetadata().getNamespace())
+        .withName(ws.getMetadata().getName())
+        .patch(
+            PatchContext.of(PatchType.JSON),
+            "[{\"op\":\"remove\",\"path\":\"/metadata/annotations/"
+                + WebServiceOperator.ROLLOUT_ACTION.replace("/", "~1")
+                + "\"}]");
+  }
+
+  /** The budget as the spec asks, or none: only a budget this WebService controls is removed. */
+  private static void keepDisruptionBudget(WebService ws, KubernetesClient client) {
+    Optional<DisruptionBudget> desired = DisruptionBudgets.desired(ws);
+    if (desired.isPresent()) {
+      PodDisruptionBudgets.ensure(client, ws, desired.get(), WebServiceOperator.NAME);
+      return;
+    }
+    var budgets = budget(ws, client);
+    GenericKubernetesResource live = budgets.get();
+    if (live != null && OwnerReferences.isControlledBy(live, ws)) {
+      budgets.delete();
+    }
+  }
+
+  private static Resource<GenericKubernetesResource> budget(
+      WebService ws, KubernetesClient client) {
+    return client
+        .genericKubernetesResources(PodDisruptionBudgets.apiVersion(client), "PodDisruptionBudget")
+        .inNamespace(ws.getMetadata().getNamespace())
+        .withName(ws.getMetadata().getName());
   }
 
   private UpdateControl<WebService> block(
-      WebService ws, WebServiceStatus previous, String reason, String message) {
+      WebService ws, WebServiceStatus previous, String reason, String problem) {
+    String message = HumanMessages.bounded(problem, 2 * HumanMessages.MAX_LENGTH);
     WebServiceStatus status = aggregator.blocked(ws, reason, message);
     if (!sameReady(previous, status)) {
       LOG.warn("{}: {}", reason, message);
@@ -137,7 +237,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     String ns = ws.getMetadata().getNamespace();
     String name = ws.getMetadata().getName();
     var client = context.getClient();
-    if (context.getSecondaryResource(Deployment.class).isEmpty()) {
+    if (Deployments.stable(ws, context).isEmpty()) {
       Optional<String> c =
           foreign(
               ws, client.apps().deployments().inNamespace(ns).withName(name).get(), "Deployment");
@@ -154,10 +254,49 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     }
     if (ws.getSpec().getAutoscaling() != null
         && context.getSecondaryResource(HorizontalPodAutoscaler.class).isEmpty()) {
-      return foreign(
-          ws,
-          client.autoscaling().v1().horizontalPodAutoscalers().inNamespace(ns).withName(name).get(),
-          "HorizontalPodAutoscaler");
+      Optional<String> c =
+          foreign(
+              ws,
+              client
+                  .autoscaling()
+                  .v1()
+                  .horizontalPodAutoscalers()
+                  .inNamespace(ns)
+                  .withName(name)
+                  .get(),
+              "HorizontalPodAutoscaler");
+      if (c.isPresent()) {
+        return c;
+      }
+    }
+    if (GrayRelease.canary(ws).isPresent() && Deployments.canary(ws, context).isEmpty()) {
+      Optional<String> c =
+          foreign(
+              ws,
+              client
+                  .apps()
+                  .deployments()
+                  .inNamespace(ns)
+                  .withName(Deployments.canaryName(ws))
+                  .get(),
+              "Deployment");
+      if (c.isPresent()) {
+        return c;
+      }
+    }
+    if (ws.getSpec().getIngress() != null
+        && context.getSecondaryResource(Ingress.class).isEmpty()) {
+      Optional<String> c =
+          foreign(
+              ws,
+              client.network().v1().ingresses().inNamespace(ns).withName(name).get(),
+              "Ingress");
+      if (c.isPresent()) {
+        return c;
+      }
+    }
+    if (DisruptionBudgets.desired(ws).isPresent()) {
+      return foreign(ws, budget(ws, client).get(), "PodDisruptionBudget");
     }
     return Optional.empty();
   }
@@ -214,7 +353,8 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   public ErrorStatusUpdateControl<WebService> updateErrorStatus(
       WebService ws, Context<WebService> context, Exception e) {
     // Retries with back-off stay on (JOSDK's default, bounded); the user sees why meanwhile.
-    String message = "reconcile failed, retrying: " + e.getMessage();
+    // The log keeps the stack; the status says in one sentence what failed.
+    String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
     LOG.warn(message, e);
     return StatusRecorder.patchErrorIfChanged(
         ws, aggregator.blocked(ws, "ReconcileError", message));

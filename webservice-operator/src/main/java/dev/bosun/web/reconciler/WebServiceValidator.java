@@ -3,6 +3,7 @@ package dev.bosun.web.reconciler;
 import dev.bosun.web.v1alpha1.WebServiceSpec;
 import dev.bosun.web.v1alpha1.webservicespec.Ports;
 import dev.bosun.web.v1alpha1.webservicespec.Service;
+import dev.bosun.web.v1alpha1.webservicespec.ingress.Paths;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
@@ -85,6 +86,16 @@ public final class WebServiceValidator {
           portNames,
           problems);
     }
+    var startup = spec.getStartupProbe();
+    if (startup != null) {
+      checkProbe(
+          "startupProbe",
+          startup.getHttpGet() != null ? startup.getHttpGet().getPort() : null,
+          startup.getTcpSocket() != null ? startup.getTcpSocket().getPort() : null,
+          count(startup.getHttpGet(), startup.getTcpSocket(), startup.getExec()),
+          portNames,
+          problems);
+    }
     var resources = spec.getResources();
     if (resources != null && resources.getRequests() != null && resources.getLimits() != null) {
       checkRequestWithinLimit(
@@ -95,6 +106,30 @@ public final class WebServiceValidator {
           resources.getLimits().getMemory(),
           problems);
     }
+    var ingress = spec.getIngress();
+    if (ingress != null) {
+      if (ingress.getHost().matches("[0-9.]+")) {
+        problems.add("spec.ingress.host must be a DNS name, not an IP address");
+      }
+      for (var path : ingress.getPaths() == null ? List.<Paths>of() : ingress.getPaths()) {
+        if (path.getPort() != null && !portNames.contains(path.getPort())) {
+          problems.add(
+              "spec.ingress.paths["
+                  + path.getPath()
+                  + "] uses port '"
+                  + path.getPort()
+                  + "', which is not in spec.ports "
+                  + portNames);
+        }
+      }
+    }
+    if (spec.getRollout() != null
+        && spec.getRollout().getCanary() != null
+        && spec.getAutoscaling() != null) {
+      problems.add(
+          "spec.rollout.canary needs a fixed spec.replicas: remove spec.autoscaling or the canary");
+    }
+    problems.addAll(PodSpecValidator.validate(spec));
     return problems;
   }
 

@@ -6,6 +6,7 @@ import static dev.bosun.common.status.DesiredCondition.isTrue;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceStatus;
@@ -59,6 +60,19 @@ public final class WebServiceStatusAggregator {
       Optional<Deployment> deployment,
       Optional<Service> service,
       Collection<Pod> pods) {
+    return aggregate(ws, deployment, service, pods, Optional.empty());
+  }
+
+  /**
+   * The same, for a WebService in a gray release: {@code rollout} is what its status records about
+   * the release, and overrides Ready and Progressing (and Degraded after an abort) while it runs.
+   */
+  public WebServiceStatus aggregate(
+      WebService ws,
+      Optional<Deployment> deployment,
+      Optional<Service> service,
+      Collection<Pod> pods,
+      Optional<RolloutView> rollout) {
     long generation =
         ws.getMetadata().getGeneration() == null ? 0 : ws.getMetadata().getGeneration();
     WebServiceStatus previous = ws.getStatus();
@@ -175,6 +189,15 @@ public final class WebServiceStatusAggregator {
       readyCondition = isFalse(READY, "RollingOut", progressMessage);
     }
 
+    if (rollout.isPresent()) {
+      status.setRollout(rollout.get().status());
+      RolloutView view = rollout.get();
+      if (view.ready() != null) {
+        readyCondition = view.ready();
+        progressing = view.progressing();
+        degraded = view.degraded() != null ? view.degraded() : degraded;
+      }
+    }
     status.setConditions(
         Conditions.merge(
             previous == null ? null : previous.getConditions(),
@@ -197,6 +220,7 @@ public final class WebServiceStatusAggregator {
     status.setAvailableReplicas(previous.getAvailableReplicas());
     status.setSelector(previous.getSelector());
     status.setUrl(previous.getUrl());
+    status.setRollout(previous.getRollout());
     List<DesiredCondition> desired =
         List.of(
             isFalse(READY, reason, message),
@@ -239,7 +263,7 @@ public final class WebServiceStatusAggregator {
   }
 
   /** The first container problem among the pods, as {reason, message}, pods in name order. */
-  static Optional<String[]> podProblem(Collection<Pod> pods) {
+  public static Optional<String[]> podProblem(Collection<Pod> pods) {
     return pods.stream()
         .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null)
         .sorted((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName()))
@@ -254,7 +278,11 @@ public final class WebServiceStatusAggregator {
   private static Optional<String[]> problemOf(Pod pod, ContainerStatus cs) {
     ContainerStateWaiting waiting = cs.getState() == null ? null : cs.getState().getWaiting();
     if (waiting != null && POD_PROBLEMS.contains(waiting.getReason())) {
-      String detail = waiting.getMessage() == null ? "" : ": " + waiting.getMessage();
+      // The kubelet's message can be long (a registry's answer): kept to one bounded line.
+      String detail =
+          waiting.getMessage() == null
+              ? ""
+              : ": " + HumanMessages.bounded(waiting.getMessage(), HumanMessages.MAX_LENGTH / 2);
       ContainerStateTerminated last =
           cs.getLastState() == null ? null : cs.getLastState().getTerminated();
       if (last != null && last.getExitCode() != null) {
@@ -275,8 +303,19 @@ public final class WebServiceStatusAggregator {
     return Optional.empty();
   }
 
-  /** Where the service answers: inside the cluster, or the load balancer's address once known. */
+  /**
+   * Where the service answers: its Ingress host, the load balancer's address once known, or inside
+   * the cluster.
+   */
   static String url(WebService ws, Service service) {
+    var route = ws.getSpec().getIngress();
+    if (route != null) {
+      String path =
+          route.getPaths() == null || route.getPaths().isEmpty()
+              ? "/"
+              : route.getPaths().get(0).getPath();
+      return (route.getTlsSecretName() != null ? "https" : "http") + "://" + route.getHost() + path;
+    }
     List<ServicePort> ports = service.getSpec().getPorts();
     if (ports == null || ports.isEmpty()) {
       return null;

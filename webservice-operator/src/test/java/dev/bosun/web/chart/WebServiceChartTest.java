@@ -67,7 +67,18 @@ class WebServiceChartTest extends NamespaceScopedChartContract {
                   "create",
                   "patch",
                   "update",
-                  "delete"))
+                  "delete"),
+              grants(
+                  "networking.k8s.io",
+                  "ingresses",
+                  "get",
+                  "list",
+                  "watch",
+                  "create",
+                  "patch",
+                  "update",
+                  "delete"),
+              grants("policy", "poddisruptionbudgets", "get", "create", "patch", "delete"))
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 

@@ -73,7 +73,9 @@ class WebServiceSchemaIT {
             "image: nginx:1.25\nports: [{name: HTTP_1, port: 80}]",
             "spec.ports.name"),
         Arguments.of(
-            "port without name", "image: nginx:1.25\nports: [{port: 80}]", "spec.ports.name"),
+            "two ports without names",
+            "image: nginx:1.25\nports: [{port: 80}, {port: 81}]",
+            "Duplicate value"),
         Arguments.of(
             "duplicate port names",
             "image: nginx:1.25\nports: [{name: http, port: 80}, {name: http, port: 81}]",
@@ -129,6 +131,174 @@ class WebServiceSchemaIT {
                 + VALID_PORTS,
             "spec.env.valueFrom"),
         Arguments.of(
+            "volume name with upper case",
+            "image: nginx:1.25\nvolumes: [{name: Data, emptyDir: {}}]\n" + VALID_PORTS,
+            "spec.volumes.name"),
+        Arguments.of(
+            "volume name too long",
+            "image: nginx:1.25\nvolumes: [{name: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, emptyDir: {}}]\n"
+                + VALID_PORTS,
+            "spec.volumes.name"),
+        Arguments.of(
+            "configMap volume without name",
+            "image: nginx:1.25\nvolumes: [{name: c, configMap: {}}]\n" + VALID_PORTS,
+            "spec.volumes.configMap.name"),
+        Arguments.of(
+            "secret mode above 0777",
+            "image: nginx:1.25\nvolumes: [{name: s, secret: {secretName: s, defaultMode: 512}}]\n"
+                + VALID_PORTS,
+            "spec.volumes.secret.defaultMode"),
+        Arguments.of(
+            "emptyDir medium unknown",
+            "image: nginx:1.25\nvolumes: [{name: e, emptyDir: {medium: Disk}}]\n" + VALID_PORTS,
+            "spec.volumes.emptyDir.medium"),
+        Arguments.of(
+            "relative mount path",
+            "image: nginx:1.25\nvolumeMounts: [{name: v, mountPath: data}]\n" + VALID_PORTS,
+            "spec.volumeMounts.mountPath"),
+        Arguments.of(
+            "same mount path twice",
+            "image: nginx:1.25\nvolumes: [{name: v, emptyDir: {}}]\nvolumeMounts: [{name: v, mountPath: /d}, {name: v, mountPath: /d}]\n"
+                + VALID_PORTS,
+            "Duplicate value"),
+        Arguments.of(
+            "absolute subPath",
+            "image: nginx:1.25\nvolumeMounts: [{name: v, mountPath: /d, subPath: /etc}]\n"
+                + VALID_PORTS,
+            "spec.volumeMounts.subPath"),
+        Arguments.of(
+            "service account with upper case",
+            "image: nginx:1.25\nserviceAccountName: Runner\n" + VALID_PORTS,
+            "spec.serviceAccountName"),
+        Arguments.of(
+            "pull secret without name",
+            "image: nginx:1.25\nimagePullSecrets: [{}]\n" + VALID_PORTS,
+            "spec.imagePullSecrets.name"),
+        Arguments.of(
+            "pod label value too long",
+            "image: nginx:1.25\npodLabels: {team: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx}\n"
+                + VALID_PORTS,
+            "spec.podLabels"),
+        Arguments.of(
+            "pod label value with spaces",
+            "image: nginx:1.25\npodLabels: {team: 'a b'}\n" + VALID_PORTS,
+            "spec.podLabels"),
+        Arguments.of(
+            "node selector value too long",
+            "image: nginx:1.25\nnodeSelector: {zone: zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz}\n"
+                + VALID_PORTS,
+            "spec.nodeSelector"),
+        Arguments.of(
+            "toleration operator unknown",
+            "image: nginx:1.25\ntolerations: [{key: k, operator: Near}]\n" + VALID_PORTS,
+            "spec.tolerations.operator"),
+        Arguments.of(
+            "toleration effect unknown",
+            "image: nginx:1.25\ntolerations: [{key: k, effect: Sometimes}]\n" + VALID_PORTS,
+            "spec.tolerations.effect"),
+        Arguments.of(
+            "affinity weight 0",
+            "image: nginx:1.25\naffinity: {podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 0, podAffinityTerm: {topologyKey: z}}]}}\n"
+                + VALID_PORTS,
+            "weight"),
+        Arguments.of(
+            "pod affinity term without topologyKey",
+            "image: nginx:1.25\naffinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {}}]}}\n"
+                + VALID_PORTS,
+            "topologyKey"),
+        Arguments.of(
+            "node affinity operator unknown",
+            "image: nginx:1.25\naffinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: a, operator: Like}]}]}}}\n"
+                + VALID_PORTS,
+            "operator"),
+        Arguments.of(
+            "spread maxSkew 0",
+            "image: nginx:1.25\ntopologySpreadConstraints: [{maxSkew: 0, topologyKey: z, whenUnsatisfiable: DoNotSchedule}]\n"
+                + VALID_PORTS,
+            "spec.topologySpreadConstraints.maxSkew"),
+        Arguments.of(
+            "spread without whenUnsatisfiable",
+            "image: nginx:1.25\ntopologySpreadConstraints: [{maxSkew: 1, topologyKey: z}]\n"
+                + VALID_PORTS,
+            "spec.topologySpreadConstraints.whenUnsatisfiable"),
+        Arguments.of(
+            "negative runAsUser",
+            "image: nginx:1.25\nsecurityContext: {runAsUser: -1}\n" + VALID_PORTS,
+            "spec.securityContext.runAsUser"),
+        Arguments.of(
+            "lower-case capability",
+            "image: nginx:1.25\nsecurityContext: {capabilities: {add: [net_admin]}}\n"
+                + VALID_PORTS,
+            "spec.securityContext.capabilities.add"),
+        Arguments.of(
+            "seccomp type unknown",
+            "image: nginx:1.25\nsecurityContext: {seccompProfile: {type: Strict}}\n" + VALID_PORTS,
+            "spec.securityContext.seccompProfile.type"),
+        Arguments.of(
+            "maxSurge 200%",
+            "image: nginx:1.25\nrollingUpdate: {maxSurge: 200%}\n" + VALID_PORTS,
+            "spec.rollingUpdate.maxSurge"),
+        Arguments.of(
+            "negative maxUnavailable",
+            "image: nginx:1.25\nrollingUpdate: {maxUnavailable: -1}\n" + VALID_PORTS,
+            "spec.rollingUpdate.maxUnavailable"),
+        Arguments.of(
+            "startup probe period 0",
+            "image: nginx:1.25\nstartupProbe: {tcpSocket: {}, periodSeconds: 0}\n" + VALID_PORTS,
+            "spec.startupProbe.periodSeconds"),
+        Arguments.of(
+            "ingress without host",
+            "image: nginx:1.25\ningress: {className: nginx}\n" + VALID_PORTS,
+            "spec.ingress.host"),
+        Arguments.of(
+            "ingress host with upper case",
+            "image: nginx:1.25\ningress: {host: Shop.example.com}\n" + VALID_PORTS,
+            "spec.ingress.host"),
+        Arguments.of(
+            "ingress path without slash",
+            "image: nginx:1.25\ningress: {host: a.example.com, paths: [{path: api}]}\n"
+                + VALID_PORTS,
+            "spec.ingress.paths.path"),
+        Arguments.of(
+            "ingress path type unknown",
+            "image: nginx:1.25\ningress: {host: a.example.com, paths: [{path: /, pathType: Regex}]}\n"
+                + VALID_PORTS,
+            "spec.ingress.paths.pathType"),
+        Arguments.of(
+            "ingress TLS secret with upper case",
+            "image: nginx:1.25\ningress: {host: a.example.com, tlsSecretName: TLS}\n" + VALID_PORTS,
+            "spec.ingress.tlsSecretName"),
+        Arguments.of(
+            "budget maxUnavailable 0",
+            "image: nginx:1.25\ndisruptionBudget: {maxUnavailable: 0}\n" + VALID_PORTS,
+            "spec.disruptionBudget.maxUnavailable"),
+        Arguments.of(
+            "canary without steps",
+            "image: nginx:1.25\nrollout: {canary: {}}\n" + VALID_PORTS,
+            "spec.rollout.canary.steps"),
+        Arguments.of(
+            "canary with no step",
+            "image: nginx:1.25\nrollout: {canary: {steps: []}}\n" + VALID_PORTS,
+            "spec.rollout.canary.steps"),
+        Arguments.of(
+            "canary weight 0",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 0}]}}\n" + VALID_PORTS,
+            "spec.rollout.canary.steps.weight"),
+        Arguments.of(
+            "canary weight 100",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 100}]}}\n" + VALID_PORTS,
+            "spec.rollout.canary.steps.weight"),
+        Arguments.of(
+            "canary negative pause",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10, pauseSeconds: -1}]}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.steps.pauseSeconds"),
+        Arguments.of(
+            "canary ready deadline 5s",
+            "image: nginx:1.25\nrollout: {canary: {readyDeadlineSeconds: 5, steps: [{weight: 10}]}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.readyDeadlineSeconds"),
+        Arguments.of(
             "progress deadline 1s",
             "image: nginx:1.25\nprogressDeadlineSeconds: 1\n" + VALID_PORTS,
             "spec.progressDeadlineSeconds"));
@@ -137,7 +307,7 @@ class WebServiceSchemaIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalidWebServices")
   void rejected(String description, String spec, String expectedMessage) {
-    String name = description.replaceAll("[^a-z0-9]+", "-");
+    String name = description.toLowerCase().replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
     assertThatThrownBy(() -> create(name, spec))
         .isInstanceOf(KubernetesClientException.class)
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
@@ -153,7 +323,34 @@ class WebServiceSchemaIT {
         .containsEntry("replicas", 1)
         .containsEntry("imagePullPolicy", "IfNotPresent")
         .containsEntry("progressDeadlineSeconds", 600)
-        .containsEntry("service", java.util.Map.of("type", "ClusterIP"));
+        .containsEntry("service", java.util.Map.of("type", "ClusterIP"))
+        .containsEntry("rollingUpdate", java.util.Map.of("maxSurge", "25%", "maxUnavailable", 0))
+        .containsEntry(
+            "securityContext",
+            java.util.Map.of(
+                "runAsNonRoot",
+                true,
+                "allowPrivilegeEscalation",
+                false,
+                "readOnlyRootFilesystem",
+                false,
+                "capabilities",
+                java.util.Map.of("drop", java.util.List.of("ALL")),
+                "seccompProfile",
+                java.util.Map.of("type", "RuntimeDefault")));
+  }
+
+  @Test
+  void aSinglePortNeedsNoName() {
+    GenericKubernetesResource created =
+        create("unnamed-port", "image: nginx:1.25\nports: [{port: 80, containerPort: 8080}]");
+    @SuppressWarnings("unchecked")
+    var spec = (java.util.Map<String, Object>) created.getAdditionalProperties().get("spec");
+    assertThat(spec.get("ports"))
+        .isEqualTo(
+            java.util.List.of(
+                java.util.Map.of(
+                    "name", "http", "port", 80, "containerPort", 8080, "protocol", "TCP")));
   }
 
   @Test

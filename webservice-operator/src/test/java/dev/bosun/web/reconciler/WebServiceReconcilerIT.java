@@ -1,5 +1,6 @@
 package dev.bosun.web.reconciler;
 
+import static dev.bosun.web.WebServices.fromYaml;
 import static dev.bosun.web.WebServices.webService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -88,14 +89,26 @@ class WebServiceReconcilerIT {
   }
 
   private WebService edit(String name, UnaryOperator<WebServiceSpec> change) {
-    return OPERATOR
-        .resources(WebService.class)
-        .withName(name)
-        .edit(
-            ws -> {
-              ws.setSpec(change.apply(ws.getSpec()));
-              return ws;
-            });
+    return editWebService(
+        name,
+        ws -> {
+          ws.setSpec(change.apply(ws.getSpec()));
+          return ws;
+        });
+  }
+
+  /**
+   * A read-modify-write as a user's kubectl edit does it, tried again when the operator's status
+   * write came in between (409 Conflict): the edit itself is applied exactly once.
+   */
+  private WebService editWebService(String name, UnaryOperator<WebService> change) {
+    return await()
+        .atMost(TIMEOUT)
+        .ignoreExceptionsMatching(
+            e ->
+                e instanceof io.fabric8.kubernetes.client.KubernetesClientException k
+                    && k.getCode() == 409)
+        .until(() -> OPERATOR.resources(WebService.class).withName(name).edit(change), w -> true);
   }
 
   private List<Event> events(String name) {
@@ -455,6 +468,513 @@ class WebServiceReconcilerIT {
                   .isEqualTo(1);
             });
     awaitReady("elastic");
+  }
+
+  @Test
+  void everyPodFieldReachesTheDeploymentAndItsPods() {
+    OPERATOR.create(
+        new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+            .withNewMetadata()
+            .withName("podspec-runner")
+            .endMetadata()
+            .build());
+    OPERATOR.create(
+        fromYaml(
+            "podspec",
+            """
+            image: registry.example.com/podspec:1.0
+            replicas: 2
+            ports: [{port: 80, containerPort: 8080}]
+            podLabels: {team: payments}
+            podAnnotations: {prometheus.io/scrape: "true"}
+            serviceAccountName: podspec-runner
+            imagePullSecrets: [{name: registry-creds}]
+            nodeSelector: {kubernetes.io/os: linux}
+            tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]
+            affinity:
+              podAntiAffinity:
+                preferredDuringSchedulingIgnoredDuringExecution:
+                  - weight: 100
+                    podAffinityTerm:
+                      topologyKey: kubernetes.io/hostname
+                      labelSelector: {matchLabels: {app.kubernetes.io/instance: podspec}}
+            topologySpreadConstraints:
+              - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway}
+            volumes:
+              - {name: config, configMap: {name: podspec-config, optional: true}}
+              - {name: creds, secret: {secretName: podspec-creds, optional: true}}
+              - {name: scratch, emptyDir: {sizeLimit: 64Mi}}
+              - {name: data, persistentVolumeClaim: {claimName: podspec-data}}
+            volumeMounts:
+              - {name: config, mountPath: /etc/podspec, readOnly: true}
+              - {name: creds, mountPath: /var/run/creds}
+              - {name: scratch, mountPath: /tmp}
+              - {name: data, mountPath: /data}
+            startupProbe: {tcpSocket: {}, failureThreshold: 30}
+            securityContext: {runAsUser: 1000, fsGroup: 2000, capabilities: {add: [NET_BIND_SERVICE]}}
+            rollingUpdate: {maxSurge: 1, maxUnavailable: 1}
+            """));
+    awaitReady("podspec");
+
+    // The real API server accepted every field in the Deployment and kept it.
+    Deployment d = OPERATOR.get(Deployment.class, "podspec");
+    assertThat(d.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal()).isEqualTo(1);
+    assertThat(d.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
+        .isEqualTo(1);
+    var pods =
+        OPERATOR
+            .resources(io.fabric8.kubernetes.api.model.Pod.class)
+            .withLabel(Labels.INSTANCE, "podspec")
+            .list()
+            .getItems();
+    assertThat(pods).hasSize(2);
+    for (var pod : pods) {
+      assertThat(pod.getMetadata().getLabels()).containsEntry("team", "payments");
+      assertThat(pod.getMetadata().getAnnotations()).containsEntry("prometheus.io/scrape", "true");
+      var spec = pod.getSpec();
+      assertThat(spec.getServiceAccountName()).isEqualTo("podspec-runner");
+      assertThat(spec.getImagePullSecrets())
+          .extracting(r -> r.getName())
+          .contains("registry-creds");
+      assertThat(spec.getNodeSelector()).containsEntry("kubernetes.io/os", "linux");
+      assertThat(spec.getTolerations())
+          .anySatisfy(t -> assertThat(t.getKey()).isEqualTo("dedicated"));
+      assertThat(spec.getAffinity().getPodAntiAffinity()).isNotNull();
+      assertThat(spec.getTopologySpreadConstraints())
+          .singleElement()
+          .satisfies(
+              c ->
+                  assertThat(c.getLabelSelector().getMatchLabels())
+                      .containsEntry(Labels.INSTANCE, "podspec"));
+      assertThat(spec.getVolumes())
+          .extracting(v -> v.getName())
+          .contains("config", "creds", "scratch", "data");
+      assertThat(spec.getSecurityContext().getFsGroup()).isEqualTo(2000L);
+      var container = spec.getContainers().get(0);
+      assertThat(container.getVolumeMounts())
+          .extracting(m -> m.getMountPath())
+          .contains("/etc/podspec", "/var/run/creds", "/tmp", "/data");
+      assertThat(container.getStartupProbe().getTcpSocket().getPort().getStrVal())
+          .isEqualTo("http");
+      var sc = container.getSecurityContext();
+      assertThat(sc.getRunAsNonRoot()).isTrue();
+      assertThat(sc.getRunAsUser()).isEqualTo(1000L);
+      assertThat(sc.getAllowPrivilegeEscalation()).isFalse();
+      assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
+      assertThat(sc.getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
+      assertThat(sc.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    }
+    assertThat(OPERATOR.get(Service.class, "podspec").getSpec().getPorts().get(0).getName())
+        .isEqualTo("http");
+  }
+
+  @Test
+  void aPodFieldTheServerWouldRefuseIsReportedAsInvalidSpecBeforeAnythingIsCreated() {
+    OPERATOR.create(
+        fromYaml(
+            "badmount",
+            """
+            image: registry.example.com/badmount:1.0
+            ports: [{port: 80}]
+            volumeMounts: [{name: missing, mountPath: /data}]
+            securityContext: {runAsUser: 0}
+            """));
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              Condition ready = condition("badmount", "Ready");
+              assertThat(ready.getReason()).isEqualTo("InvalidSpec");
+              assertThat(ready.getMessage())
+                  .contains("spec.volumeMounts[/data] mounts volume 'missing'")
+                  .contains("runAsUser 0 is root; set runAsNonRoot: false");
+            });
+    assertThat(OPERATOR.get(Deployment.class, "badmount")).isNull();
+    assertThat(OPERATOR.get(Service.class, "badmount")).isNull();
+  }
+
+  private io.fabric8.kubernetes.api.model.GenericKubernetesResource budget(String name) {
+    var client = OPERATOR.getKubernetesClient();
+    return client
+        .genericKubernetesResources(
+            dev.bosun.common.dependent.PodDisruptionBudgets.apiVersion(client),
+            "PodDisruptionBudget")
+        .inNamespace(OPERATOR.getNamespace())
+        .withName(name)
+        .get();
+  }
+
+  private io.fabric8.kubernetes.api.model.networking.v1.Ingress ingress(String name) {
+    return OPERATOR
+        .getKubernetesClient()
+        .network()
+        .v1()
+        .ingresses()
+        .inNamespace(OPERATOR.getNamespace())
+        .withName(name)
+        .get();
+  }
+
+  @Test
+  void anIngressAndADisruptionBudgetComeAndGoWithTheSpec() {
+    OPERATOR.create(
+        fromYaml(
+            "exposed",
+            """
+            image: registry.example.com/exposed:1.0
+            replicas: 3
+            ports: [{name: web, port: 80}, {name: api, port: 9000}]
+            ingress:
+              host: exposed.example.com
+              className: nginx
+              tlsSecretName: exposed-tls
+              paths: [{path: /}, {path: /api, port: api}]
+            """));
+    WebService ready = awaitReady("exposed");
+    assertThat(ready.getStatus().getUrl()).isEqualTo("https://exposed.example.com/");
+
+    var ingress = ingress("exposed");
+    assertThat(ingress.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(ready.getMetadata().getUid()));
+    assertThat(ingress.getSpec().getIngressClassName()).isEqualTo("nginx");
+    assertThat(ingress.getSpec().getTls().get(0).getSecretName()).isEqualTo("exposed-tls");
+    assertThat(ingress.getSpec().getRules().get(0).getHttp().getPaths())
+        .extracting(p -> p.getBackend().getService().getPort().getName())
+        .containsExactly("web", "api");
+
+    // Three replicas: a budget letting one Pod go at a time, owned by the WebService.
+    var pdb = budget("exposed");
+    assertThat(pdb).isNotNull();
+    @SuppressWarnings("unchecked")
+    var pdbSpec = (java.util.Map<String, Object>) pdb.getAdditionalProperties().get("spec");
+    assertThat(pdbSpec).containsEntry("maxUnavailable", 1);
+    assertThat(pdb.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(ready.getMetadata().getUid()));
+
+    edit(
+        "exposed",
+        s -> {
+          s.setIngress(null);
+          s.getDisruptionBudget().setEnabled(false);
+          return s;
+        });
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(ingress("exposed")).isNull();
+              assertThat(budget("exposed")).isNull();
+            });
+    assertThat(awaitReady("exposed").getStatus().getUrl())
+        .isEqualTo("http://exposed." + OPERATOR.getNamespace() + ".svc:80");
+  }
+
+  @Test
+  void oneReplicaGetsNoDisruptionBudget() {
+    OPERATOR.create(webService("single", "registry.example.com/single:1.0", 1));
+    awaitReady("single");
+    assertThat(budget("single")).isNull();
+    edit(
+        "single",
+        s -> {
+          s.setReplicas(2);
+          return s;
+        });
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(budget("single")).isNotNull());
+  }
+
+  private static final String CANARY_SPEC =
+      """
+      image: registry.example.com/gray:1.0
+      replicas: 4
+      ports: [{port: 80}]
+      rollout:
+        canary:
+          readyDeadlineSeconds: 30
+          steps: [{weight: 25, pauseSeconds: 3}, {weight: 50, pauseSeconds: 3}]
+      """;
+
+  private dev.bosun.web.v1alpha1.webservicestatus.Rollout rollout(String name) {
+    WebService ws = get(name);
+    return ws.getStatus() == null ? null : ws.getStatus().getRollout();
+  }
+
+  /** The gray release's phase, null before the status records one. */
+  private String phase(String name) {
+    var r = rollout(name);
+    return r == null ? null : r.getPhase();
+  }
+
+  private List<String> imagesBehindTheService(String name) {
+    Service service = OPERATOR.get(Service.class, name);
+    return OPERATOR
+        .resources(io.fabric8.kubernetes.api.model.Pod.class)
+        .withLabels(service.getSpec().getSelector())
+        .list()
+        .getItems()
+        .stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .filter(
+            p ->
+                p.getStatus() != null
+                    && p.getStatus().getConditions() != null
+                    && p.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+        .map(p -> p.getSpec().getContainers().get(0).getImage())
+        .sorted()
+        .toList();
+  }
+
+  private void setImage(String name, String image) {
+    edit(
+        name,
+        s -> {
+          s.setImage(image);
+          return s;
+        });
+  }
+
+  @Test
+  void aCanaryAdvancesStepByStepBehindTheSameServiceAndIsPromoted() {
+    OPERATOR.create(fromYaml("gray", CANARY_SPEC));
+    awaitReady("gray");
+    // The first Deployment is no gray release.
+    assertThat(OPERATOR.get(Deployment.class, "gray-canary")).isNull();
+    String stableRevision =
+        OPERATOR
+            .get(Deployment.class, "gray")
+            .getMetadata()
+            .getAnnotations()
+            .get(WebServiceOperator.REVISION);
+
+    setImage("gray", "registry.example.com/gray:2.0");
+    // Step 1: 25% of 4 replicas, one canary Pod beside three stable ones, all behind the Service.
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              var r = rollout("gray");
+              assertThat(r).isNotNull();
+              assertThat(r.getPhase()).isEqualTo("Progressing");
+              assertThat(r.getStep()).isEqualTo(1);
+              assertThat(r.getWeight()).isEqualTo(25);
+              assertThat(r.getStableRevision()).isEqualTo(stableRevision);
+              assertThat(r.getCanaryRevision()).isNotEqualTo(stableRevision);
+              assertThat(imagesBehindTheService("gray"))
+                  .containsExactly(
+                      "registry.example.com/gray:1.0",
+                      "registry.example.com/gray:1.0",
+                      "registry.example.com/gray:1.0",
+                      "registry.example.com/gray:2.0");
+            });
+    assertThat(condition("gray", "Ready").getReason()).isIn("CanaryRollout");
+    // Step 2: 50%, two and two.
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(rollout("gray").getStep()).isEqualTo(2);
+              assertThat(imagesBehindTheService("gray"))
+                  .containsExactly(
+                      "registry.example.com/gray:1.0",
+                      "registry.example.com/gray:1.0",
+                      "registry.example.com/gray:2.0",
+                      "registry.example.com/gray:2.0");
+            });
+    // Promotion: the stable Deployment takes the new template on all replicas, the canary goes.
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("gray")).isEqualTo("Promoted");
+              assertThat(OPERATOR.get(Deployment.class, "gray-canary")).isNull();
+              assertThat(Conditions.isTrue(get("gray").getStatus().getConditions(), "Ready"))
+                  .isTrue();
+              assertThat(imagesBehindTheService("gray"))
+                  .containsOnly("registry.example.com/gray:2.0")
+                  .hasSize(4);
+            });
+    Deployment stable = OPERATOR.get(Deployment.class, "gray");
+    assertThat(stable.getSpec().getReplicas()).isEqualTo(4);
+    assertThat(stable.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+        .isEqualTo("registry.example.com/gray:2.0");
+    assertThat(events("gray"))
+        .extracting(Event::getReason)
+        .contains("CanaryStarted", "CanaryStep", "CanaryPromoting", "CanaryPromoted");
+  }
+
+  @Test
+  void aFailingCanaryAbortsByItselfAndTheStableVersionKeepsServing() {
+    String bad = "registry.example.com/gray-crashing:2.0";
+    ControlPlaneExtension.kubelet().fail("gray-crashing", PodFailure.CRASH_LOOP_BACKOFF);
+    OPERATOR.create(fromYaml("grayfail", CANARY_SPEC));
+    awaitReady("grayfail");
+
+    setImage("grayfail", bad);
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("grayfail")).isEqualTo("Aborted");
+              Condition ready = condition("grayfail", "Ready");
+              assertThat(ready.getReason()).isEqualTo("RolloutAborted");
+              assertThat(ready.getMessage())
+                  .contains("was rolled back: the canary's Pods fail")
+                  .contains("CrashLoopBackOff")
+                  .doesNotContain("Exception");
+              assertThat(condition("grayfail", "Degraded").getStatus()).isEqualTo("True");
+              assertThat(OPERATOR.get(Deployment.class, "grayfail-canary")).isNull();
+              assertThat(imagesBehindTheService("grayfail"))
+                  .containsOnly("registry.example.com/gray:1.0")
+                  .hasSize(4);
+            });
+    assertThat(events("grayfail"))
+        .anySatisfy(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("CanaryAborted");
+              assertThat(e.getType()).isEqualTo("Warning");
+            });
+    Deployment stable = OPERATOR.get(Deployment.class, "grayfail");
+    assertThat(stable.getSpec().getReplicas()).isEqualTo(4);
+    assertThat(stable.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+        .isEqualTo("registry.example.com/gray:1.0");
+
+    // Fixing the spec starts a new canary of the fixed revision.
+    setImage("grayfail", "registry.example.com/gray:3.0");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("grayfail")).isEqualTo("Promoted");
+              assertThat(imagesBehindTheService("grayfail"))
+                  .containsOnly("registry.example.com/gray:3.0")
+                  .hasSize(4);
+            });
+  }
+
+  @Test
+  void aCanaryNeverReadyWithinItsDeadlineIsAborted() {
+    ControlPlaneExtension.kubelet().fail("gray-unready", PodFailure.NEVER_READY);
+    OPERATOR.create(
+        fromYaml(
+            "grayslow",
+            CANARY_SPEC.replace("readyDeadlineSeconds: 30", "readyDeadlineSeconds: 10")));
+    awaitReady("grayslow");
+    setImage("grayslow", "registry.example.com/gray-unready:2.0");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("grayslow")).isEqualTo("Aborted");
+              assertThat(rollout("grayslow").getMessage())
+                  .contains("the canary's Pods were not ready within 10s at step 1");
+              assertThat(OPERATOR.get(Deployment.class, "grayslow-canary")).isNull();
+            });
+  }
+
+  @Test
+  void anAnnotationPromotesAPausedCanaryAndIsRemoved() {
+    OPERATOR.create(
+        fromYaml(
+            "graymanual",
+            CANARY_SPEC.replace(
+                "steps: [{weight: 25, pauseSeconds: 3}, {weight: 50, pauseSeconds: 3}]",
+                "steps: [{weight: 50, pauseSeconds: 86400}]")));
+    awaitReady("graymanual");
+    setImage("graymanual", "registry.example.com/gray:2.0");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("graymanual")).isEqualTo("Progressing");
+              assertThat(rollout("graymanual").getCanaryReadyReplicas()).isEqualTo(2);
+            });
+    annotateRolloutAction("graymanual", "promote");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("graymanual")).isEqualTo("Promoted");
+              assertThat(get("graymanual").getMetadata().getAnnotations())
+                  .doesNotContainKey(WebServiceOperator.ROLLOUT_ACTION);
+              assertThat(OPERATOR.get(Deployment.class, "graymanual-canary")).isNull();
+            });
+    assertThat(
+            events("graymanual").stream()
+                .filter(e -> "CanaryPromoting".equals(e.getReason()))
+                .map(Event::getMessage))
+        .anySatisfy(m -> assertThat(m).contains("promoted by the user"));
+  }
+
+  /** What {@code kubectl annotate ws <name> web.bosun.dev/rollout-action=<action>} does. */
+  private void annotateRolloutAction(String name, String action) {
+    editWebService(
+        name,
+        ws -> {
+          var annotations = new java.util.HashMap<String, String>();
+          if (ws.getMetadata().getAnnotations() != null) {
+            annotations.putAll(ws.getMetadata().getAnnotations());
+          }
+          annotations.put(WebServiceOperator.ROLLOUT_ACTION, action);
+          ws.getMetadata().setAnnotations(annotations);
+          return ws;
+        });
+  }
+
+  @Test
+  void anAnnotationAbortsARunningCanaryAndTheStableVersionTakesAllReplicasBack() {
+    OPERATOR.create(
+        fromYaml(
+            "grayabort",
+            CANARY_SPEC.replace(
+                "steps: [{weight: 25, pauseSeconds: 3}, {weight: 50, pauseSeconds: 3}]",
+                "steps: [{weight: 50, pauseSeconds: 86400}]")));
+    awaitReady("grayabort");
+    setImage("grayabort", "registry.example.com/gray:2.0");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("grayabort")).isEqualTo("Progressing");
+              assertThat(rollout("grayabort").getCanaryReadyReplicas()).isEqualTo(2);
+            });
+    annotateRolloutAction("grayabort", "abort");
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase("grayabort")).isEqualTo("Aborted");
+              assertThat(rollout("grayabort").getMessage()).contains("aborted by the user");
+              assertThat(condition("grayabort", "Ready").getReason()).isEqualTo("RolloutAborted");
+              assertThat(get("grayabort").getMetadata().getAnnotations())
+                  .doesNotContainKey(WebServiceOperator.ROLLOUT_ACTION);
+              assertThat(OPERATOR.get(Deployment.class, "grayabort-canary")).isNull();
+              assertThat(imagesBehindTheService("grayabort"))
+                  .containsOnly("registry.example.com/gray:1.0")
+                  .hasSize(4);
+            });
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"web.shop", "shop-with-a-name-that-is-far-too-long-for-a-service-to-carry-it-x"})
+  void aNameTheServerAcceptsButAChildCannotCarryIsInvalidSpecBeforeAnythingIsCreated(String name) {
+    OPERATOR.create(webService(name, "registry.example.com/named:1.0", 1));
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              Condition ready = condition(name, "Ready");
+              assertThat(ready.getReason()).isEqualTo("InvalidSpec");
+              assertThat(ready.getMessage())
+                  .startsWith("invalid spec: metadata.name: the Service, Deployment and labels")
+                  .contains("the Service name '" + name + "'")
+                  .doesNotContain("Exception");
+            });
+    assertThat(OPERATOR.get(Deployment.class, name)).isNull();
+    assertThat(OPERATOR.get(Service.class, name)).isNull();
   }
 
   @Test
