@@ -123,6 +123,7 @@ class RealNodePlatformIT {
           ports: [{name: http, port: 80, containerPort: 8080}]
           env: [{name: GREETING, valueFrom: {configMapKeyRef: {name: site, key: greeting}}}]
           readinessProbe: {httpGet: {path: /}}
+          securityContext: {runAsUser: 65532}
         """
             .formatted(APP_NS, image));
     apply(

@@ -72,6 +72,8 @@ final class RealNodeSamples {
         spec.put("image", WEB_IMAGE);
         spec.put("imagePullPolicy", "IfNotPresent");
         spec.put("command", WEB_COMMAND);
+        // busybox's image runs as root; WebServices run non-root by default.
+        spec.put("securityContext", Map.of("runAsUser", 65532));
       }
       case "EtcdCluster" -> {
         spec.put("repository", ETCD_REPOSITORY);
