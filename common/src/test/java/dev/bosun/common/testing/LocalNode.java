@@ -233,11 +233,6 @@ public final class LocalNode implements AutoCloseable {
     Shell.run("ctr --address " + socket + " -n k8s.io tasks pause " + Shell.quote(containerId));
   }
 
-  /** Thaws a container frozen by {@link #pauseContainer}. */
-  public void resumeContainer(String containerId) {
-    Shell.run("ctr --address " + socket + " -n k8s.io tasks resume " + Shell.quote(containerId));
-  }
-
   /** The node's containerd socket, for {@code ctr -n k8s.io}. */
   public Path containerdSocket() {
     return socket;
