@@ -18,10 +18,15 @@ public final class RealNodeCluster implements AutoCloseable {
 
   private final LocalControlPlane plane;
   private final LocalNode node;
+  private final Path workDir;
+  private final boolean keepWorkDir;
 
-  private RealNodeCluster(LocalControlPlane plane, LocalNode node) {
+  private RealNodeCluster(
+      LocalControlPlane plane, LocalNode node, Path workDir, boolean keepWorkDir) {
     this.plane = plane;
     this.node = node;
+    this.workDir = workDir;
+    this.keepWorkDir = keepWorkDir;
   }
 
   /** The real-node cluster of this JVM, started on first use. */
@@ -46,7 +51,8 @@ public final class RealNodeCluster implements AutoCloseable {
     LocalControlPlane plane =
         LocalControlPlane.startForRealNode(workDir.resolve("control-plane"), keepWorkDir);
     try {
-      return new RealNodeCluster(plane, LocalNode.start(plane, workDir.resolve("node")));
+      return new RealNodeCluster(
+          plane, LocalNode.start(plane, workDir.resolve("node")), workDir, keepWorkDir);
     } catch (RuntimeException e) {
       plane.close();
       throw e;
@@ -84,5 +90,11 @@ public final class RealNodeCluster implements AutoCloseable {
   public synchronized void close() {
     node.close();
     plane.close();
+    if (!keepWorkDir) {
+      // Imported images and container layers take gigabytes; never delete through a mount that a
+      // failed teardown left behind.
+      Shell.run(
+          "grep -q ' " + workDir + "/' /proc/mounts || rm -rf " + Shell.quote(workDir.toString()));
+    }
   }
 }
