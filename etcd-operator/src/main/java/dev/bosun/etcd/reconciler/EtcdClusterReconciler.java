@@ -156,7 +156,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     MemberInventory inventory = MemberInventory.read(client, cluster);
 
     List<String> problems =
-        EtcdClusterValidator.validate(cluster.getSpec(), inventory.runningVersions());
+        EtcdClusterValidator.validate(
+            cluster.getMetadata().getName(), cluster.getSpec(), inventory.runningVersions());
     if (!problems.isEmpty()) {
       String message = "invalid spec: " + String.join("; ", problems);
       EtcdClusterStatus status = statuses.blocked(cluster, INVALID_SPEC, message);

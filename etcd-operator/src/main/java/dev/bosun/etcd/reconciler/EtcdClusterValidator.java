@@ -1,26 +1,39 @@
 package dev.bosun.etcd.reconciler;
 
+import dev.bosun.common.meta.KubernetesNames;
 import dev.bosun.common.schedule.CronSchedule;
+import dev.bosun.etcd.membership.MemberNames;
+import dev.bosun.etcd.membership.ServiceAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The rules the schema cannot state (a 1.20 API server does not evaluate the CEL rules in the CRD,
- * and the running versions are only known here). A spec breaking one is reported as InvalidSpec and
- * nothing is changed.
+ * and the running versions are only known here), and a cluster name its Services and member Pods
+ * cannot carry. A spec breaking one is reported as InvalidSpec and nothing is changed.
  */
 public final class EtcdClusterValidator {
+
+  /** Longest usable cluster name: {@code <name>-client} must be a 63-character DNS-1035 label. */
+  public static final int NAME_MAX = KubernetesNames.LABEL_MAX - "-client".length();
+
+  /** Highest member index a name is checked for: {@link MemberNames} never uses more digits. */
+  private static final int HIGHEST_INDEX = 9999;
 
   private EtcdClusterValidator() {}
 
   /**
-   * Problems with the spec, given the versions the members currently run (empty for a new cluster).
+   * Problems with the cluster named {@code name} and its spec, given the versions the members
+   * currently run (empty for a new cluster).
    */
-  public static List<String> validate(EtcdClusterSpec spec, Collection<String> runningVersions) {
+  public static List<String> validate(
+      String name, EtcdClusterSpec spec, Collection<String> runningVersions) {
     List<String> problems = new ArrayList<>();
+    nameProblem(name).ifPresent(problems::add);
     String version = spec.getVersion();
     if (version == null || !SupportedVersions.supported(version)) {
       problems.add(
@@ -77,5 +90,29 @@ public final class EtcdClusterValidator {
       }
     }
     return problems;
+  }
+
+  /**
+   * The rule a cluster name breaks through its children, or empty: the API server accepts an
+   * EtcdCluster name of up to 253 characters with dots, but the Services {@code <name>-peer} and
+   * {@code <name>-client} must be DNS-1035 labels and a member Pod's name {@code <name>-<index>} is
+   * its hostname, a DNS-1123 label.
+   */
+  static Optional<String> nameProblem(String name) {
+    String member = MemberNames.name(name, HIGHEST_INDEX);
+    return KubernetesNames.dns1035Label(
+            "the peer Service name", ServiceAddressing.peerService(name))
+        .or(
+            () ->
+                KubernetesNames.dns1035Label(
+                    "the client Service name", ServiceAddressing.clientService(name)))
+        .or(() -> KubernetesNames.dns1123Label("the member Pod's hostname", member))
+        .map(
+            rule ->
+                "metadata.name: the Services and member Pods are named after the EtcdCluster, and "
+                    + rule
+                    + "; create the cluster under a name of at most "
+                    + NAME_MAX
+                    + " characters that starts with a letter and has no '.'");
   }
 }

@@ -17,12 +17,12 @@ class EtcdClusterValidatorTest {
 
   @Test
   void aSupportedVersionOnANewClusterIsFine() {
-    assertThat(EtcdClusterValidator.validate(spec("3.5.17"), List.of())).isEmpty();
+    assertThat(EtcdClusterValidator.validate("main", spec("3.5.17"), List.of())).isEmpty();
   }
 
   @Test
   void anUnsupportedVersionIsRefusedNamingTheSupportedOnes() {
-    assertThat(EtcdClusterValidator.validate(spec("3.3.9"), List.of()))
+    assertThat(EtcdClusterValidator.validate("main", spec("3.3.9"), List.of()))
         .singleElement()
         .asString()
         .contains("3.3.9 is not supported", "3.4.23");
@@ -30,18 +30,18 @@ class EtcdClusterValidatorTest {
 
   @Test
   void upgradesWithinAndToTheNextMinorAreFine() {
-    assertThat(EtcdClusterValidator.validate(spec("3.4.34"), List.of("3.4.23"))).isEmpty();
-    assertThat(EtcdClusterValidator.validate(spec("3.5.17"), List.of("3.4.34", "3.5.17")))
+    assertThat(EtcdClusterValidator.validate("main", spec("3.4.34"), List.of("3.4.23"))).isEmpty();
+    assertThat(EtcdClusterValidator.validate("main", spec("3.5.17"), List.of("3.4.34", "3.5.17")))
         .isEmpty();
   }
 
   @Test
   void aDowngradeIsRefused() {
-    assertThat(EtcdClusterValidator.validate(spec("3.4.23"), List.of("3.4.34")))
+    assertThat(EtcdClusterValidator.validate("main", spec("3.4.23"), List.of("3.4.34")))
         .singleElement()
         .asString()
         .contains("downgrade");
-    assertThat(EtcdClusterValidator.validate(spec("3.4.37"), List.of("3.5.17")))
+    assertThat(EtcdClusterValidator.validate("main", spec("3.4.37"), List.of("3.5.17")))
         .singleElement()
         .asString()
         .contains("downgrade");
@@ -59,12 +59,12 @@ class EtcdClusterValidatorTest {
     Tls tls = new Tls();
     tls.setServerSecretName("server");
     s.setTls(tls);
-    assertThat(EtcdClusterValidator.validate(s, List.of()))
+    assertThat(EtcdClusterValidator.validate("main", s, List.of()))
         .singleElement()
         .asString()
         .contains("operatorSecretName");
     tls.setOperatorSecretName("operator");
-    assertThat(EtcdClusterValidator.validate(s, List.of())).isEmpty();
+    assertThat(EtcdClusterValidator.validate("main", s, List.of())).isEmpty();
   }
 
   @Test
@@ -80,11 +80,41 @@ class EtcdClusterValidatorTest {
     defrag.setSchedule("61 * * * *");
     maintenance.setDefragmentation(defrag);
     spec.setMaintenance(maintenance);
-    assertThat(EtcdClusterValidator.validate(spec, List.of()))
+    assertThat(EtcdClusterValidator.validate("main", spec, List.of()))
         .anySatisfy(p -> assertThat(p).contains("retention 1h", "number of revisions"))
         .anySatisfy(p -> assertThat(p).startsWith("maintenance.defragmentation.schedule"));
     compaction.setRetention("10000");
     defrag.setSchedule("0 3 * * *");
-    assertThat(EtcdClusterValidator.validate(spec, List.of())).isEmpty();
+    assertThat(EtcdClusterValidator.validate("main", spec, List.of())).isEmpty();
+  }
+
+  @Test
+  void aNameOfFiftySixCharactersFitsTheServicesAndMembers() {
+    String name = "e" + "t".repeat(54) + "d";
+    assertThat(name).hasSize(56);
+    assertThat(EtcdClusterValidator.validate(name, spec("3.5.17"), List.of())).isEmpty();
+  }
+
+  @Test
+  void aLongerNameIsRefusedNamingTheClientServiceRule() {
+    String name = "e" + "t".repeat(55) + "d";
+    assertThat(EtcdClusterValidator.validate(name, spec("3.5.17"), List.of()))
+        .singleElement()
+        .asString()
+        .startsWith("metadata.name: ")
+        .contains("the client Service name", "64 characters long; at most 63 are allowed")
+        .contains("at most 56 characters");
+  }
+
+  @Test
+  void aNameStartingWithADigitOrWithADotIsRefused() {
+    assertThat(EtcdClusterValidator.validate("1main", spec("3.5.17"), List.of()))
+        .singleElement()
+        .asString()
+        .contains("the peer Service name '1main-peer'", "starting with a letter");
+    assertThat(EtcdClusterValidator.validate("main.shop", spec("3.5.17"), List.of()))
+        .singleElement()
+        .asString()
+        .contains("the peer Service name 'main.shop-peer'", "(no '.')");
   }
 }

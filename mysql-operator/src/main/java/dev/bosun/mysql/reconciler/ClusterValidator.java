@@ -1,22 +1,32 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.meta.KubernetesNames;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.sql.Flavour;
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The rules a 1.20 API server cannot check (CEL) and those that need the status: a flavour change,
- * a version downgrade, settings the operator owns, a switchover target outside the cluster.
+ * a version downgrade, settings the operator owns, a switchover target outside the cluster, and a
+ * name its children cannot carry.
  */
 final class ClusterValidator {
+
+  /**
+   * Longest usable cluster name: the StatefulSet labels each Pod with {@code
+   * controller-revision-hash=<name>-<10-character hash>}, a label value of at most 63 characters.
+   */
+  static final int NAME_MAX = KubernetesNames.LABEL_VALUE_MAX - 11;
 
   private ClusterValidator() {}
 
   static List<String> validate(ClusterModel m, MySQLClusterStatus status) {
     List<String> problems = new ArrayList<>();
+    nameProblem(m.name()).ifPresent(problems::add);
     if (m.flavour() == Flavour.MYSQL && !m.version().startsWith("8.4")) {
       problems.add("the MySQL flavour supports version 8.4.x, not " + m.version());
     }
@@ -71,6 +81,38 @@ final class ClusterValidator {
       }
     }
     return problems;
+  }
+
+  /**
+   * The rule a cluster name breaks through the names of its children, or empty: the API server
+   * accepts a MySQLCluster name of up to 253 characters with dots, but the Services {@code
+   * <name>-headless}, {@code <name>-primary} and {@code <name>-replicas} must be DNS-1035 labels,
+   * and the Pods' revision label must stay a valid label value. Nothing can be created for such a
+   * name, and a name cannot change.
+   */
+  static Optional<String> nameProblem(String name) {
+    return KubernetesNames.dns1035Label("the headless Service name", name + "-headless")
+        .or(() -> KubernetesNames.dns1035Label("the primary Service name", name + "-primary"))
+        .or(() -> KubernetesNames.dns1035Label("the replicas Service name", name + "-replicas"))
+        .or(
+            () ->
+                name.length() <= NAME_MAX
+                    ? Optional.empty()
+                    : Optional.of(
+                        "the StatefulSet's controller-revision-hash label value '<name>-<10-character"
+                            + " hash>' would be "
+                            + (name.length() + 11)
+                            + " characters long; at most "
+                            + KubernetesNames.LABEL_VALUE_MAX
+                            + " are allowed"))
+        .map(
+            rule ->
+                "metadata.name: the Services, the StatefulSet and its Pods are named after the"
+                    + " MySQLCluster, and "
+                    + rule
+                    + "; create the cluster under a name of at most "
+                    + NAME_MAX
+                    + " characters that starts with a letter and has no '.'");
   }
 
   /**

@@ -108,6 +108,10 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
 
     List<String> problems = ClusterValidator.validate(m, previous);
     String invalid = problems.isEmpty() ? null : "invalid spec: " + String.join("; ", problems);
+    if (invalid != null && ClusterValidator.nameProblem(m.name()).isPresent()) {
+      // No child can carry this name and a name never changes: create nothing, not even Secrets.
+      return block(c, m, INVALID_SPEC, invalid, false);
+    }
     ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, c);
     StatefulSet liveSts =
         client.apps().statefulSets().inNamespace(m.namespace()).withName(m.name()).get();

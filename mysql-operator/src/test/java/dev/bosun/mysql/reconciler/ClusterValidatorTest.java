@@ -105,4 +105,49 @@ class ClusterValidatorTest {
       assertThat(ClusterValidator.validate(model(my), null)).hasSize(1);
     }
   }
+
+  static ClusterModel named(String name) {
+    var c = ClusterObjectsTest.cluster(new MySQLClusterSpec());
+    c.getMetadata().setName(name);
+    return ClusterModel.of(c);
+  }
+
+  @Test
+  void aNameOfFiftyTwoCharactersFitsEveryChild() {
+    String name = "a" + "b".repeat(50) + "c";
+    assertThat(name).hasSize(52);
+    assertThat(ClusterValidator.validate(named(name), null)).isEmpty();
+  }
+
+  @Test
+  void aLongerNameIsRefusedForThePodsRevisionLabel() {
+    String name = "a" + "b".repeat(51) + "c";
+    assertThat(ClusterValidator.validate(named(name), null))
+        .singleElement()
+        .asString()
+        .startsWith("metadata.name: ")
+        .contains("controller-revision-hash label value", "64 characters long", "at most 63")
+        .contains("at most 52 characters");
+  }
+
+  @Test
+  void aNameTooLongForTheServicesNamesTheServiceRule() {
+    String name = "a".repeat(55);
+    assertThat(ClusterValidator.validate(named(name), null))
+        .singleElement()
+        .asString()
+        .contains("the headless Service name", "64 characters long; at most 63 are allowed");
+  }
+
+  @Test
+  void aNameStartingWithADigitOrWithADotIsRefusedForTheServices() {
+    assertThat(ClusterValidator.validate(named("1db"), null))
+        .singleElement()
+        .asString()
+        .contains("the headless Service name '1db-headless'", "starting with a letter");
+    assertThat(ClusterValidator.validate(named("db.shop"), null))
+        .singleElement()
+        .asString()
+        .contains("the headless Service name 'db.shop-headless'", "(no '.')");
+  }
 }
