@@ -8,6 +8,7 @@ import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.FreshPrimary;
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.backup.BackupStores;
@@ -104,7 +105,11 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
       store = new BackupStores(context.getClient(), volumeRoot).open(backup);
       prefix = BackupStores.prefix(backup);
     } catch (IllegalArgumentException e) {
-      return blocked(backup, "InvalidSpec", "invalid spec: " + e.getMessage(), null);
+      return blocked(
+          backup,
+          "InvalidSpec",
+          "invalid spec: " + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
+          null);
     }
 
     ZonedDateTime now = ZonedDateTime.now(clock).withNano(0);
@@ -145,7 +150,11 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     try {
       clients = connections.of(context.getClient(), cluster);
     } catch (IllegalArgumentException e) {
-      return blocked(backup, "WaitingForCluster", e.getMessage(), Duration.ofSeconds(30));
+      return blocked(
+          backup,
+          "WaitingForCluster",
+          HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
+          Duration.ofSeconds(30));
     }
     SnapshotJobs.Job job;
     try {
@@ -230,8 +239,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
           e instanceof java.util.concurrent.CompletionException && e.getCause() != null
               ? e.getCause()
               : e;
-      String message = "snapshot failed, retrying: " + cause.getMessage();
-      LOG.warn(message);
+      String message = "snapshot failed, retrying: " + HumanMessages.describe(cause);
+      LOG.warn(message, cause);
       events.warning(backup, "BackupFailed", message);
       return blocked(backup, "BackupFailed", message, Duration.ofSeconds(30));
     }
@@ -351,7 +360,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
   @Override
   public ErrorStatusUpdateControl<EtcdBackup> updateErrorStatus(
       EtcdBackup backup, Context<EtcdBackup> context, Exception e) {
-    String message = "reconcile failed, retrying: " + e.getMessage();
+    String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
     LOG.warn(message, e);
     EtcdBackupStatus status = copy(backup.getStatus(), backup);
     status.setConditions(

@@ -6,6 +6,7 @@ import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.FreshPrimary;
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.dependent.ClusterServices;
@@ -177,9 +178,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     try {
       clients = connections.of(client, cluster);
     } catch (IllegalArgumentException e) {
-      EtcdClusterStatus status = statuses.blocked(cluster, "TlsSecretUnusable", e.getMessage());
+      // The connections' own sentence about the Secret, bounded: it may quote a parser's reason.
+      String message = HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH);
+      EtcdClusterStatus status = statuses.blocked(cluster, "TlsSecretUnusable", message);
       if (!sameReady(cluster.getStatus(), status)) {
-        events.warning(cluster, "TlsSecretUnusable", e.getMessage());
+        events.warning(cluster, "TlsSecretUnusable", message);
       }
       return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(Duration.ofSeconds(10));
     }
@@ -560,7 +563,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   @Override
   public ErrorStatusUpdateControl<EtcdCluster> updateErrorStatus(
       EtcdCluster cached, Context<EtcdCluster> context, Exception e) {
-    String message = "reconcile failed, retrying: " + e.getMessage();
+    String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
     LOG.warn(message, e);
     Optional<EtcdCluster> cluster;
     try {

@@ -8,6 +8,7 @@ import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.FreshPrimary;
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.backup.BackgroundJobs;
@@ -81,14 +82,23 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
       try {
         schedule = CronSchedule.parse(spec.getSchedule());
       } catch (IllegalArgumentException e) {
-        return fail(b, "InvalidSpec", "invalid spec: schedule: " + e.getMessage(), null);
+        return fail(
+            b,
+            "InvalidSpec",
+            "invalid spec: schedule: "
+                + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
+            null);
       }
     }
     BackupStore store;
     try {
       store = stores.open(b);
     } catch (BackupStores.StoreException e) {
-      return fail(b, "StorageUnavailable", e.getMessage(), Duration.ofSeconds(30));
+      return fail(
+          b,
+          "StorageUnavailable",
+          HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
+          Duration.ofSeconds(30));
     }
     MySQLCluster cluster =
         context
@@ -129,17 +139,24 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
       return fail(
           b,
           "BackupFailed",
-          failed.description() + " failed: " + failed.message(),
+          failed.description()
+              + " failed: "
+              + HumanMessages.bounded(failed.message(), HumanMessages.MAX_LENGTH),
           Duration.ofSeconds(30));
     }
     if (job.isPresent() && job.get() instanceof BackgroundJobs.Done<DumpRun> done) {
       try {
         record(b, status, store, done.result());
       } catch (Exception e) {
+        // The status gets a sentence; the log keeps the exception.
+        LOG.warn("recording the dump of {} failed", done.result().source(), e);
         return fail(
             b,
             "BackupFailed",
-            "recording the dump of " + done.result().source() + " failed: " + e.getMessage(),
+            "recording the dump of "
+                + done.result().source()
+                + " failed: "
+                + HumanMessages.describe(e),
             Duration.ofSeconds(30));
       } finally {
         dumps.forget(jobKey);

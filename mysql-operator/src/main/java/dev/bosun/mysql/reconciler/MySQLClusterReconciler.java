@@ -4,6 +4,7 @@ import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.FreshPrimary;
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.dependent.Applier;
@@ -199,7 +200,13 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
       PodDisruptionBudgets.ensure(
           client, c, ClusterObjects.disruptionBudget(c), MySQLOperator.NAME);
     } catch (Applier.ForeignObjectException e) {
-      return blockedAfterRound(c, m, tick, addresses, "ResourceConflict", e.getMessage());
+      return blockedAfterRound(
+          c,
+          m,
+          tick,
+          addresses,
+          "ResourceConflict",
+          HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH));
     }
     rollingUpgrade(client, c, m, tick, addresses);
 
@@ -482,7 +489,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   @Override
   public ErrorStatusUpdateControl<MySQLCluster> updateErrorStatus(
       MySQLCluster cached, Context<MySQLCluster> context, Exception e) {
-    String message = "reconcile failed, retrying: " + e.getMessage();
+    String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
     LOG.warn(
         "{}/{}: {}",
         cached.getMetadata().getNamespace(),
