@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.testing.PodExec;
 import dev.bosun.common.testing.RealNodeExtension;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -46,13 +45,7 @@ class RealNodeEtcdIT {
         .cluster()
         .node()
         .tagImage(platform.cluster().node().workloadsImage(), REPOSITORY + ":v" + VERSION);
-    admin
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-        .create();
-    await("the default ServiceAccount of " + NS)
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> admin.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+    RealNodePods.namespace(admin, NS, Map.of());
   }
 
   @Test

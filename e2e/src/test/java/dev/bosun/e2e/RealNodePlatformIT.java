@@ -7,7 +7,6 @@ import dev.bosun.common.testing.PodExec;
 import dev.bosun.common.testing.RealNodeExtension;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -243,24 +242,8 @@ class RealNodePlatformIT {
   }
 
   private void createNamespaces() {
-    admin
-        .namespaces()
-        .resource(
-            new NamespaceBuilder().withNewMetadata().withName(SOURCE_NS).endMetadata().build())
-        .create();
-    admin
-        .namespaces()
-        .resource(
-            new NamespaceBuilder()
-                .withNewMetadata()
-                .withName(APP_NS)
-                .withAnnotations(Map.of("config.bosun.dev/accept-sync-from", SOURCE_NS))
-                .endMetadata()
-                .build())
-        .create();
-    await("the default ServiceAccount of " + APP_NS)
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> admin.serviceAccounts().inNamespace(APP_NS).withName("default").get() != null);
+    RealNodePods.namespace(admin, SOURCE_NS, Map.of());
+    RealNodePods.namespace(admin, APP_NS, Map.of("config.bosun.dev/accept-sync-from", SOURCE_NS));
   }
 
   private String fetch() {
