@@ -11,7 +11,8 @@
 #                  busybox (a small HTTP server for WebService samples) and dnsmasq (cluster DNS)
 #       jre        Debian bookworm minbase + OpenJDK 17 JRE + the MariaDB client (the operators'
 #                  base: the MySQL operator runs mariadb-dump and mariadb for backups/restores)
-# Images are cached by content: the key is a hash of this script, so a second run rebuilds nothing.
+# Each image is cached by content (a hash of its recipe and inputs): a second run rebuilds nothing,
+# and a changed recipe rebuilds only its image.
 # Usage: hack/install-node.sh -> prints the folder holding <name>.tar and <name>.ref for each image.
 set -euo pipefail
 CACHE=${BOSUN_CACHE:-$HOME/.cache/bosun}
@@ -31,14 +32,16 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 BIN=$("$HERE/install-control-plane.sh")
-KEY=$(cat "$0" "$HERE/image-archive.py" "$HERE"/images/* | sha256sum | cut -c1-12)
-OUT="$CACHE/images/$KEY"
-if [ -f "$OUT/done" ]; then ln -sfn "$OUT" "$CACHE/images/current"; echo "$OUT"; exit 0; fi
-mkdir -p "$OUT"
 MIRROR=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
+mkdir -p "$CACHE/images"
 WORK=$(mktemp -d "$CACHE/images/build.XXXXXX")
 trap '$SUDO rm -rf "$WORK"' EXIT
+CURRENT="$CACHE/images/current"
+# Before images were cached one by one, current was a link to one folder holding them all.
+[ -L "$CURRENT" ] && rm -f "$CURRENT"
+mkdir -p "$CURRENT"
+KEEP=(current)
 
 # rootfs NAME PACKAGES: a Debian bookworm minbase tree with PACKAGES, trimmed of docs and caches.
 rootfs() {
@@ -52,29 +55,59 @@ rootfs() {
   $SUDO chmod 1777 "$dir/tmp"
 }
 
+# image NAME [INPUT FILE...]: NAME.tar and NAME.ref in current/, built by build_NAME OUT KEY unless
+# a build with the same recipe is cached. The key hashes the recipe (build_NAME and rootfs as the
+# shell sees them), image-archive.py and the input files, so editing one image's recipe or files
+# rebuilds that image only.
+image() {
+  local name=$1; shift
+  local key
+  key=$({ declare -f "build_$name" rootfs; cat "$HERE/image-archive.py" "$@"; } | sha256sum | cut -c1-12)
+  local out="$CACHE/images/$name-$key"
+  if [ ! -f "$out/done" ]; then
+    rm -rf "$out"; mkdir -p "$out"
+    "build_$name" "$out" "$key"
+    touch "$out/done"
+  fi
+  ln -sfn "$out/$name.tar" "$CURRENT/$name.tar"
+  ln -sfn "$out/$name.ref" "$CURRENT/$name.ref"
+  KEEP+=("$name-$key")
+}
+
 # pause: one static binary.
-mkdir -p "$WORK/pause"
-cp "$BIN/pause" "$WORK/pause/pause"
-python3 "$HERE/image-archive.py" "$WORK/pause" "$OUT/pause.tar" docker.io/bosun/pause:3.4 \
-  --entrypoint /pause >"$OUT/pause.ref"
+build_pause() {
+  mkdir -p "$WORK/pause"
+  cp "$BIN/pause" "$WORK/pause/pause"
+  python3 "$HERE/image-archive.py" "$WORK/pause" "$1/pause.tar" docker.io/bosun/pause:3.4 \
+    --entrypoint /pause >"$1/pause.ref"
+}
 
-rootfs workloads "mariadb-server,mariadb-client,etcd-server,etcd-client,busybox,dnsmasq-base,procps,iproute2"
-# busybox's applets (httpd, wget, nslookup, sh tools) under their own names.
-$SUDO chroot "$WORK/workloads" /bin/busybox --install -s /usr/local/bin
-# The MariaDB image contract the MySQL operator's Pods use (docker-entrypoint.sh, initdb.d).
-$SUDO install -m 0755 "$HERE/images/docker-entrypoint.sh" "$WORK/workloads/usr/local/bin/docker-entrypoint.sh"
-$SUDO mkdir -p "$WORK/workloads/docker-entrypoint-initdb.d"
-python3 "$HERE/image-archive.py" "$WORK/workloads" "$OUT/workloads.tar" "docker.io/bosun/workloads:$KEY" \
-  >"$OUT/workloads.ref"
+build_workloads() {
+  rootfs workloads "mariadb-server,mariadb-client,etcd-server,etcd-client,busybox,dnsmasq-base,procps,iproute2"
+  # busybox's applets (httpd, wget, nslookup, sh tools) under their own names.
+  $SUDO chroot "$WORK/workloads" /bin/busybox --install -s /usr/local/bin
+  # The MariaDB image contract the MySQL operator's Pods use (docker-entrypoint.sh, initdb.d).
+  $SUDO install -m 0755 "$HERE/images/docker-entrypoint.sh" "$WORK/workloads/usr/local/bin/docker-entrypoint.sh"
+  $SUDO mkdir -p "$WORK/workloads/docker-entrypoint-initdb.d"
+  python3 "$HERE/image-archive.py" "$WORK/workloads" "$1/workloads.tar" "docker.io/bosun/workloads:$2" \
+    >"$1/workloads.ref"
+}
 
-rootfs jre "openjdk-17-jre-headless,mariadb-client"
-python3 "$HERE/image-archive.py" "$WORK/jre" "$OUT/jre.tar" "docker.io/bosun/jre17:$KEY" \
-  --env JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64 >"$OUT/jre.ref"
+build_jre() {
+  rootfs jre "openjdk-17-jre-headless,mariadb-client"
+  python3 "$HERE/image-archive.py" "$WORK/jre" "$1/jre.tar" "docker.io/bosun/jre17:$2" \
+    --env JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64 >"$1/jre.ref"
+}
 
-touch "$OUT/done"
-# A stable path for the build (pom.xml's node-image profile takes the JRE base from it).
-ln -sfn "$OUT" "$CACHE/images/current"
-# Older image builds are of no use once the script changed.
-find "$CACHE/images" -mindepth 1 -maxdepth 1 -type d ! -name "$KEY" ! -name current -exec $SUDO rm -rf {} +
-log "images ready in $OUT: $(cat "$OUT"/*.ref | tr '\n' ' ')"
-echo "$OUT"
+image pause "$BIN/pause"
+image workloads "$HERE"/images/*
+image jre
+
+# Builds no current image uses are of no use any more (nor are folders of the older layout).
+for d in "$CACHE"/images/*; do
+  keep=0
+  for k in "${KEEP[@]}"; do [ "$(basename "$d")" = "$k" ] && keep=1; done
+  [ "$d" = "$WORK" ] || [ $keep = 1 ] || $SUDO rm -rf "$d"
+done
+log "images ready in $CURRENT: $(cat "$CURRENT"/*.ref | tr '\n' ' ')"
+echo "$CURRENT"

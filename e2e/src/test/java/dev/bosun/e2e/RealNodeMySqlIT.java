@@ -24,13 +24,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A MySQLCluster (MariaDB flavour) of three as real containers from the MySQL operator's own Pod
- * specs (its start and init scripts, its ConfigMap, its generated Secrets), run by the operator's
- * chart Pods: a writer in another Pod writes through the primary Service's name; the primary's
- * container hangs (frozen, as a hung machine: a killed container is restarted in place by the
- * kubelet within a second, which is no failover); the operator fails over, the writer reconnects
- * through the same name, every acknowledged row is on the new primary; the old primary's container
- * is then killed and comes back as a replica, never writable.
+ * MySQLClusters (MariaDB flavour) as real containers from the MySQL operator's own Pod specs (its
+ * start and init scripts, its ConfigMap, its generated Secrets), run by the operator's chart Pods.
+ * A writer in another Pod writes through the primary Service's name while the primary's container
+ * hangs (frozen, as a hung machine), and later while the next primary's container is killed each
+ * time the kubelet restarts it (a crash loop; one kill alone is restarted in place within a second,
+ * which is no failover): each time the operator fails over, the writer reconnects through the same
+ * name and every acknowledged row survives; the old primary comes back read-only. A MySQLBackup on
+ * the operator's backup volume is restored into a new cluster.
  */
 @ExtendWith(RealNodeExtension.class)
 class RealNodeMySqlIT {
@@ -51,7 +52,7 @@ class RealNodeMySqlIT {
   }
 
   @Test
-  void hungPrimaryFailsOverAndEveryAcknowledgedRowIsOnTheNewPrimary() {
+  void hungThenCrashLoopingPrimaryFailOverAndEveryAcknowledgedRowSurvives() {
     admin
         .resource(
             Serialization.unmarshal(
@@ -85,20 +86,7 @@ class RealNodeMySqlIT {
             Map.of("ROOT_PASSWORD", rootPassword())));
     sql("CREATE DATABASE IF NOT EXISTS app; CREATE TABLE IF NOT EXISTS app.t (id INT PRIMARY KEY)");
 
-    CompletableFuture<PodExec.Result> writes =
-        CompletableFuture.supplyAsync(
-            () ->
-                PodExec.sh(
-                    admin,
-                    NS,
-                    "writer",
-                    Duration.ofMinutes(5),
-                    // Bounded: 3000 inserts or 4 minutes; stops early when /tmp/stop appears.
-                    "i=0; end=$(( $(date +%s) + 240 ));"
-                        + " while [ $i -lt 3000 ] && [ $(date +%s) -lt $end ] && [ ! -f /tmp/stop ]; do"
-                        + " if mariadb -h db-primary -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=2"
-                        + " -e \"INSERT INTO app.t VALUES ($i)\" >/dev/null 2>&1; then echo ack $i;"
-                        + " else echo fail $i; sleep 0.2; fi; i=$((i+1)); done; echo done"));
+    CompletableFuture<PodExec.Result> writes = writer(0);
     await("some acknowledged rows before the kill")
         .atMost(Duration.ofMinutes(1))
         .until(() -> count() > 20);
@@ -145,11 +133,7 @@ class RealNodeMySqlIT {
         .as("the old primary is read-only")
         .isEqualTo("1");
     Set<Integer> acked = RealNodePods.numbered(out, "ack");
-    Set<Integer> stored = new HashSet<>();
-    Matcher m = Pattern.compile("(?m)^(\\d+)$").matcher(sql("SELECT id FROM app.t"));
-    while (m.find()) {
-      stored.add(Integer.parseInt(m.group(1)));
-    }
+    Set<Integer> stored = storedIds();
     Set<Integer> lost = new HashSet<>(acked);
     lost.removeAll(stored);
     System.err.printf(
@@ -162,6 +146,235 @@ class RealNodeMySqlIT {
         RealNodePods.numbered(out, "fail").size(),
         lost.size());
     assertThat(lost).as("acknowledged rows missing on the new primary").isEmpty();
+
+    // Now the new primary's container is killed every time the kubelet restarts it (a crash
+    // loop): the kubelet's back-off keeps it down, the operator fails over again.
+    String second = String.valueOf(status().get("primary"));
+    PodExec.sh(admin, NS, "writer", Duration.ofSeconds(10), "rm -f /tmp/stop");
+    CompletableFuture<PodExec.Result> more = writer(100_000);
+    long before = count();
+    await("acknowledged rows before the crash loop")
+        .atMost(Duration.ofMinutes(1))
+        .until(() -> count() > before + 20);
+    Instant crashing = Instant.now();
+    int kills = crashLoopUntilFailover(second, Duration.ofMinutes(4));
+    long crashSeconds = Duration.between(crashing, Instant.now()).toSeconds();
+    long afterCrash = count();
+    await("the writer to write through the third primary")
+        .atMost(Duration.ofMinutes(1))
+        .until(() -> count() > afterCrash + 20);
+    PodExec.sh(admin, NS, "writer", Duration.ofSeconds(10), "touch /tmp/stop");
+    String moreOut = more.join().stdout();
+    await("the cluster Ready again after the crash loop ended")
+        .atMost(Duration.ofMinutes(5))
+        .pollInterval(Duration.ofSeconds(2))
+        .until(() -> Resources.ready(cluster()) && readyPods() == 3);
+    Set<Integer> ackedMore = RealNodePods.numbered(moreOut, "ack");
+    Set<Integer> storedMore = storedIds();
+    Set<Integer> lostMore = new HashSet<>(ackedMore);
+    lostMore.removeAll(storedMore);
+    System.err.printf(
+        "[e2e] MariaDB primary %s crash-looping (%d kills): new primary %s after %d s; %d rows"
+            + " acknowledged, %d failed attempts, %d lost%n",
+        second,
+        kills,
+        status().get("primary"),
+        crashSeconds,
+        ackedMore.size(),
+        RealNodePods.numbered(moreOut, "fail").size(),
+        lostMore.size());
+    assertThat(lostMore).as("acknowledged rows missing after the crash loop").isEmpty();
+    assertThat(storedMore).as("rows of the first writer kept").containsAll(acked);
+  }
+
+  /**
+   * Kills {@code pod}'s MariaDB container whenever it runs, until the operator names another
+   * primary (bounded by {@code limit}); returns the number of kills.
+   */
+  private int crashLoopUntilFailover(String pod, Duration limit) {
+    Instant end = Instant.now().plus(limit);
+    int kills = 0;
+    String lastKilled = "";
+    while (pod.equals(String.valueOf(status().get("primary")))) {
+      if (Instant.now().isAfter(end)) {
+        System.err.println("[e2e] MySQLCluster status: " + status());
+        platform.pods("mysql").forEach(platform::describe);
+        throw new AssertionError(pod + " still primary after " + kills + " kills in " + limit);
+      }
+      Pod p = admin.pods().inNamespace(NS).withName(pod).get();
+      var state =
+          p == null || p.getStatus().getContainerStatuses().isEmpty()
+              ? null
+              : p.getStatus().getContainerStatuses().get(0);
+      if (state != null
+          && state.getState().getRunning() != null
+          && !state.getContainerID().equals(lastKilled)) {
+        lastKilled = state.getContainerID();
+        platform.cluster().node().killContainer(lastKilled.replaceFirst("^containerd://", ""));
+        kills++;
+      }
+      sleep(Duration.ofMillis(300));
+    }
+    return kills;
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * A writer in the writer Pod inserting ids from {@code first} through the primary Service;
+   * bounded: 3000 inserts or 4 minutes, stops early when /tmp/stop appears.
+   */
+  private CompletableFuture<PodExec.Result> writer(int first) {
+    return CompletableFuture.supplyAsync(
+        () ->
+            PodExec.sh(
+                admin,
+                NS,
+                "writer",
+                Duration.ofMinutes(5),
+                "i="
+                    + first
+                    + "; last=$((i + 3000)); end=$(( $(date +%s) + 240 ));"
+                    + " while [ $i -lt $last ] && [ $(date +%s) -lt $end ] && [ ! -f /tmp/stop ]; do"
+                    + " if mariadb -h db-primary -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=2"
+                    + " -e \"INSERT INTO app.t VALUES ($i)\" >/dev/null 2>&1; then echo ack $i;"
+                    + " else echo fail $i; sleep 0.2; fi; i=$((i+1)); done; echo done"));
+  }
+
+  private Set<Integer> storedIds() {
+    Set<Integer> stored = new HashSet<>();
+    Matcher m = Pattern.compile("(?m)^(\\d+)$").matcher(sql("SELECT id FROM app.t"));
+    while (m.find()) {
+      stored.add(Integer.parseInt(m.group(1)));
+    }
+    return stored;
+  }
+
+  @Test
+  void aBackupOnTheOperatorsVolumeIsRestoredIntoANewCluster() {
+    cluster("shop", 1, "");
+    awaitReady("shop", 1);
+    String password = rootPassword("shop");
+    RealNodePods.run(
+        admin,
+        NS,
+        RealNodePods.shell(
+            "shop-client",
+            platform.cluster().node().workloadsImage(),
+            Map.of("ROOT_PASSWORD", password)));
+    // 200 rows in one statement: a table a person would recognise after the restore.
+    assertThat(
+            shopSql(
+                "shop",
+                password,
+                "CREATE DATABASE shop; CREATE TABLE shop.orders (id INT PRIMARY KEY, item"
+                    + " VARCHAR(32)); USE shop; INSERT INTO orders SELECT seq, CONCAT(\"item-\","
+                    + " seq) FROM seq_1_to_200"))
+        .as("output of creating the source data")
+        .isEmpty();
+    assertThat(shopSql("shop", password, "SELECT COUNT(*) FROM shop.orders"))
+        .as("rows written to the source cluster")
+        .isEqualTo("200");
+    admin
+        .resource(
+            Serialization.unmarshal(
+                """
+                apiVersion: mysql.bosun.dev/v1alpha1
+                kind: MySQLBackup
+                metadata: {name: shop-nightly, namespace: %s}
+                spec:
+                  clusterName: shop
+                  storage: {volume: {}}
+                """
+                    .formatted(NS),
+                GenericKubernetesResource.class))
+        .create();
+    await("MySQLBackup shop-nightly Ready with a dump on the operator's volume")
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(() -> Resources.ready(backup("shop-nightly")));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> backupStatus =
+        (Map<String, Object>) backup("shop-nightly").getAdditionalProperties().get("status");
+    System.err.println("[e2e] MySQLBackup shop-nightly: " + backupStatus.get("lastLocation"));
+
+    cluster("shop-copy", 2, "  fromBackup: {backupName: shop-nightly}\n");
+    awaitReady("shop-copy", 2);
+    String copied =
+        shopSql(
+            "shop-copy", rootPassword("shop-copy"), "SELECT COUNT(*), MAX(item) FROM shop.orders");
+    assertThat(copied).as("rows in the restored cluster").isEqualTo("200\titem-99");
+    assertThat(String.valueOf(status("shop-copy").get("restoredFrom")))
+        .as("the restored cluster names its source")
+        .contains("shop");
+  }
+
+  /** Runs SQL on {@code cluster}'s primary from the shop-client Pod; the trimmed output. */
+  private String shopSql(String cluster, String password, String statement) {
+    PodExec.Result r =
+        PodExec.sh(
+            admin,
+            NS,
+            "shop-client",
+            Duration.ofSeconds(30),
+            "mariadb -h "
+                + cluster
+                + "-primary -uroot -p'"
+                + password
+                + "' --connect-timeout=3 -N -e '"
+                + statement
+                + "'");
+    return r.stdout().trim() + r.stderr().trim();
+  }
+
+  /** Creates a MariaDB MySQLCluster of {@code replicas} from the node's workloads image. */
+  private void cluster(String name, int replicas, String extraSpec) {
+    admin
+        .resource(
+            Serialization.unmarshal(
+                """
+                apiVersion: mysql.bosun.dev/v1alpha1
+                kind: MySQLCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  replicas: %d
+                  flavour: MariaDB
+                  version: "10.11"
+                  image: %s
+                  storage: {size: 256Mi}
+                %s"""
+                    .formatted(name, NS, replicas, RealNodeSamples.MARIADB_IMAGE, extraSpec),
+                GenericKubernetesResource.class))
+        .create();
+  }
+
+  private void awaitReady(String name, int replicas) {
+    try {
+      await("MySQLCluster " + name + " Ready with " + replicas + " MariaDB containers")
+          .atMost(Duration.ofMinutes(6))
+          .pollInterval(Duration.ofSeconds(2))
+          .until(
+              () ->
+                  Resources.ready(
+                          Resources.get(
+                              admin, "mysql.bosun.dev/v1alpha1", "MySQLCluster", NS, name))
+                      && readyPods(name) == replicas);
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      System.err.println("[e2e] MySQLCluster " + name + " status: " + status(name));
+      platform.pods("mysql").forEach(platform::describe);
+      throw e;
+    }
+  }
+
+  private GenericKubernetesResource backup(String name) {
+    return Resources.get(admin, "mysql.bosun.dev/v1alpha1", "MySQLBackup", NS, name);
   }
 
   private long count() {
@@ -195,17 +408,28 @@ class RealNodeMySqlIT {
     return Resources.get(admin, "mysql.bosun.dev/v1alpha1", "MySQLCluster", NS, "db");
   }
 
-  @SuppressWarnings("unchecked")
   private Map<String, Object> status() {
-    Object status = cluster().getAdditionalProperties().get("status");
+    return status("db");
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> status(String name) {
+    Object status =
+        Resources.get(admin, "mysql.bosun.dev/v1alpha1", "MySQLCluster", NS, name)
+            .getAdditionalProperties()
+            .get("status");
     return status instanceof Map<?, ?> ? (Map<String, Object>) status : Map.of();
   }
 
   private long readyPods() {
+    return readyPods("db");
+  }
+
+  private long readyPods(String instance) {
     return admin
         .pods()
         .inNamespace(NS)
-        .withLabel("app.kubernetes.io/instance", "db")
+        .withLabel("app.kubernetes.io/instance", instance)
         .list()
         .getItems()
         .stream()
@@ -214,13 +438,17 @@ class RealNodeMySqlIT {
   }
 
   private String rootPassword() {
+    return rootPassword("db");
+  }
+
+  private String rootPassword(String cluster) {
     return new String(
         Base64.getDecoder()
             .decode(
                 admin
                     .secrets()
                     .inNamespace(NS)
-                    .withName("db-root")
+                    .withName(cluster + "-root")
                     .get()
                     .getData()
                     .get("password")),

@@ -6,7 +6,10 @@ import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
 import dev.bosun.common.testing.LocalControlPlane;
 import dev.bosun.common.testing.RealNodeCluster;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -73,7 +76,13 @@ final class RealNodePlatform {
     }
   }
 
+  /**
+   * The claim the MySQL operator's chart mounts as its backup volume (it takes an existing one).
+   */
+  static final String MYSQL_BACKUP_CLAIM = "mysql-backups";
+
   private void install() {
+    createMySqlBackupClaim();
     InstallCommand install =
         new Helm(PlatformChart.dir())
             .install()
@@ -84,6 +93,10 @@ final class RealNodePlatform {
     for (String operator : PlatformChart.OPERATORS) {
       install.set(operator + ".replicaCount", Integer.toString(replicas));
     }
+    // Backups to a volume: the etcd chart creates its claim, the MySQL chart mounts ours.
+    install.set("etcd.backup.volume.enabled", "true");
+    install.set("etcd.backup.volume.size", "1Gi");
+    install.set("mysql.backupVolume.claimName", MYSQL_BACKUP_CLAIM);
     install.call();
     try {
       await("every operator Deployment to have " + replicas + " ready Pods running its image")
@@ -97,13 +110,42 @@ final class RealNodePlatform {
     }
   }
 
+  private void createMySqlBackupClaim() {
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(PlatformRelease.NAMESPACE)
+                .endMetadata()
+                .build())
+        .serverSideApply();
+    admin
+        .persistentVolumeClaims()
+        .inNamespace(PlatformRelease.NAMESPACE)
+        .resource(
+            new PersistentVolumeClaimBuilder()
+                .withNewMetadata()
+                .withName(MYSQL_BACKUP_CLAIM)
+                .endMetadata()
+                .withNewSpec()
+                .withAccessModes("ReadWriteOnce")
+                .withNewResources()
+                .addToRequests("storage", new Quantity("1Gi"))
+                .endResources()
+                .endSpec()
+                .build())
+        .create();
+  }
+
   /** What a person would look at first: the Pod's container states and its last log lines. */
   void describe(Pod pod) {
     String name = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
     System.err.println("----- " + name + " phase " + pod.getStatus().getPhase());
     if (pod.getStatus().getContainerStatuses() != null) {
-      pod.getStatus()
-          .getContainerStatuses()
+      java.util.stream.Stream.concat(
+              pod.getStatus().getInitContainerStatuses().stream(),
+              pod.getStatus().getContainerStatuses().stream())
           .forEach(
               c ->
                   System.err.println(
@@ -116,18 +158,25 @@ final class RealNodePlatform {
                           + " last="
                           + c.getLastState()));
     }
-    try {
-      String log =
-          admin
-              .pods()
-              .inNamespace(pod.getMetadata().getNamespace())
-              .withName(pod.getMetadata().getName())
-              .tailingLines(40)
-              .getLog();
-      System.err.println(log);
-    } catch (RuntimeException e) {
-      System.err.println("  (no log: " + e.getMessage() + ")");
-    }
+    java.util.stream.Stream.concat(
+            pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
+        .map(io.fabric8.kubernetes.api.model.Container::getName)
+        .forEach(
+            container -> {
+              try {
+                String log =
+                    admin
+                        .pods()
+                        .inNamespace(pod.getMetadata().getNamespace())
+                        .withName(pod.getMetadata().getName())
+                        .inContainer(container)
+                        .tailingLines(40)
+                        .getLog();
+                System.err.println("  --- " + container + "\n" + log);
+              } catch (RuntimeException e) {
+                System.err.println("  --- " + container + ": no log (" + e.getMessage() + ")");
+              }
+            });
   }
 
   private boolean available(String operator) {

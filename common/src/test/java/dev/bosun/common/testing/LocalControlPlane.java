@@ -258,14 +258,7 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   private void waitFor(String what, Duration timeout, java.util.function.BooleanSupplier ready) {
-    org.awaitility.Awaitility.await(what)
-        .atMost(timeout)
-        .pollInterval(Duration.ofMillis(100))
-        .ignoreExceptions()
-        .failFast(
-            "a control plane process died while waiting for " + what,
-            () -> processes.stream().anyMatch(p -> !p.isAlive()))
-        .until(ready::getAsBoolean);
+    LocalProcesses.await("control plane", processes, what, timeout, Duration.ofMillis(100), ready);
   }
 
   /** True when started for a {@link LocalNode}. */
@@ -335,15 +328,7 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** Prints the last lines of each control plane log: what a failed test needs to be understood. */
   public void printLogTails(int lines, Consumer<String> out) {
-    try (Stream<Path> logs = Files.list(workDir.resolve("logs"))) {
-      for (Path log : logs.sorted().toList()) {
-        List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-        out.accept("----- " + log + " (last " + Math.min(lines, all.size()) + " lines) -----");
-        all.subList(Math.max(0, all.size() - lines), all.size()).forEach(out);
-      }
-    } catch (IOException e) {
-      out.accept("(no control plane logs: " + e.getMessage() + ")");
-    }
+    LocalProcesses.printTails("control plane", workDir.resolve("logs"), lines, out);
   }
 
   @Override

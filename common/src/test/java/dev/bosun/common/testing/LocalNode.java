@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,8 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
-import org.awaitility.Awaitility;
 
 /**
  * A real Kubernetes node on this machine, joined to a {@link LocalControlPlane} started with {@link
@@ -422,31 +419,12 @@ public final class LocalNode implements AutoCloseable {
   }
 
   private void waitFor(String what, Duration timeout, java.util.function.BooleanSupplier ready) {
-    Awaitility.await(what)
-        .atMost(timeout)
-        .pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions()
-        .failFast(
-            "a node process died while waiting for " + what,
-            () -> processes.stream().anyMatch(p -> !p.isAlive()))
-        .until(ready::getAsBoolean);
+    LocalProcesses.await("node", processes, what, timeout, Duration.ofMillis(200), ready);
   }
 
   /** Prints the last lines of each node log. */
   public void printLogTails(int lines, java.util.function.Consumer<String> out) {
-    Path logs = workDir.resolve("logs");
-    if (!Files.isDirectory(logs)) {
-      return;
-    }
-    try (Stream<Path> files = Files.list(logs)) {
-      for (Path log : files.sorted().toList()) {
-        List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-        out.accept("----- " + log + " (last " + Math.min(lines, all.size()) + " lines) -----");
-        all.subList(Math.max(0, all.size() - lines), all.size()).forEach(out);
-      }
-    } catch (IOException e) {
-      out.accept("(no node logs: " + e.getMessage() + ")");
-    }
+    LocalProcesses.printTails("node", workDir.resolve("logs"), lines, out);
   }
 
   @Override

@@ -281,23 +281,17 @@ class LocalNodeIT {
   }
 
   private static Pod httpd(String name, String content) {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName(name)
+    return new PodBuilder(
+            pod(
+                name,
+                "mkdir -p /tmp/www && echo '"
+                    + content
+                    + "' > /tmp/www/index.html && exec httpd -f -p 8080 -h /tmp/www"))
+        .editMetadata()
         .withLabels(Map.of("app", name))
         .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(1L)
-        .addNewContainer()
-        .withName("httpd")
-        .withImage(image)
-        .withImagePullPolicy("Never")
-        .withCommand(
-            "sh",
-            "-c",
-            "mkdir -p /tmp/www && echo '"
-                + content
-                + "' > /tmp/www/index.html && exec httpd -f -p 8080 -h /tmp/www")
+        .editSpec()
+        .editFirstContainer()
         .withNewReadinessProbe()
         .withNewHttpGet()
         .withPath("/")
@@ -311,34 +305,13 @@ class LocalNodeIT {
   }
 
   private static Pod shell(String name) {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(1L)
-        .addNewContainer()
-        .withName("shell")
-        .withImage(image)
-        .withImagePullPolicy("Never")
-        .withCommand("sh", "-c", "echo " + name + " started; exec sleep 3600")
-        .endContainer()
-        .endSpec()
-        .build();
+    return pod(name, "echo " + name + " started; exec sleep 3600");
   }
 
   private static Pod withClaim(String name, String script) {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(1L)
-        .addNewContainer()
-        .withName("shell")
-        .withImage(image)
-        .withImagePullPolicy("Never")
-        .withCommand("sh", "-c", script)
+    return new PodBuilder(pod(name, script))
+        .editSpec()
+        .editFirstContainer()
         .addNewVolumeMount()
         .withName("data")
         .withMountPath("/data")
@@ -350,6 +323,24 @@ class LocalNodeIT {
         .withClaimName("data")
         .endPersistentVolumeClaim()
         .endVolume()
+        .endSpec()
+        .build();
+  }
+
+  /** A Pod of one container from the workloads image running {@code script} under sh. */
+  private static Pod pod(String name, String script) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withTerminationGracePeriodSeconds(1L)
+        .addNewContainer()
+        .withName("main")
+        .withImage(image)
+        .withImagePullPolicy("Never")
+        .withCommand("sh", "-c", script)
+        .endContainer()
         .endSpec()
         .build();
   }
