@@ -264,6 +264,13 @@ public final class LocalNode implements AutoCloseable {
         if (Files.exists(teardown)) {
           Shell.run("bash " + Shell.quote(teardown.toString()) + " >/dev/null 2>&1 || true");
         }
+        // A JVM killed before its shutdown hook finished leaves gigabytes of images behind in the
+        // temporary folder RealNodeCluster made: delete it once nothing is mounted below it.
+        Path top = Path.of(owner[1]).getParent();
+        if (top != null && top.getFileName().toString().startsWith("bosun-real-node")) {
+          Shell.run(
+              "grep -q ' " + top + "/' /proc/mounts || rm -rf " + Shell.quote(top.toString()));
+        }
         Files.deleteIfExists(OWNER);
       }
     } catch (IOException | NumberFormatException e) {
