@@ -105,3 +105,11 @@ global.watchNamespaces. Read it with: include "bosun-etcd-operator.watchNamespac
 {{- define "bosun-etcd-operator.watchNamespaces" -}}
 {{- .Values.watchNamespaces | default (.Values.global | default dict).watchNamespaces | default list | toJson }}
 {{- end }}
+
+{{/*
+The URL member Pods fetch volume snapshots from: backup.volume.operatorUrl, else the metrics
+Service (service.yaml, which selects every replica) by its cluster DNS name.
+*/}}
+{{- define "bosun-etcd-operator.operatorUrl" -}}
+{{- .Values.backup.volume.operatorUrl | default (printf "http://%s-metrics.%s.svc:%v" (include "bosun-etcd-operator.fullname" .) .Release.Namespace .Values.metrics.port) }}
+{{- end }}

@@ -14,19 +14,26 @@ import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;
 import dev.bosun.etcd.reconciler.EtcdBackupReconciler;
 import dev.bosun.etcd.reconciler.EtcdClusterReconciler;
+import dev.bosun.etcd.restore.RestoreSources;
+import dev.bosun.etcd.restore.SnapshotRoute;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Runs the etcd operator against the cluster of the current kubeconfig or ServiceAccount. */
 public final class Main {
 
   /** {@code service} (default, in a cluster) or {@code loopback} (members on this machine). */
   public static final String ADDRESSING = "BOSUN_ETCD_ADDRESSING";
+
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
   private Main() {}
 
@@ -46,6 +53,26 @@ public final class Main {
   public static Optional<Path> backupDir(Map<String, String> env) {
     String dir = env.getOrDefault(BACKUP_DIR, "").trim();
     return dir.isEmpty() ? Optional.empty() : Optional.of(Path.of(dir));
+  }
+
+  /**
+   * The operator's HTTP endpoint as member Pods reach it (the chart sets the metrics Service's
+   * cluster DNS name): where a member restored from the backup volume fetches its snapshot.
+   */
+  public static final String OPERATOR_URL = "BOSUN_OPERATOR_URL";
+
+  /** The operator URL the environment names, if any. */
+  public static Optional<URI> operatorUrl(Map<String, String> env) {
+    String url = env.getOrDefault(OPERATOR_URL, "").trim();
+    if (url.isEmpty()) {
+      return Optional.empty();
+    }
+    URI uri = URI.create(url);
+    boolean web = "http".equals(uri.getScheme()) || "https".equals(uri.getScheme());
+    if (!web || uri.getHost() == null) {
+      throw new IllegalArgumentException(OPERATOR_URL + " must be an http(s) URL: " + url);
+    }
+    return Optional.of(uri);
   }
 
   /** The addressing the environment asks for. */
@@ -95,6 +122,27 @@ public final class Main {
       Optional<Path> backupDir,
       Metrics metrics,
       java.util.function.UnaryOperator<java.net.URI> route) {
+    return create(
+        settings, client, addressing, backupDir, operatorUrl(System.getenv()), metrics, route);
+  }
+
+  /**
+   * The same, with member Pods restored from the backup volume fetching their snapshot from {@code
+   * operatorUrl} (unset: such restores are refused, saying why).
+   */
+  public static OperatorRuntime create(
+      OperatorSettings settings,
+      KubernetesClient client,
+      MemberAddressing addressing,
+      Optional<Path> backupDir,
+      Optional<URI> operatorUrl,
+      Metrics metrics,
+      java.util.function.UnaryOperator<java.net.URI> route) {
+    if (operatorUrl.isPresent() && settings.httpPort() < 0) {
+      LOG.warn(
+          "{} is set but the HTTP port is disabled: restores from the backup volume will fail",
+          OPERATOR_URL);
+    }
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
     EtcdConnections connections = new EtcdConnections(route);
     Clock clock = Clock.systemUTC();
@@ -117,10 +165,18 @@ public final class Main {
                     EtcdOperator.NAME),
             System.getenv()
                 .getOrDefault(EtcdOperator.OPERATOR_IMAGE_ENV, EtcdOperator.DEFAULT_OPERATOR_IMAGE),
+            new RestoreSources(backupDir, operatorUrl),
             connections);
     EtcdBackupReconciler backups =
         new EtcdBackupReconciler(
             addressing, events, clock, backupDir, connections, new SnapshotJobs());
-    return new OperatorRuntime(settings, client, metrics).register(clusters).register(backups);
+    OperatorRuntime runtime =
+        new OperatorRuntime(settings, client, metrics).register(clusters).register(backups);
+    // Every replica serves snapshots of the volume they all mount, leader or not.
+    backupDir.ifPresent(
+        dir ->
+            runtime.route(
+                SnapshotRoute.PATH, SnapshotRoute.of(dir, settings.watchNamespaces(), client)));
+    return runtime;
   }
 }

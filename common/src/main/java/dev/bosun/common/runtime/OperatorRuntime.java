@@ -1,5 +1,6 @@
 package dev.bosun.common.runtime;
 
+import com.sun.net.httpserver.HttpHandler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -16,6 +17,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +36,7 @@ public final class OperatorRuntime implements AutoCloseable {
   private final Operator operator;
   private final PrometheusMeterRegistry registry;
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final Map<String, HttpHandler> routes = new LinkedHashMap<>();
   private volatile boolean closing;
   private HealthServer health;
 
@@ -104,13 +108,36 @@ public final class OperatorRuntime implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Serves {@code handler} for requests under {@code path} on the operator's HTTP port, next to
+   * /healthz, /readyz and /metrics (nothing is served when the port is disabled). Every replica
+   * serves it, leader or not: a handler must not rely on what only the leader knows. Call before
+   * {@link #start()}.
+   */
+  public OperatorRuntime route(String path, HttpHandler handler) {
+    if (health != null) {
+      throw new IllegalStateException("routes are added before the runtime starts");
+    }
+    if (!path.startsWith("/") || HealthServer.OWN_PATHS.contains(path)) {
+      throw new IllegalArgumentException("not a path an operator may serve: " + path);
+    }
+    if (routes.putIfAbsent(path, handler) != null) {
+      throw new IllegalArgumentException("path " + path + " is already served");
+    }
+    return this;
+  }
+
   /** Starts the health endpoint, then the operator (which waits for its informers to sync). */
   public OperatorRuntime start() {
     if (settings.httpPort() >= 0) {
       try {
         health =
             new HealthServer(
-                settings.httpPort(), () -> stopped.getCount() > 0, this::isReady, registry::scrape);
+                settings.httpPort(),
+                () -> stopped.getCount() > 0,
+                this::isReady,
+                registry::scrape,
+                routes);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot serve health on port " + settings.httpPort(), e);
       }
@@ -130,7 +157,7 @@ public final class OperatorRuntime implements AutoCloseable {
         && operator.getRuntimeInfo().allEventSourcesAreHealthy();
   }
 
-  /** The port /healthz, /readyz and /metrics answer on, or -1 when disabled. */
+  /** The port /healthz, /readyz, /metrics and the added routes answer on, or -1 when disabled. */
   public int httpPort() {
     return health == null ? -1 : health.port();
   }

@@ -3,9 +3,14 @@ package dev.bosun.etcd.dependent;
 import dev.bosun.common.meta.EnvVars;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.backup.BackupStores;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;
+import dev.bosun.etcd.restore.FetchSnapshot;
+import dev.bosun.etcd.restore.RestoreSecrets;
+import dev.bosun.etcd.restore.RestoreSource;
+import dev.bosun.etcd.restore.SnapshotRoute;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Pod.AntiAffinity;
@@ -14,6 +19,7 @@ import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
@@ -275,36 +281,25 @@ public final class MemberPods {
       ClusterRef ref,
       MemberAddressing addressing,
       String member,
-      dev.bosun.etcd.restore.RestoreSource source,
+      RestoreSource source,
       String operatorImage) {
     String peer = addressing.peerUrl(ref, member).toString();
     VolumeMount data = new VolumeMountBuilder().withName("data").withMountPath(DATA_MOUNT).build();
     VolumeMount staging =
         new VolumeMountBuilder().withName("restore").withMountPath(RESTORE_MOUNT).build();
-    String main = dev.bosun.etcd.restore.FetchSnapshot.class.getName();
-    List<String> java = List.of("java", "-cp", "/app/resources:/app/classes:/app/libs/*", main);
+    List<String> java =
+        List.of(
+            "java",
+            "-cp",
+            "/app/resources:/app/classes:/app/libs/*",
+            FetchSnapshot.class.getName());
     var fetch =
         new ContainerBuilder()
             .withName("fetch-snapshot")
             .withImage(operatorImage)
             .withCommand(java)
             .withArgs("fetch", RESTORE_MOUNT + "/snapshot.db")
-            .withEnv(
-                EnvVars.of(dev.bosun.etcd.restore.FetchSnapshot.ENDPOINT, source.endpoint()),
-                EnvVars.of(dev.bosun.etcd.restore.FetchSnapshot.REGION, source.region()),
-                EnvVars.of(dev.bosun.etcd.restore.FetchSnapshot.BUCKET, source.bucket()),
-                EnvVars.of(
-                    dev.bosun.etcd.restore.FetchSnapshot.PATH_STYLE,
-                    Boolean.toString(source.pathStyle())),
-                EnvVars.of(dev.bosun.etcd.restore.FetchSnapshot.KEY, source.key()),
-                EnvVars.fromSecret(
-                    dev.bosun.etcd.restore.FetchSnapshot.ACCESS_KEY_ID,
-                    source.credentialsSecret(),
-                    "accessKeyId"),
-                EnvVars.fromSecret(
-                    dev.bosun.etcd.restore.FetchSnapshot.SECRET_ACCESS_KEY,
-                    source.credentialsSecret(),
-                    "secretAccessKey"))
+            .withEnv(fetchEnv(cluster, source))
             .withVolumeMounts(staging)
             .build();
     var restore =
@@ -342,6 +337,42 @@ public final class MemberPods {
             new VolumeBuilder().withName("restore").withNewEmptyDir().endEmptyDir().build())
         .endSpec()
         .build();
+  }
+
+  /**
+   * Where the fetch container finds the snapshot: the store and its credentials for S3; for the
+   * operator's backup volume, the operator's URL of this cluster's snapshot and the token of the
+   * cluster's restore Secret (never in the Pod spec itself).
+   */
+  static List<EnvVar> fetchEnv(EtcdCluster cluster, RestoreSource source) {
+    if (source instanceof RestoreSource.Volume volume) {
+      return List.of(
+          EnvVars.of(
+              FetchSnapshot.URL,
+              SnapshotRoute.url(
+                      volume.operatorUrl(),
+                      cluster.getMetadata().getNamespace(),
+                      cluster.getMetadata().getName())
+                  .toString()),
+          EnvVars.of(FetchSnapshot.KEY, volume.key()),
+          EnvVars.fromSecret(
+              FetchSnapshot.TOKEN,
+              RestoreSecrets.name(cluster.getMetadata().getName()),
+              RestoreSecrets.TOKEN));
+    }
+    RestoreSource.S3 s3 = (RestoreSource.S3) source;
+    return List.of(
+        EnvVars.of(FetchSnapshot.ENDPOINT, s3.endpoint()),
+        EnvVars.of(FetchSnapshot.REGION, s3.region()),
+        EnvVars.of(FetchSnapshot.BUCKET, s3.bucket()),
+        EnvVars.of(FetchSnapshot.PATH_STYLE, Boolean.toString(s3.pathStyle())),
+        EnvVars.of(FetchSnapshot.KEY, s3.key()),
+        EnvVars.fromSecret(
+            FetchSnapshot.ACCESS_KEY_ID, s3.credentialsSecret(), BackupStores.ACCESS_KEY_ID),
+        EnvVars.fromSecret(
+            FetchSnapshot.SECRET_ACCESS_KEY,
+            s3.credentialsSecret(),
+            BackupStores.SECRET_ACCESS_KEY));
   }
 
   /** The labels of everything that belongs to one member. */

@@ -81,6 +81,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   private final EtcdConnections connections;
   private final PdbWriter pdbs;
   private final String operatorImage;
+  private final RestoreSources restoreSources;
   private final Clock clock;
 
   public EtcdClusterReconciler(
@@ -89,9 +90,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       Clock clock,
       PdbWriter pdbs,
       String operatorImage,
+      RestoreSources restoreSources,
       EtcdConnections connections) {
     this.connections = connections;
     this.operatorImage = operatorImage;
+    this.restoreSources = restoreSources;
     this.clock = clock;
     this.addressing = addressing;
     this.events = events;
@@ -223,7 +226,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       try {
         restore =
             Optional.of(
-                RestoreSources.newest(
+                restoreSources.newest(
                     client, cluster.getMetadata().getNamespace(), fromBackup.getBackupName()));
       } catch (RestoreSources.NotRestorable e) {
         // Never start an empty cluster when a restored one was asked for.
@@ -237,7 +240,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             previous == null ? null : previous.getQuorumLostSince(),
             clock.instant(),
             () ->
-                RestoreSources.newest(
+                restoreSources.newest(
                     client,
                     cluster.getMetadata().getNamespace(),
                     cluster.getSpec().getDisasterRecovery().getRestoreFromBackup()));
@@ -348,7 +351,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     RestoreSource source;
     try {
       source =
-          RestoreSources.newest(
+          restoreSources.newest(
               client,
               cluster.getMetadata().getNamespace(),
               cluster.getSpec().getDisasterRecovery().getRestoreFromBackup());

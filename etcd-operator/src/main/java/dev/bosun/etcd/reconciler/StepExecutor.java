@@ -13,12 +13,15 @@ import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ObservedMember;
 import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.restore.RestoreSecrets;
 import dev.bosun.etcd.restore.RestoreSource;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,6 +116,9 @@ public final class StepExecutor {
     Pod pod =
         MemberPods.desired(cluster, ref, addressing, member, initial, MemberPods.State.NEW, true);
     if (restore.isPresent()) {
+      if (restore.get() instanceof RestoreSource.Volume volume) {
+        authorise(cluster, volume);
+      }
       pod =
           MemberPods.withRestore(
               pod, cluster, ref, addressing, member, restore.get(), operatorImage);
@@ -126,6 +132,20 @@ public final class StepExecutor {
               + restore.get().backup());
     }
     create(cluster, pod);
+  }
+
+  /**
+   * Writes the cluster's restore Secret before its first Pod exists: a new token, and the one
+   * snapshot it may fetch from the operator. A restore Secret of an earlier restore is replaced.
+   */
+  private void authorise(EtcdCluster cluster, RestoreSource.Volume source) {
+    Secret secret = RestoreSecrets.desired(cluster, source.key(), RestoreSecrets.newToken());
+    secret.getMetadata().setOwnerReferences(Owners.of(cluster));
+    client
+        .secrets()
+        .inNamespace(cluster.getMetadata().getNamespace())
+        .resource(secret)
+        .createOr(NonDeletingOperation::update);
   }
 
   private int recreate(

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * The first and last init containers of a member restored from a backup (the operator image, run
- * with this class as its main). {@code fetch} downloads the snapshot into the Pod's emptyDir;
+ * with this class as its main). {@code fetch} downloads the snapshot into the Pod's emptyDir, from
+ * the S3-compatible store, or from the operator ({@link SnapshotRoute}) when {@value #URL} is set;
  * {@code etcdctl snapshot restore} (the second init container) turns it into a data directory in
  * the emptyDir; {@code install} moves that onto the member's volume unless the volume already has
  * data. Every step can run again (a Pod sandbox restart reruns init containers) without touching
@@ -28,6 +29,12 @@ public final class FetchSnapshot {
   public static final String KEY = "BOSUN_RESTORE_KEY";
   public static final String ACCESS_KEY_ID = "BOSUN_RESTORE_ACCESS_KEY_ID";
   public static final String SECRET_ACCESS_KEY = "BOSUN_RESTORE_SECRET_ACCESS_KEY";
+
+  /** The operator's URL of the snapshot, for a snapshot on its backup volume. */
+  public static final String URL = "BOSUN_RESTORE_URL";
+
+  /** The bearer token the operator expects (from the cluster's restore Secret). */
+  public static final String TOKEN = "BOSUN_RESTORE_TOKEN";
 
   private FetchSnapshot() {}
 
@@ -67,6 +74,16 @@ public final class FetchSnapshot {
   }
 
   static void fetch(Map<String, String> env, Path target) throws IOException {
+    fetch(env, target, SnapshotDownload.standard());
+  }
+
+  static void fetch(Map<String, String> env, Path target, SnapshotDownload download)
+      throws IOException {
+    String url = env.get(URL);
+    if (url != null && !url.isBlank()) {
+      download.fetch(URI.create(url.trim()), require(env, TOKEN), target);
+      return;
+    }
     S3Location location =
         new S3Location(
             URI.create(require(env, ENDPOINT)),
@@ -78,10 +95,16 @@ public final class FetchSnapshot {
         new S3BackupStore(
             location,
             new S3Credentials(require(env, ACCESS_KEY_ID), require(env, SECRET_ACCESS_KEY)));
-    Files.createDirectories(target.toAbsolutePath().getParent());
+    Path dir = target.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    // Whole or not at all: the restore container must never read a half-written snapshot.
+    Path partial = dir.resolve(target.getFileName() + ".partial");
     try (InputStream in = store.read(require(env, KEY))) {
-      long size = Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+      long size = Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING);
       System.out.println("fetched " + size + " bytes of " + store.location(env.get(KEY)));
+    } finally {
+      Files.deleteIfExists(partial);
     }
   }
 

@@ -2,18 +2,35 @@ package dev.bosun.etcd.restore;
 
 import dev.bosun.common.backup.BackupStore;
 import dev.bosun.common.backup.StoredObject;
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.etcd.backup.BackupStores;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** Finds the newest snapshot of an EtcdBackup that a new member can be restored from. */
+/**
+ * Finds the newest snapshot of an EtcdBackup that a new member can be restored from. Snapshots on
+ * the operator's backup volume are restorable only when the operator has that volume and member
+ * Pods know where to fetch from (the operator's URL, set by the chart).
+ */
 public final class RestoreSources {
 
-  private RestoreSources() {}
+  private final Optional<Path> backupDir;
+  private final Optional<URI> operatorUrl;
+
+  /**
+   * @param backupDir the operator's backup directory, if it has one
+   * @param operatorUrl the operator's HTTP endpoint as member Pods reach it, if known
+   */
+  public RestoreSources(Optional<Path> backupDir, Optional<URI> operatorUrl) {
+    this.backupDir = backupDir;
+    this.operatorUrl = operatorUrl;
+  }
 
   /** Why no restore source could be found; the reason is a condition reason. */
   public static final class NotRestorable extends Exception {
@@ -29,7 +46,8 @@ public final class RestoreSources {
     }
   }
 
-  public static RestoreSource newest(KubernetesClient client, String namespace, String backupName)
+  /** The newest snapshot of EtcdBackup {@code backupName} in {@code namespace}. */
+  public RestoreSource newest(KubernetesClient client, String namespace, String backupName)
       throws NotRestorable {
     EtcdBackup backup =
         client.resources(EtcdBackup.class).inNamespace(namespace).withName(backupName).get();
@@ -37,32 +55,24 @@ public final class RestoreSources {
       throw new NotRestorable(
           "WaitingForBackup", "EtcdBackup " + backupName + " does not exist in " + namespace);
     }
-    var s3 = backup.getSpec().getStore() == null ? null : backup.getSpec().getStore().getS3();
+    return newest(client, backup);
+  }
+
+  /** The newest snapshot of {@code backup}. */
+  public RestoreSource newest(KubernetesClient client, EtcdBackup backup) throws NotRestorable {
+    String name = backup.getMetadata().getName();
+    var store = backup.getSpec().getStore();
+    var s3 = store == null ? null : store.getS3();
     if (s3 == null) {
-      throw new NotRestorable(
-          "BackupNotRestorable",
-          "EtcdBackup "
-              + backupName
-              + " keeps its snapshots on the operator's volume, which member Pods cannot read;"
-              + " restore from an s3 store, or restore the file by hand with etcdctl");
+      refuseUnservableVolume(name);
     }
-    List<StoredObject> snapshots;
-    try {
-      BackupStore store = new BackupStores(client, Optional.empty()).open(backup);
-      snapshots = store.list(BackupStores.prefix(backup));
-    } catch (IOException | IllegalArgumentException e) {
-      throw new NotRestorable(
-          "WaitingForBackup", "cannot list the snapshots of " + backupName + ": " + e.getMessage());
+    StoredObject newest = newestSnapshot(client, backup);
+    if (s3 == null) {
+      return new RestoreSource.Volume(
+          name, newest.key(), operatorUrl.orElseThrow(), newest.lastModified());
     }
-    StoredObject newest =
-        snapshots.stream()
-            .max(Comparator.comparing(StoredObject::lastModified).thenComparing(StoredObject::key))
-            .orElseThrow(
-                () ->
-                    new NotRestorable(
-                        "WaitingForBackup", "EtcdBackup " + backupName + " has no snapshot yet"));
-    return new RestoreSource(
-        backupName,
+    return new RestoreSource.S3(
+        name,
         newest.key(),
         s3.getEndpoint(),
         s3.getRegion(),
@@ -70,5 +80,51 @@ public final class RestoreSources {
         !Boolean.FALSE.equals(s3.getPathStyle()),
         s3.getCredentialsSecretName(),
         newest.lastModified());
+  }
+
+  private void refuseUnservableVolume(String backup) throws NotRestorable {
+    if (backupDir.isEmpty()) {
+      throw new NotRestorable(
+          "BackupNotRestorable",
+          "EtcdBackup "
+              + backup
+              + " keeps its snapshots on the operator's backup volume, which this operator does"
+              + " not mount (chart value backup.volume.enabled); restore from an s3 store, or"
+              + " restore the file by hand with etcdctl");
+    }
+    if (operatorUrl.isEmpty()) {
+      throw new NotRestorable(
+          "BackupNotRestorable",
+          "EtcdBackup "
+              + backup
+              + " keeps its snapshots on the operator's backup volume; member Pods fetch them"
+              + " from the operator over HTTP, and the operator's URL is not set (environment"
+              + " BOSUN_OPERATOR_URL, set by the chart with backup.volume.enabled); restore from"
+              + " an s3 store, or restore the file by hand with etcdctl");
+    }
+  }
+
+  private StoredObject newestSnapshot(KubernetesClient client, EtcdBackup backup)
+      throws NotRestorable {
+    String name = backup.getMetadata().getName();
+    List<StoredObject> snapshots;
+    try {
+      BackupStore store = new BackupStores(client, backupDir).open(backup);
+      snapshots = store.list(BackupStores.prefix(backup));
+    } catch (IllegalArgumentException e) {
+      // The stores' own sentences about what the user must fix.
+      throw new NotRestorable(
+          "WaitingForBackup", "cannot list the snapshots of " + name + ": " + e.getMessage());
+    } catch (IOException e) {
+      throw new NotRestorable(
+          "WaitingForBackup",
+          "cannot list the snapshots of " + name + ": " + HumanMessages.describe(e));
+    }
+    return snapshots.stream()
+        .max(Comparator.comparing(StoredObject::lastModified).thenComparing(StoredObject::key))
+        .orElseThrow(
+            () ->
+                new NotRestorable(
+                    "WaitingForBackup", "EtcdBackup " + name + " has no snapshot yet"));
   }
 }

@@ -17,10 +17,13 @@ import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.Main;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -70,7 +73,7 @@ class EtcdChartTest extends OperatorChartContract {
                   "update",
                   "delete"),
               grants("", "services", "get", "create", "patch", "update"),
-              grants("", "secrets", "get"),
+              grants("", "secrets", "get", "create", "update"),
               grants("", "events", "create", "patch", "update"),
               grants("policy", "poddisruptionbudgets", "get", "create", "patch"))
           .flatMap(Set::stream)
@@ -154,6 +157,43 @@ class EtcdChartTest extends OperatorChartContract {
                             ? null
                             : v.getPersistentVolumeClaim().getClaimName())
                     .isEqualTo("snapshots"));
+  }
+
+  @Test
+  void withTheBackupVolumeRestoringMembersFetchFromTheMetricsServiceOfEveryReplica() {
+    List<HasMetadata> objects =
+        CHART.render("backup.volume.enabled", "true", "metrics.port", "9090");
+    Deployment deployment = only(objects, Deployment.class);
+    Service service = only(objects, Service.class);
+
+    Optional<URI> url = Main.operatorUrl(resolvedEnv(deployment, NAMESPACE));
+    assertThat(url)
+        .contains(URI.create("http://" + FULLNAME + "-metrics." + NAMESPACE + ".svc:9090"));
+    // The URL names this Service, on its port, and the Service reaches every operator replica.
+    assertThat(service.getMetadata().getName() + "." + service.getMetadata().getNamespace())
+        .isEqualTo(url.get().getHost().replaceAll("\\.svc$", ""));
+    assertThat(service.getSpec().getPorts())
+        .anySatisfy(p -> assertThat(p.getPort()).isEqualTo(url.get().getPort()));
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+        .containsAllEntriesOf(service.getSpec().getSelector());
+    assertThat(deployment.getSpec().getSelector().getMatchLabels())
+        .isEqualTo(service.getSpec().getSelector());
+    assertThat(CHART.notes("backup.volume.enabled", "true")).contains(FULLNAME + "-metrics.");
+
+    Deployment custom =
+        only(
+            CHART.render(
+                "backup.volume.enabled",
+                "true",
+                "backup.volume.operatorUrl",
+                "http://etcd-operator.example:8080"),
+            Deployment.class);
+    assertThat(Main.operatorUrl(resolvedEnv(custom, NAMESPACE)))
+        .contains(URI.create("http://etcd-operator.example:8080"));
+
+    // Without the volume there is nothing to serve, and no URL.
+    assertThat(Main.operatorUrl(resolvedEnv(only(CHART.render(), Deployment.class), NAMESPACE)))
+        .isEmpty();
   }
 
   @Test

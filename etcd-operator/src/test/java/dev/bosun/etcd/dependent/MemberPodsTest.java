@@ -5,13 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.ServiceAddressing;
+import dev.bosun.etcd.restore.FetchSnapshot;
+import dev.bosun.etcd.restore.RestoreSecrets;
+import dev.bosun.etcd.restore.RestoreSource;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Storage;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Tls;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.net.URI;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -220,5 +226,95 @@ class MemberPodsTest {
             "--auto-compaction-mode=revision",
             "--auto-compaction-retention=10000",
             "--quota-backend-bytes=16777216");
+  }
+
+  Pod restored(RestoreSource source) {
+    EtcdCluster c = cluster();
+    Pod pod =
+        MemberPods.desired(
+            c,
+            REF,
+            new ServiceAddressing(),
+            "demo-0",
+            Map.of("demo-0", URI.create("http://demo-0.demo-peer.team.svc:2380")),
+            MemberPods.State.NEW,
+            true);
+    return MemberPods.withRestore(
+        pod, c, REF, new ServiceAddressing(), "demo-0", source, "bosun/etcd-operator:1.0");
+  }
+
+  static Map<String, EnvVar> fetchEnv(Pod pod) {
+    Container fetch = pod.getSpec().getInitContainers().get(0);
+    assertThat(fetch.getName()).isEqualTo("fetch-snapshot");
+    Map<String, EnvVar> env = new LinkedHashMap<>();
+    fetch.getEnv().forEach(e -> env.put(e.getName(), e));
+    return env;
+  }
+
+  @Test
+  void aMemberRestoredFromS3FetchesWithTheBackupsCredentials() {
+    Pod pod =
+        restored(
+            new RestoreSource.S3(
+                "nightly",
+                "team/demo/nightly/1.db",
+                "https://s3.example",
+                "eu-west-1",
+                "bucket",
+                false,
+                "s3-creds",
+                Instant.EPOCH));
+
+    Map<String, EnvVar> env = fetchEnv(pod);
+    assertThat(env.get(FetchSnapshot.ENDPOINT).getValue()).isEqualTo("https://s3.example");
+    assertThat(env.get(FetchSnapshot.REGION).getValue()).isEqualTo("eu-west-1");
+    assertThat(env.get(FetchSnapshot.BUCKET).getValue()).isEqualTo("bucket");
+    assertThat(env.get(FetchSnapshot.PATH_STYLE).getValue()).isEqualTo("false");
+    assertThat(env.get(FetchSnapshot.KEY).getValue()).isEqualTo("team/demo/nightly/1.db");
+    var id = env.get(FetchSnapshot.ACCESS_KEY_ID).getValueFrom().getSecretKeyRef();
+    assertThat(id.getName()).isEqualTo("s3-creds");
+    assertThat(id.getKey()).isEqualTo("accessKeyId");
+    var secret = env.get(FetchSnapshot.SECRET_ACCESS_KEY).getValueFrom().getSecretKeyRef();
+    assertThat(secret.getName()).isEqualTo("s3-creds");
+    assertThat(secret.getKey()).isEqualTo("secretAccessKey");
+    assertThat(env).doesNotContainKeys(FetchSnapshot.URL, FetchSnapshot.TOKEN);
+    assertThat(pod.getMetadata().getAnnotations())
+        .containsEntry(EtcdOperator.RESTORED_FROM_ANNOTATION, "s3://bucket/team/demo/nightly/1.db");
+    assertThat(pod.getSpec().getInitContainers())
+        .extracting(Container::getName)
+        .containsExactly("fetch-snapshot", "restore-snapshot", "install-snapshot");
+  }
+
+  @Test
+  void aMemberRestoredFromTheVolumeFetchesFromTheOperatorWithTheRestoreToken() {
+    Pod pod =
+        restored(
+            new RestoreSource.Volume(
+                "nightly",
+                "team/demo/nightly/1.db",
+                URI.create("http://ops-metrics.bosun-system.svc:8080"),
+                Instant.EPOCH));
+
+    Map<String, EnvVar> env = fetchEnv(pod);
+    assertThat(env.get(FetchSnapshot.URL).getValue())
+        .isEqualTo("http://ops-metrics.bosun-system.svc:8080/restore/v1/team/demo");
+    var token = env.get(FetchSnapshot.TOKEN);
+    assertThat(token.getValue()).as("the token is never in the Pod spec").isNull();
+    assertThat(token.getValueFrom().getSecretKeyRef().getName()).isEqualTo("demo-restore");
+    assertThat(token.getValueFrom().getSecretKeyRef().getKey()).isEqualTo(RestoreSecrets.TOKEN);
+    assertThat(env.get(FetchSnapshot.KEY).getValue()).isEqualTo("team/demo/nightly/1.db");
+    assertThat(env)
+        .doesNotContainKeys(
+            FetchSnapshot.ENDPOINT, FetchSnapshot.ACCESS_KEY_ID, FetchSnapshot.SECRET_ACCESS_KEY);
+    assertThat(pod.getMetadata().getAnnotations())
+        .containsEntry(EtcdOperator.RESTORED_FROM_ANNOTATION, "volume:team/demo/nightly/1.db");
+    Container fetch = pod.getSpec().getInitContainers().get(0);
+    assertThat(fetch.getImage()).isEqualTo("bosun/etcd-operator:1.0");
+    assertThat(fetch.getCommand()).contains(FetchSnapshot.class.getName());
+    assertThat(fetch.getArgs()).containsExactly("fetch", "/restore/snapshot.db");
+    assertThat(fetch.getVolumeMounts())
+        .extracting(m -> m.getMountPath())
+        .as("the fetch container sees only the staging emptyDir, not the member's volume")
+        .containsExactly(MemberPods.RESTORE_MOUNT);
   }
 }

@@ -38,7 +38,7 @@ class DisasterRecoveryTest {
   DisasterRecovery.Snapshots takenAgo(Duration age) {
     return () -> {
       lookups.incrementAndGet();
-      return new RestoreSource(
+      return new RestoreSource.S3(
           "nightly",
           "ns/c/nightly/x.db",
           "http://127.0.0.1:1",

@@ -222,33 +222,36 @@ class EtcdBackupIT {
     EtcdBackup done =
         awaitSucceeded(backup("src-backup", "src", store, null).getMetadata().getName());
 
+    EtcdCluster ready = restoredCluster("dst", 3, "src-backup");
+    assertThat(ready.getStatus().getRestoredFrom())
+        .isEqualTo("s3://" + s3.bucket() + "/" + done.getStatus().getLastBackup().getKey());
+    // The members that joined later got the data from the restored one: read from the newest.
+    assertThat(readData("dst", "dst-2")).isEqualTo(data);
+  }
+
+  /** A new cluster bootstrapped from {@code backup}, once Ready with {@code size} members. */
+  EtcdCluster restoredCluster(String name, int size, String backup) {
     EtcdCluster restored = new EtcdCluster();
-    restored.setMetadata(new ObjectMetaBuilder().withName("dst").withNamespace(ns).build());
+    restored.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
     EtcdClusterSpec spec = new EtcdClusterSpec();
-    spec.setSize(3);
+    spec.setSize(size);
     spec.setVersion("3.4.23");
     Bootstrap bootstrap = new Bootstrap();
     FromBackup from = new FromBackup();
-    from.setBackupName("src-backup");
+    from.setBackupName(backup);
     bootstrap.setFromBackup(from);
     spec.setBootstrap(bootstrap);
     restored.setSpec(spec);
     operator.client.resource(restored).create();
+    return EtcdClusters.await(
+        operator.client, ns, name, Duration.ofSeconds(120), "Ready", EtcdClusters.readyWith(size));
+  }
 
-    EtcdCluster ready =
-        EtcdClusters.await(
-            operator.client,
-            ns,
-            "dst",
-            Duration.ofSeconds(120),
-            "Ready",
-            EtcdClusters.readyWith(3));
-    assertThat(ready.getStatus().getRestoredFrom())
-        .isEqualTo("s3://" + s3.bucket() + "/" + done.getStatus().getLastBackup().getKey());
-    // The members that joined later got the data from the restored one: read from the newest.
-    URI joined =
-        RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, "dst", false, false), "dst-2");
-    try (Client c = Client.builder().endpoints(joined).keepaliveWithoutCalls(false).build()) {
+  /** Every key under {@code data/} as {@code member} of {@code cluster} serves it. */
+  Map<String, String> readData(String cluster, String member) throws Exception {
+    URI endpoint =
+        RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, cluster, false, false), member);
+    try (Client c = Client.builder().endpoints(endpoint).keepaliveWithoutCalls(false).build()) {
       var all =
           c.getKVClient()
               .get(
@@ -262,8 +265,64 @@ class EtcdBackupIT {
                   read.put(
                       kv.getKey().toString(StandardCharsets.UTF_8),
                       kv.getValue().toString(StandardCharsets.UTF_8)));
-      assertThat(read).isEqualTo(data);
+      return read;
     }
+  }
+
+  @Test
+  void aNewClusterBootstrapsFromAVolumeSnapshotTheOperatorServesToItsInitContainer()
+      throws Exception {
+    Map<String, String> data = clusterWithData("vsrc", 120);
+    Store store = new Store();
+    store.setVolume(new Volume());
+    EtcdBackup done =
+        awaitSucceeded(backup("vsrc-backup", "vsrc", store, null).getMetadata().getName());
+    String key = done.getStatus().getLastBackup().getKey();
+
+    // The fetch init container (run by the process kubelet) got the snapshot from the operator's
+    // HTTP port with the token of the cluster's restore Secret.
+    EtcdCluster ready = restoredCluster("vdst", 1, "vsrc-backup");
+    assertThat(ready.getStatus().getRestoredFrom()).isEqualTo("volume:" + key);
+    assertThat(ClusterObjects.events(operator.client, ns, "vdst"))
+        .extracting(io.fabric8.kubernetes.api.model.Event::getMessage)
+        .anySatisfy(m -> assertThat(m).contains("starts from snapshot volume:" + key));
+    assertThat(readData("vdst", "vdst-0")).isEqualTo(data);
+
+    // The Secret: owned by the cluster, granting that one snapshot to that one token.
+    var secret = operator.client.secrets().inNamespace(ns).withName("vdst-restore").get();
+    assertThat(secret.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(o -> assertThat(o.getName()).isEqualTo("vdst"));
+    assertThat(dev.bosun.etcd.restore.RestoreSecrets.key(secret)).contains(key);
+    String token =
+        new String(
+            java.util.Base64.getDecoder().decode(secret.getData().get("token")),
+            StandardCharsets.UTF_8);
+    URI url = dev.bosun.etcd.restore.SnapshotRoute.url(operator.operatorUrl(), ns, "vdst");
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    var good =
+        http.send(
+            java.net.http.HttpRequest.newBuilder(url)
+                .header("Authorization", "Bearer " + token)
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(good.statusCode()).isEqualTo(200);
+    assertThat(good.body()).isEqualTo(Files.readAllBytes(RunningOperator.BACKUP_DIR.resolve(key)));
+    var bad =
+        http.send(
+            java.net.http.HttpRequest.newBuilder(url)
+                .header("Authorization", "Bearer " + token.substring(1))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.discarding());
+    assertThat(bad.statusCode()).isEqualTo(403);
+    var source =
+        http.send(
+            java.net.http.HttpRequest.newBuilder(
+                    dev.bosun.etcd.restore.SnapshotRoute.url(operator.operatorUrl(), ns, "vsrc"))
+                .header("Authorization", "Bearer " + token)
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.discarding());
+    assertThat(source.statusCode()).as("a cluster that is not being restored").isEqualTo(404);
   }
 
   @Test

@@ -65,6 +65,8 @@ class StaleClusterCopyIT {
             Clock.systemUTC(),
             (c, cluster, minAvailable) -> {},
             EtcdOperator.DEFAULT_OPERATOR_IMAGE,
+            new dev.bosun.etcd.restore.RestoreSources(
+                java.util.Optional.empty(), java.util.Optional.empty()),
             new EtcdConnections());
     context = clientOnly(client);
   }

@@ -339,10 +339,19 @@ public final class ProcessKubelet implements AutoCloseable {
     }
   }
 
+  /**
+   * Maps mount paths where a path starts: at the start of the value or after {@code =} or {@code ,}
+   * (flags such as {@code --data-dir=/var/lib/etcd/data}), and only whole path segments, so that a
+   * URL whose path merely contains a mount path (for example {@code http://host/restore/v1}) is
+   * left alone.
+   */
   private static String mapPaths(String value, Map<String, Path> mounts) {
     String result = value;
     for (Map.Entry<String, Path> m : mounts.entrySet()) {
-      result = result.replace(m.getKey(), m.getValue().toString());
+      result =
+          result.replaceAll(
+              "(^|[=,])" + java.util.regex.Pattern.quote(m.getKey()) + "(?=/|,|$)",
+              "$1" + java.util.regex.Matcher.quoteReplacement(m.getValue().toString()));
     }
     return result;
   }

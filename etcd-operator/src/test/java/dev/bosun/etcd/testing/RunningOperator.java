@@ -4,6 +4,7 @@ import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.LocalProcess;
 import dev.bosun.common.testing.ReconcileCounter;
 import dev.bosun.common.testing.WriteCounter;
 import dev.bosun.etcd.EtcdOperator;
@@ -36,6 +37,7 @@ public final class RunningOperator implements AutoCloseable {
       ControlPlaneExtension.controlPlane()
           .adminClient(b -> b.addOrReplaceInterceptor("writes", writes));
   private OperatorRuntime runtime;
+  private java.net.URI operatorUrl;
   private final dev.bosun.etcd.membership.MemberAddressing addressing;
   private final java.util.function.UnaryOperator<java.net.URI> route;
 
@@ -60,17 +62,29 @@ public final class RunningOperator implements AutoCloseable {
     Crds.install(client, CRDS);
   }
 
+  /**
+   * Starts the operator with its HTTP port on a free port of this machine, where restoring members
+   * (init containers the process kubelet runs here) fetch snapshots of the backup volume.
+   */
   public RunningOperator start() {
+    int port = LocalProcess.freePort("127.0.0.1");
+    operatorUrl = java.net.URI.create("http://127.0.0.1:" + port);
     runtime =
         Main.create(
-                OperatorSettings.local(EtcdOperator.NAME).withHttpPort(-1),
+                OperatorSettings.local(EtcdOperator.NAME).withHttpPort(port),
                 client,
                 addressing,
                 Optional.of(BACKUP_DIR),
+                Optional.of(operatorUrl),
                 reconciles,
                 route)
             .start();
     return this;
+  }
+
+  /** The operator's HTTP endpoint (health, metrics, snapshots for restores). */
+  public java.net.URI operatorUrl() {
+    return operatorUrl;
   }
 
   @Override

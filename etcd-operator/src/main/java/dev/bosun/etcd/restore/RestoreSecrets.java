@@ -1,0 +1,116 @@
+package dev.bosun.etcd.restore;
+
+import dev.bosun.common.meta.Labels;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Secret {@code <cluster>-restore} that lets the first member of a cluster restored from the
+ * operator's backup volume fetch its snapshot: a random token (the member's init container sends it
+ * as a bearer token) and the one snapshot key it may fetch. Owned by the EtcdCluster; a new restore
+ * of the same cluster replaces both. Any operator replica answering a fetch reads it from the API
+ * server, so nothing depends on the leader's memory.
+ */
+public final class RestoreSecrets {
+
+  /** Data key of the token. */
+  public static final String TOKEN = "token";
+
+  /** Annotation naming the snapshot key the token grants (relative to the backup directory). */
+  public static final String KEY_ANNOTATION = "etcd.bosun.dev/restore-key";
+
+  /** The Secret's component label. */
+  static final String COMPONENT = "restore";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private RestoreSecrets() {}
+
+  /** The Secret's name for a cluster. */
+  public static String name(String cluster) {
+    return cluster + "-restore";
+  }
+
+  /** A new token: 32 random bytes, URL-safe base64 without padding. */
+  public static String newToken() {
+    byte[] bytes = new byte[32];
+    RANDOM.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /**
+   * The Secret granting {@code token} the snapshot {@code key}, owner references left to the
+   * caller.
+   */
+  public static Secret desired(EtcdCluster cluster, String key, String token) {
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(name(cluster.getMetadata().getName()))
+        .withNamespace(cluster.getMetadata().getNamespace())
+        .withLabels(Labels.of(cluster, EtcdOperator.APP, COMPONENT, EtcdOperator.NAME))
+        .withAnnotations(Map.of(KEY_ANNOTATION, key))
+        .endMetadata()
+        .withType("Opaque")
+        .withData(
+            Map.of(
+                TOKEN, Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8))))
+        .build();
+  }
+
+  /**
+   * Whether {@code secret} is the operator's restore Secret of {@code cluster}: managed by this
+   * operator and owned by the EtcdCluster of that name. Anything else under the name is ignored.
+   */
+  public static boolean isFor(Secret secret, String cluster) {
+    var meta = secret.getMetadata();
+    return meta != null
+        && meta.getLabels() != null
+        && EtcdOperator.NAME.equals(meta.getLabels().get(Labels.MANAGED_BY))
+        && meta.getOwnerReferences() != null
+        && meta.getOwnerReferences().stream()
+            .anyMatch(o -> "EtcdCluster".equals(o.getKind()) && cluster.equals(o.getName()));
+  }
+
+  /** The snapshot key the Secret grants, if it names one. */
+  public static Optional<String> key(Secret secret) {
+    var annotations = secret.getMetadata() == null ? null : secret.getMetadata().getAnnotations();
+    return Optional.ofNullable(annotations == null ? null : annotations.get(KEY_ANNOTATION))
+        .filter(k -> !k.isBlank());
+  }
+
+  /**
+   * Whether {@code presented} is the Secret's token. Both are hashed first and the digests compared
+   * in constant time, so neither the content nor the length of the token leaks through timing.
+   */
+  public static boolean accepts(Secret secret, String presented) {
+    String encoded = secret.getData() == null ? null : secret.getData().get(TOKEN);
+    if (encoded == null || encoded.isEmpty() || presented == null || presented.isEmpty()) {
+      return false;
+    }
+    byte[] expected;
+    try {
+      expected = Base64.getDecoder().decode(encoded);
+    } catch (IllegalArgumentException notBase64) {
+      return false;
+    }
+    return MessageDigest.isEqual(
+        sha256(expected), sha256(presented.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package dev.bosun.etcd.restore;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.OptionalLong;
+
+/**
+ * Fetches a snapshot the operator serves from its backup volume ({@link SnapshotRoute}) into a
+ * file: a bearer token, bounded retries with growing pauses (the operator may be restarting or
+ * rolling), the copy checked against the size the server announced, written to a temporary file and
+ * renamed into place only when whole.
+ */
+final class SnapshotDownload {
+
+  /**
+   * How often and how patiently to try.
+   *
+   * @param attempts tries in all
+   * @param firstPause pause after the first failure; each next one doubles, up to maxPause
+   * @param maxPause longest pause
+   */
+  record Retries(int attempts, Duration firstPause, Duration maxPause) {
+
+    /** 30 tries over about two minutes: 1 s, 2 s, then 4 s between tries. */
+    static final Retries DEFAULT = new Retries(30, Duration.ofSeconds(1), Duration.ofSeconds(4));
+
+    Duration pauseAfter(int attempt) {
+      Duration pause = firstPause.multipliedBy(1L << Math.min(attempt - 1, 20));
+      return pause.compareTo(maxPause) > 0 ? maxPause : pause;
+    }
+  }
+
+  /** Waits between tries (tests do not want to). */
+  @FunctionalInterface
+  interface Pauses {
+    void pause(Duration duration) throws InterruptedException;
+  }
+
+  /** A failure that another try cannot mend: the server refused this token. */
+  static final class Refused extends IOException {
+    Refused(String message) {
+      super(message);
+    }
+  }
+
+  private final HttpClient http;
+  private final Retries retries;
+  private final Pauses pauses;
+  private final PrintStream log;
+
+  SnapshotDownload(HttpClient http, Retries retries, Pauses pauses, PrintStream log) {
+    this.http = http;
+    this.retries = retries;
+    this.pauses = pauses;
+    this.log = log;
+  }
+
+  /** The download as the init container runs it. */
+  static SnapshotDownload standard() {
+    return new SnapshotDownload(
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build(),
+        Retries.DEFAULT,
+        d -> Thread.sleep(d.toMillis()),
+        System.out);
+  }
+
+  /** Downloads {@code url} into {@code target}; the number of bytes written. */
+  long fetch(URI url, String token, Path target) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path partial = dir.resolve(target.getFileName() + ".partial");
+    IOException last = null;
+    for (int attempt = 1; attempt <= retries.attempts(); attempt++) {
+      try {
+        long size = once(url, token, partial);
+        move(partial, target);
+        log.println("fetched " + size + " bytes from " + url + " (attempt " + attempt + ")");
+        return size;
+      } catch (Refused e) {
+        Files.deleteIfExists(partial);
+        throw e;
+      } catch (IOException e) {
+        Files.deleteIfExists(partial);
+        last = e;
+      }
+      if (attempt < retries.attempts()) {
+        Duration pause = retries.pauseAfter(attempt);
+        log.println(
+            "attempt "
+                + attempt
+                + "/"
+                + retries.attempts()
+                + " to fetch "
+                + url
+                + " failed ("
+                + describe(last)
+                + "); next in "
+                + pause.toMillis()
+                + " ms");
+        try {
+          pauses.pause(pause);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while waiting to fetch " + url, e);
+        }
+      }
+    }
+    throw new IOException(
+        "could not fetch " + url + " in " + retries.attempts() + " attempts: " + describe(last),
+        last);
+  }
+
+  /** A failure for the container's log (the JDK's connection errors often have no message). */
+  private static String describe(IOException e) {
+    return e.getMessage() == null || e.getMessage().isBlank()
+        ? e.getClass().getSimpleName()
+        : e.getMessage();
+  }
+
+  private long once(URI url, String token, Path partial) throws IOException {
+    HttpRequest request =
+        HttpRequest.newBuilder(url)
+            .GET()
+            .header("Authorization", "Bearer " + token)
+            .timeout(Duration.ofSeconds(30))
+            .build();
+    HttpResponse<Path> response;
+    try {
+      response =
+          http.send(
+              request,
+              info ->
+                  info.statusCode() == 200
+                      ? HttpResponse.BodySubscribers.ofFile(partial)
+                      : HttpResponse.BodySubscribers.replacing(null));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while fetching " + url, e);
+    }
+    int status = response.statusCode();
+    if (status == 401 || status == 403) {
+      throw new Refused(
+          url
+              + " answered HTTP "
+              + status
+              + ": the token was not accepted (a newer restore of this cluster replaced it)");
+    }
+    if (status != 200) {
+      throw new IOException(url + " answered HTTP " + status);
+    }
+    OptionalLong announced = response.headers().firstValueAsLong("Content-Length");
+    if (announced.isEmpty()) {
+      throw new IOException(url + " announced no Content-Length");
+    }
+    long received = Files.size(partial);
+    if (received != announced.getAsLong()) {
+      throw new IOException(
+          "received " + received + " bytes from " + url + ", announced " + announced.getAsLong());
+    }
+    return received;
+  }
+
+  private static void move(Path partial, Path target) throws IOException {
+    try {
+      Files.move(
+          partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}

@@ -1,0 +1,207 @@
+package dev.bosun.etcd.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code FetchSnapshot fetch} against the operator's snapshot route on a real HTTP server on
+ * loopback: retries while the operator cannot answer, the copy checked against the announced size,
+ * never a partial file left where the restore reads.
+ */
+class FetchSnapshotTest {
+
+  static final String KEY = "team/demo/nightly/1.db";
+
+  @TempDir Path tmp;
+  byte[] snapshot;
+  String token;
+  HttpServer server;
+
+  /** What each request got before the route answered: 503, a cut-off body, or nothing special. */
+  final List<String> faults = new CopyOnWriteArrayList<>();
+
+  final AtomicInteger requests = new AtomicInteger();
+  final List<Duration> pauses = new CopyOnWriteArrayList<>();
+  final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void operator() throws Exception {
+    Path root = tmp.resolve("backups");
+    snapshot = new byte[1024 * 1024 + 3];
+    new Random(3).nextBytes(snapshot);
+    Files.createDirectories(root.resolve(KEY).getParent());
+    Files.write(root.resolve(KEY), snapshot);
+    token = RestoreSecrets.newToken();
+    var secret = RestoreSecretsTest.written("demo", KEY, token);
+    SnapshotRoute route = new SnapshotRoute(root, Set.of(), (ns, name) -> secret);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+    server.createContext(
+        SnapshotRoute.PATH,
+        exchange -> {
+          int n = requests.getAndIncrement();
+          String fault = n < faults.size() ? faults.get(n) : "none";
+          switch (fault) {
+            case "unavailable" -> fail(exchange, 503);
+            case "not found" -> fail(exchange, 404);
+            case "cut off" -> cutOff(exchange);
+            default -> route.handle(exchange);
+          }
+        });
+    server.setExecutor(Executors.newFixedThreadPool(2));
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  static void fail(HttpExchange exchange, int status) throws IOException {
+    exchange.sendResponseHeaders(status, -1);
+    exchange.close();
+  }
+
+  /** Announces the whole snapshot, sends half of it, and drops the connection. */
+  void cutOff(HttpExchange exchange) throws IOException {
+    exchange.sendResponseHeaders(200, snapshot.length);
+    OutputStream out = exchange.getResponseBody();
+    out.write(snapshot, 0, snapshot.length / 2);
+    out.flush();
+    exchange.close();
+  }
+
+  SnapshotDownload download(int attempts) {
+    return new SnapshotDownload(
+        java.net.http.HttpClient.newBuilder()
+            .version(java.net.http.HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build(),
+        new SnapshotDownload.Retries(attempts, Duration.ofMillis(1000), Duration.ofMillis(4000)),
+        pauses::add,
+        new PrintStream(log, true, StandardCharsets.UTF_8));
+  }
+
+  Map<String, String> env(String token) {
+    return Map.of(
+        FetchSnapshot.URL,
+        SnapshotRoute.url(
+                URI.create("http://127.0.0.1:" + server.getAddress().getPort()), "team", "demo")
+            .toString(),
+        FetchSnapshot.TOKEN,
+        token,
+        FetchSnapshot.KEY,
+        KEY);
+  }
+
+  @Test
+  void fetchesTheSnapshotOverHttpWhenTheUrlIsSet() throws Exception {
+    Path target = tmp.resolve("restore/snapshot.db");
+
+    FetchSnapshot.fetch(env(token), target, download(30));
+
+    assertThat(Files.readAllBytes(target)).isEqualTo(snapshot);
+    assertThat(requests).hasValue(1);
+    assertThat(pauses).isEmpty();
+    assertThat(log.toString(StandardCharsets.UTF_8)).doesNotContain(token);
+  }
+
+  @Test
+  void retriesWhileTheOperatorCannotAnswerAndRejectsACutOffCopy() throws Exception {
+    faults.addAll(List.of("unavailable", "not found", "cut off", "unavailable"));
+    Path target = tmp.resolve("restore/snapshot.db");
+
+    FetchSnapshot.fetch(env(token), target, download(30));
+
+    assertThat(Files.readAllBytes(target)).isEqualTo(snapshot);
+    assertThat(requests).hasValue(5);
+    assertThat(pauses)
+        .containsExactly(
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(4),
+            Duration.ofSeconds(4));
+    assertThat(Files.list(target.getParent())).containsExactly(target);
+    assertThat(log.toString(StandardCharsets.UTF_8))
+        .contains("attempt 1/30", "HTTP 503", "attempt 3/30")
+        .doesNotContain(token);
+  }
+
+  @Test
+  void givesUpAfterTheLastAttemptLeavingNoFile() {
+    faults.addAll(List.of("unavailable", "unavailable", "unavailable", "unavailable"));
+    Path target = tmp.resolve("restore/snapshot.db");
+
+    assertThatThrownBy(() -> FetchSnapshot.fetch(env(token), target, download(3)))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("3 attempts");
+    assertThat(requests).hasValue(3);
+    assertThat(pauses).hasSize(2);
+    assertThat(target.getParent()).isEmptyDirectory();
+  }
+
+  @Test
+  void aRefusedTokenIsNotTriedAgain() {
+    Path target = tmp.resolve("restore/snapshot.db");
+
+    assertThatThrownBy(() -> FetchSnapshot.fetch(env("wrong"), target, download(30)))
+        .isInstanceOf(SnapshotDownload.Refused.class)
+        .hasMessageContaining("403");
+    assertThat(requests).hasValue(1);
+    assertThat(pauses).isEmpty();
+    assertThat(target).doesNotExist();
+  }
+
+  @Test
+  void anOperatorThatIsNotListeningYetIsWaitedFor() throws Exception {
+    int port = server.getAddress().getPort();
+    server.stop(0);
+    Path target = tmp.resolve("restore/snapshot.db");
+
+    assertThatThrownBy(() -> FetchSnapshot.fetch(env(token), target, download(2)))
+        .isInstanceOf(IOException.class);
+    assertThat(pauses).containsExactly(Duration.ofSeconds(1));
+    assertThat(log.toString(StandardCharsets.UTF_8))
+        .contains("http://127.0.0.1:" + port + "/restore/v1/team/demo");
+  }
+
+  @Test
+  void pausesDoubleUpToTheLongest() {
+    SnapshotDownload.Retries r = SnapshotDownload.Retries.DEFAULT;
+    assertThat(r.attempts()).isEqualTo(30);
+    Duration total = Duration.ZERO;
+    for (int attempt = 1; attempt < r.attempts(); attempt++) {
+      total = total.plus(r.pauseAfter(attempt));
+    }
+    assertThat(r.pauseAfter(1)).isEqualTo(Duration.ofSeconds(1));
+    assertThat(r.pauseAfter(2)).isEqualTo(Duration.ofSeconds(2));
+    assertThat(r.pauseAfter(29)).isEqualTo(Duration.ofSeconds(4));
+    assertThat(total)
+        .as("about two minutes in all")
+        .isBetween(Duration.ofSeconds(100), Duration.ofSeconds(130));
+  }
+}
