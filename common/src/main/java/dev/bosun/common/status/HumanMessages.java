@@ -61,10 +61,9 @@ public final class HumanMessages {
         || root instanceof java.util.concurrent.TimeoutException) {
       return "a request failed on the way" + detail(root);
     }
-    // A bug or an unexpected state: the log has the stack; the user gets its kind, not a dump.
-    return "an internal error occurred ("
-        + root.getClass().getSimpleName()
-        + "); the operator's log has the details";
+    // A bug or an unexpected state: the log has the stack. A Java class name tells a person
+    // nothing they can act on, so the status only says where to look.
+    return "an internal error occurred; the operator's log has the details";
   }
 
   private static String apiError(KubernetesClientException e) {
@@ -106,6 +105,14 @@ public final class HumanMessages {
       return "";
     }
     return ": " + m;
+  }
+
+  /**
+   * {@code failure} and its causes, outermost first (at most 16, a cycle cut): where a workload's
+   * own description looks for the cause it can name.
+   */
+  public static List<Throwable> causes(Throwable failure) {
+    return chain(failure);
   }
 
   private static List<Throwable> chain(Throwable failure) {

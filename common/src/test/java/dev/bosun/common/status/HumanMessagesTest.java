@@ -81,12 +81,11 @@ class HumanMessagesTest {
   }
 
   @Test
-  void aBugIsNamedByItsKindWithoutItsMessageOrStack() {
+  void aBugIsReportedWithoutItsClassMessageOrStack() {
     var e = new NullPointerException("Cannot invoke \"Object.toString()\" because x is null");
     assertThat(HumanMessages.describe(e))
-        .isEqualTo(
-            "an internal error occurred (NullPointerException); the operator's log has the"
-                + " details");
+        .isEqualTo("an internal error occurred; the operator's log has the details")
+        .doesNotContain("NullPointerException");
   }
 
   @Test
@@ -102,5 +101,17 @@ class HumanMessagesTest {
   @Test
   void nothingToDescribeIsStillASentence() {
     assertThat(HumanMessages.describe(null)).isEqualTo("an unknown error occurred");
+  }
+
+  @Test
+  void causesListTheFailureThenWhatCausedItOnce() {
+    var root = new ConnectException("Connection refused");
+    var middle = new IOException("upload failed", root);
+    var top = new IllegalStateException("dump failed", middle);
+    assertThat(HumanMessages.causes(top)).containsExactly(top, middle, root);
+    var a = new IOException("a");
+    var b = new IOException("b", a);
+    a.initCause(b);
+    assertThat(HumanMessages.causes(a)).containsExactly(a, b);
   }
 }

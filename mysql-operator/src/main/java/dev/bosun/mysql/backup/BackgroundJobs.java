@@ -10,6 +10,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Long work (dumps, restores) on a small bounded pool instead of the reconcile threads, so one
@@ -19,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param <T> what a job produces
  */
 public final class BackgroundJobs<T> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackgroundJobs.class);
 
   /** Where a job stands. */
   public sealed interface State<T> {
@@ -35,7 +39,10 @@ public final class BackgroundJobs<T> {
   /** Finished with a result. */
   public record Done<T>(String description, Instant since, T result) implements State<T> {}
 
-  /** Failed; the message names what failed (no secret: the work's own exception messages). */
+  /**
+   * Failed; the message names the cause for a person ({@link JobFailures}), never an exception's
+   * text.
+   */
   public record Failed<T>(String description, Instant since, String message) implements State<T> {}
 
   private final ThreadPoolExecutor pool;
@@ -77,8 +84,11 @@ public final class BackgroundJobs<T> {
           () -> {
             try {
               jobs.put(key, new Done<>(description, now, work.call()));
-            } catch (Exception e) {
-              jobs.put(key, new Failed<>(description, now, String.valueOf(e.getMessage())));
+            } catch (Throwable e) {
+              // Errors too: a job left Running would hold its key (and its backup) forever. The
+              // status gets a sentence naming the cause; the log keeps the exception.
+              LOG.warn("{} failed", description, e);
+              jobs.put(key, new Failed<>(description, now, JobFailures.describe(e)));
             }
           });
       return true;

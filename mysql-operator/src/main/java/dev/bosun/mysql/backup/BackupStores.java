@@ -9,6 +9,7 @@ import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -52,6 +53,17 @@ public final class BackupStores {
       return new FileSystemBackupStore(volumeRoot.resolve(dir));
     }
     var s3 = storage.getS3();
+    // Checked before the Secret is read: a spec mistake needs no API call to be named.
+    if (s3.getEndpoint() == null || s3.getEndpoint().isBlank()) {
+      throw new StoreException("invalid S3 storage: s3.endpoint is required");
+    }
+    URI endpoint;
+    try {
+      endpoint = new URI(s3.getEndpoint());
+    } catch (URISyntaxException e) {
+      throw new StoreException(
+          "invalid S3 storage: endpoint " + s3.getEndpoint() + " is not a valid URL");
+    }
     Secret secret =
         client
             .secrets()
@@ -75,13 +87,14 @@ public final class BackupStores {
     try {
       return new S3BackupStore(
           new S3Location(
-              URI.create(s3.getEndpoint()),
+              endpoint,
               s3.getRegion() == null ? "us-east-1" : s3.getRegion(),
               s3.getBucket(),
               BackupLocations.s3Prefix(b.getMetadata().getNamespace(), s3.getPrefix()),
               s3.getPathStyle() == null || s3.getPathStyle()),
           new S3Credentials(id, key));
     } catch (IllegalArgumentException e) {
+      // S3Location and S3Credentials name the rule a value breaks, in a sentence.
       throw new StoreException("invalid S3 storage: " + e.getMessage());
     }
   }

@@ -157,10 +157,8 @@ public final class LogicalDump {
       throw new InstanceException(cmd.get(0) + " interrupted");
     }
     if (p.exitValue() != 0) {
-      String tail = Files.readString(stderr);
-      tail = tail.length() > 500 ? tail.substring(tail.length() - 500) : tail;
       throw new InstanceException(
-          cmd.get(0) + " failed with exit code " + p.exitValue() + ": " + tail.strip());
+          DumpClientFailure.describe(cmd.get(0), p.exitValue(), Files.readString(stderr)));
     }
   }
 }

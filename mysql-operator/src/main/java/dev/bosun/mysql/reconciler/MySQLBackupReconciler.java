@@ -13,6 +13,7 @@ import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.backup.BackgroundJobs;
 import dev.bosun.mysql.backup.BackupStores;
+import dev.bosun.mysql.backup.JobFailures;
 import dev.bosun.mysql.backup.LogicalDump;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.sql.SqlDialect;
@@ -156,7 +157,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
             "recording the dump of "
                 + done.result().source()
                 + " failed: "
-                + HumanMessages.describe(e),
+                + JobFailures.describe(e),
             Duration.ofSeconds(30));
       } finally {
         dumps.forget(jobKey);

@@ -30,6 +30,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
@@ -61,6 +63,11 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
 
   static final String INVALID_SPEC = "InvalidSpec";
   private static final Logger LOG = LoggerFactory.getLogger(MySQLClusterReconciler.class);
+  private static final PatchContext MERGE =
+      new PatchContext.Builder()
+          .withPatchType(PatchType.JSON_MERGE)
+          .withFieldManager(MySQLOperator.NAME)
+          .build();
 
   private final EventRecorder events;
   private final Addressing addressing;
@@ -321,18 +328,14 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private static RecordSink statusSink(KubernetesClient client, MySQLCluster c) {
     return rec -> {
       try {
+        // One merge patch of the record's fields, no read first: this write sits between a
+        // candidate catching up and its promotion.
         client
             .resources(MySQLCluster.class)
             .inNamespace(c.getMetadata().getNamespace())
             .withName(c.getMetadata().getName())
-            .editStatus(
-                live -> {
-                  if (live.getStatus() == null) {
-                    live.setStatus(new MySQLClusterStatus());
-                  }
-                  ClusterStatusBuilder.writeRecord(live.getStatus(), rec);
-                  return live;
-                });
+            .subresource("status")
+            .patch(MERGE, RecordPatch.of(rec));
       } catch (KubernetesClientException e) {
         throw new InstanceException(
             "could not record the next topology step in status (HTTP " + e.getCode() + ")", e);
@@ -431,27 +434,21 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             .withLabels(ClusterObjects.selector(c))
             .list()
             .getItems();
+    Map<String, String> current = new HashMap<>();
     for (Pod pod : pods) {
-      String want = roles.get(pod.getMetadata().getName());
-      String have =
+      current.put(
+          pod.getMetadata().getName(),
           pod.getMetadata().getLabels() == null
               ? null
-              : pod.getMetadata().getLabels().get(MySQLOperator.ROLE);
-      if (!Objects.equals(want, have)) {
-        client
-            .pods()
-            .inNamespace(pod.getMetadata().getNamespace())
-            .withName(pod.getMetadata().getName())
-            .edit(
-                p -> {
-                  if (want == null) {
-                    p.getMetadata().getLabels().remove(MySQLOperator.ROLE);
-                  } else {
-                    p.getMetadata().getLabels().put(MySQLOperator.ROLE, want);
-                  }
-                  return p;
-                });
-      }
+              : pod.getMetadata().getLabels().get(MySQLOperator.ROLE));
+    }
+    for (RoleLabels.Change change : RoleLabels.changes(roles, current)) {
+      // A merge patch of the one label: no read of the pod first.
+      client
+          .pods()
+          .inNamespace(c.getMetadata().getNamespace())
+          .withName(change.pod())
+          .patch(MERGE, RoleLabels.patch(change.role()));
     }
   }
 

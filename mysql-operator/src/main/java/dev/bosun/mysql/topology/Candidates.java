@@ -36,6 +36,20 @@ public final class Candidates {
     return choose(candidates, all, gtids, i -> i.held(gtids));
   }
 
+  /**
+   * The candidates that may follow {@code chosen} as soon as it is promoted: every other one whose
+   * received and applied transactions it holds (all of them, when it was chosen by {@link
+   * #chooseByReceived}), so none is left with a transaction the new primary lacks. In order.
+   */
+  public static List<String> followers(
+      InstanceState chosen, List<InstanceState> candidates, GtidArithmetic gtids) {
+    return candidates.stream()
+        .filter(c -> !c.name().equals(chosen.name()))
+        .filter(c -> gtids.covers(chosen.held(gtids), c.held(gtids)))
+        .map(InstanceState::name)
+        .toList();
+  }
+
   private static Choice choose(
       List<InstanceState> candidates,
       List<InstanceState> all,

@@ -6,6 +6,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,18 +46,25 @@ public final class InstanceClient {
     return "jdbc:mariadb://" + address.host() + ":" + address.port() + "/" + jdbcOptions;
   }
 
-  /** Opens a connection; the caller closes it. */
-  public Connection connect() throws SQLException {
-    return connect(timeout);
+  /**
+   * One connection for several statements and queries (each new connection is a TCP and an
+   * authentication round trip); the caller closes it.
+   */
+  public Session open() throws InstanceException {
+    return open("connect", timeout);
   }
 
-  Connection connect(Duration socketTimeout) throws SQLException {
+  private Session open(String step, Duration socketTimeout) throws InstanceException {
     Properties p = new Properties();
     p.setProperty("user", credentials.operatorUser());
     p.setProperty("password", credentials.operatorPassword());
     p.setProperty("connectTimeout", Long.toString(timeout.toMillis()));
     p.setProperty("socketTimeout", Long.toString(socketTimeout.toMillis()));
-    return DriverManager.getConnection(url(address, jdbcOptions), p);
+    try {
+      return new Session(DriverManager.getConnection(url(address, jdbcOptions), p), socketTimeout);
+    } catch (SQLException e) {
+      throw new InstanceException(address + ": step " + step + ": " + safe(e), e);
+    }
   }
 
   /** Runs statements in order on one connection; the failing step is named, its text is not. */
@@ -67,20 +75,8 @@ public final class InstanceClient {
   /** The same with another bound on each statement (one that may wait for others). */
   public void execute(String step, List<String> statements, Duration socketTimeout)
       throws InstanceException {
-    try (Connection c = connect(socketTimeout);
-        Statement s = c.createStatement()) {
-      int n = 0;
-      for (String sql : statements) {
-        n++;
-        try {
-          s.execute(sql);
-        } catch (SQLException e) {
-          throw new InstanceException(
-              address + ": step " + step + " failed at statement " + n + ": " + safe(e), e);
-        }
-      }
-    } catch (SQLException e) {
-      throw new InstanceException(address + ": step " + step + ": " + safe(e), e);
+    try (Session s = open(step, socketTimeout)) {
+      s.execute(step, statements, socketTimeout);
     }
   }
 
@@ -89,29 +85,109 @@ public final class InstanceClient {
    * connection that ended meanwhile); only a failure to connect is an error.
    */
   public void executeEach(String step, List<String> statements) throws InstanceException {
-    try (Connection c = connect();
-        Statement s = c.createStatement()) {
-      for (String sql : statements) {
-        try {
-          s.execute(sql);
-        } catch (SQLException ignored) {
-          // The next statement is independent of this one.
-        }
-      }
-    } catch (SQLException e) {
-      throw new InstanceException(address + ": step " + step + ": " + safe(e), e);
+    try (Session s = open(step, timeout)) {
+      s.executeEach(statements);
     }
   }
 
   /** Runs a query and returns its rows as column-name maps. */
   public List<Map<String, String>> query(String sql, Duration socketTimeout)
       throws InstanceException {
-    try (Connection c = connect(socketTimeout);
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      return rows(rs);
-    } catch (SQLException e) {
-      throw new InstanceException(address + ": query failed: " + safe(e), e);
+    try (Session s = open("query", socketTimeout)) {
+      return s.query(sql, socketTimeout);
+    }
+  }
+
+  /** One open connection to the instance: statements and queries run on it in turn. */
+  public final class Session implements AutoCloseable {
+
+    private final Connection connection;
+    private Duration socketTimeout;
+
+    private Session(Connection connection, Duration socketTimeout) {
+      this.connection = connection;
+      this.socketTimeout = socketTimeout;
+    }
+
+    /** A query bounded by the client's timeout. */
+    public List<Map<String, String>> query(String sql) throws InstanceException {
+      return query(sql, timeout);
+    }
+
+    /** A query bounded by {@code bound} (one that may wait, e.g. for an applier). */
+    public List<Map<String, String>> query(String sql, Duration bound) throws InstanceException {
+      try {
+        bound(bound);
+        try (Statement s = connection.createStatement();
+            ResultSet rs = s.executeQuery(sql)) {
+          return rows(rs);
+        }
+      } catch (SQLException e) {
+        throw new InstanceException(address + ": query failed: " + safe(e), e);
+      }
+    }
+
+    /** Statements in order, each bounded by the client's timeout. */
+    public void execute(String step, List<String> statements) throws InstanceException {
+      execute(step, statements, timeout);
+    }
+
+    private void execute(String step, List<String> statements, Duration bound)
+        throws InstanceException {
+      try (Statement s = createStatement(step, bound)) {
+        int n = 0;
+        for (String sql : statements) {
+          n++;
+          try {
+            s.execute(sql);
+          } catch (SQLException e) {
+            throw new InstanceException(
+                address + ": step " + step + " failed at statement " + n + ": " + safe(e), e);
+          }
+        }
+      } catch (SQLException e) {
+        throw new InstanceException(address + ": step " + step + ": " + safe(e), e);
+      }
+    }
+
+    private void executeEach(List<String> statements) throws InstanceException {
+      try (Statement s = createStatement("each", timeout)) {
+        for (String sql : statements) {
+          try {
+            s.execute(sql);
+          } catch (SQLException ignored) {
+            // The next statement is independent of this one.
+          }
+        }
+      } catch (SQLException e) {
+        throw new InstanceException(address + ": step each: " + safe(e), e);
+      }
+    }
+
+    private Statement createStatement(String step, Duration bound) throws InstanceException {
+      try {
+        bound(bound);
+        return connection.createStatement();
+      } catch (SQLException e) {
+        throw new InstanceException(address + ": step " + step + ": " + safe(e), e);
+      }
+    }
+
+    /** The socket timeout of what runs next: a wait needs a longer one than a quick statement. */
+    private void bound(Duration bound) throws SQLException {
+      if (!bound.equals(socketTimeout)) {
+        connection.setNetworkTimeout(Runnable::run, Math.toIntExact(bound.toMillis()));
+        socketTimeout = bound;
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        connection.close();
+      } catch (SQLException ignored) {
+        // Closing a connection whose server went away: nothing is left to release.
+      }
     }
   }
 
@@ -128,9 +204,25 @@ public final class InstanceClient {
     return rows;
   }
 
-  /** The SQL state and error code only: driver messages may echo the statement. */
+  /**
+   * The cause without the driver's message (it may echo the statement): a connection that failed or
+   * timed out says so; otherwise the server's error code and SQL state, with the meaning of the
+   * codes a person can act on.
+   */
   static String safe(SQLException e) {
-    return "SQL error " + e.getErrorCode() + " (state " + e.getSQLState() + ")";
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    if (e instanceof SQLTimeoutException) {
+      return "no answer within the timeout (SQL state " + state + ")";
+    }
+    if (state.startsWith("08")) {
+      return "no connection to the server (SQL state " + state + ")";
+    }
+    String code = "SQL error " + e.getErrorCode() + " (state " + state + ")";
+    return switch (e.getErrorCode()) {
+      case 1045 -> code + ": the operator's user was refused; check the <cluster>-operator Secret";
+      case 1290, 1836 -> code + ": the server is read-only";
+      default -> code;
+    };
   }
 
   /** Where this client connects. */

@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Observes every instance with three queries each: state, replica status, semi-sync status (MySQL
- * replicas a fourth: the received GTID set from performance_schema). The recorded primary is
- * observed last so a healthy replica never appears ahead of it.
+ * Observes every instance with three queries each on one connection: state, replica status,
+ * semi-sync status (MySQL replicas a fourth: the received GTID set from performance_schema). The
+ * other instances are observed at once, the recorded primary after them, so a healthy replica never
+ * appears ahead of it.
  */
 public final class Observer {
 
@@ -35,13 +36,19 @@ public final class Observer {
     return queries.get();
   }
 
-  /** Observes the named instances (name -> address); the primary, if named, goes last. */
+  /**
+   * Observes the named instances (name -> address): every instance but the recorded primary at
+   * once, then the primary, so a healthy replica never appears ahead of it.
+   */
   public List<InstanceState> observe(Map<String, Address> instances, String primary) {
-    List<String> order = new ArrayList<>(instances.keySet());
-    order.sort(Comparator.comparing((String n) -> n.equals(primary)).thenComparing(n -> n));
+    List<String> others =
+        instances.keySet().stream().filter(n -> !n.equals(primary)).sorted().toList();
     List<InstanceState> out = new ArrayList<>();
-    for (String name : order) {
-      out.add(observe(name, ordinal(name), instances.get(name)));
+    for (var r : Concurrently.each(others, n -> observe(n, ordinal(n), instances.get(n)))) {
+      out.add(r.value());
+    }
+    if (primary != null && instances.containsKey(primary)) {
+      out.add(observe(primary, ordinal(primary), instances.get(primary)));
     }
     out.sort(Comparator.comparingInt(InstanceState::ordinal));
     return out;
@@ -57,18 +64,18 @@ public final class Observer {
     }
   }
 
-  /** Observes one instance; any failure makes it unreachable. */
+  /** Observes one instance over one connection; any failure makes it unreachable. */
   public InstanceState observe(String name, int ordinal, Address address) {
     InstanceClient client =
         new InstanceClient(address, credentials, timeout, dialect.jdbcOptions());
-    try {
+    try (InstanceClient.Session session = client.open()) {
       queries.incrementAndGet();
-      Map<String, String> st = first(client.query(dialect.stateQuery(), timeout));
+      Map<String, String> st = first(session.query(dialect.stateQuery()));
       List<String> v = new ArrayList<>(st.values());
       queries.incrementAndGet();
-      List<Map<String, String>> rs = client.query(dialect.replicaStatusQuery(), timeout);
+      List<Map<String, String>> rs = session.query(dialect.replicaStatusQuery());
       queries.incrementAndGet();
-      Map<String, String> semi = first(client.query(dialect.semiSyncSourceStatusQuery(), timeout));
+      Map<String, String> semi = first(session.query(dialect.semiSyncSourceStatusQuery()));
       boolean semiOn = semi != null && "ON".equalsIgnoreCase(lastValue(semi));
       boolean readOnly = "1".equals(v.get(3)) || "ON".equalsIgnoreCase(v.get(3));
       if (rs.isEmpty()) {
@@ -97,7 +104,7 @@ public final class Observer {
       String received = r.get(c.receivedGtid());
       if (dialect.receivedQuery() != null) {
         queries.incrementAndGet();
-        Map<String, String> rec = first(client.query(dialect.receivedQuery(), timeout));
+        Map<String, String> rec = first(session.query(dialect.receivedQuery()));
         received = rec == null ? "" : lastValue(rec);
       }
       return new InstanceState(

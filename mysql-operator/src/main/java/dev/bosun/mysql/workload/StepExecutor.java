@@ -2,7 +2,6 @@ package dev.bosun.mysql.workload;
 
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
-import dev.bosun.mysql.topology.Candidates;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.PromotionIntent;
 import dev.bosun.mysql.topology.Step;
@@ -11,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,11 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Runs one planned step against the servers and says what changed.
  *
- * <p>A failover fences before it promotes (as MOCO does): every candidate stops receiving, so the
- * old primary can get no acknowledgement; an old primary that answers is made read-only and its
- * client connections ended, with semi-sync left on (turning it off would tell waiting clients
- * "committed" for transactions no replica holds). The candidate is chosen by what it received, must
- * apply all of it in time, and the promotion is recorded in status before it happens.
+ * <p>A failover fences before it promotes (as MOCO does): {@link Failover} holds its order, this
+ * class the statements each of its actions runs.
  */
 public final class StepExecutor {
 
@@ -237,90 +232,69 @@ public final class StepExecutor {
   }
 
   private Outcome failover(Step.Failover f, Context ctx) throws InstanceException {
-    TopologyRecord rec = ctx.record();
-    // 1. No member receives from the old primary any more (errant ones could acknowledge too): it
-    // can get no acknowledgement, so none of its clients is told a commit succeeded from here on.
-    for (String name : ctx.addresses().keySet()) {
-      if (name.equals(f.oldPrimary())) {
-        continue;
-      }
-      try {
+    return new Failover(dialect.gtids(), failoverActions(ctx), boundaries, clock, catchUpSeconds)
+        .run(f, ctx.record(), List.copyOf(ctx.addresses().keySet()), ctx::save);
+  }
+
+  /** A failover's actions as statements on the cluster's servers. */
+  private Failover.Actions failoverActions(Context ctx) {
+    return new Failover.Actions() {
+      @Override
+      public void stopReceiving(String member) throws InstanceException {
         // The applier first, while the receiver still runs: MariaDB purges the relay log when a
         // thread starts with both stopped, and with it acknowledged commits not yet applied.
         List<String> statements = new ArrayList<>(dialect.startApplier());
         statements.addAll(dialect.stopReceiving());
-        client(ctx, name).execute("failover-stop-receiving", statements);
-      } catch (InstanceException e) {
-        return fencingFailed(rec, "could not stop " + name + " receiving from " + f.oldPrimary());
+        client(ctx, member).execute("failover-stop-receiving", statements);
       }
-    }
-    boundaries.reached(FailoverBoundaries.RECEIVING_STOPPED);
-    // 2. An old primary that answers is fenced; if it was still taking writes, the primary is
-    // alive after all: re-plan (a switchover, or it simply stays the primary).
-    InstanceState old = observeOne(ctx, f.oldPrimary());
-    if (old.reachable()) {
-      try {
-        fenceAndDisconnect(client(ctx, f.oldPrimary()));
-      } catch (InstanceException e) {
-        return fencingFailed(rec, f.oldPrimary() + " answers but could not be made read-only");
-      }
-      if (old.writable()) {
-        return Outcome.warning(
-            rec,
-            "FailoverReplanned",
-            f.oldPrimary()
-                + " answered and took writes: made read-only and its clients disconnected;"
-                + " the next round re-plans with it reachable");
-      }
-    }
-    boundaries.reached(FailoverBoundaries.OLD_PRIMARY_FENCED);
-    // 3. The candidate holding the most of what was received (acknowledged commits may be only in
-    // a relay log), then it applies all of it.
-    List<InstanceState> candidates = new ArrayList<>();
-    for (String name : f.candidates()) {
-      InstanceState observed = observeOne(ctx, name);
-      if (!observed.reachable()) {
-        return Outcome.warning(
-            rec,
-            "FailoverAborted",
-            "candidate " + name + " became unreachable during the failover; not promoting");
-      }
-      candidates.add(observed);
-    }
-    Candidates.Choice choice = Candidates.chooseByReceived(candidates, candidates, dialect.gtids());
-    Optional<InstanceState> chosen = choice.chosen();
-    if (chosen.isEmpty()) {
-      return Outcome.warning(rec, "FailoverBlocked", choice.message());
-    }
-    String name = chosen.get().name();
-    String point = chosen.get().held(dialect.gtids());
-    InstanceClient candidate = client(ctx, name);
-    if (!waitApplied(candidate, point)) {
-      return Outcome.warning(
-          rec,
-          "FailoverAborted",
-          name
-              + " did not apply the transactions it received (up to "
-              + point
-              + ") within "
-              + catchUpSeconds
-              + "s; not promoting it, since that would lose them. Check its replication applier");
-    }
-    boundaries.reached(FailoverBoundaries.CANDIDATE_CAUGHT_UP);
-    // 4. Recorded before it happens: a restarted operator completes or re-plans it.
-    ctx.save(rec.withIntent(new PromotionIntent(name, f.oldPrimary(), point)));
-    boundaries.reached(FailoverBoundaries.INTENT_RECORDED);
-    candidate.execute(
-        "failover-promote", dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
-    boundaries.reached(FailoverBoundaries.PROMOTED);
-    return Outcome.warning(
-        rec.failedOver(name, f.oldPrimary(), point, clock.instant()),
-        "FailedOver",
-        "primary " + f.oldPrimary() + " was unreachable; promoted " + name + " at GTID " + point);
-  }
 
-  private static Outcome fencingFailed(TopologyRecord rec, String what) {
-    return Outcome.warning(rec, "FencingFailed", what + "; not promoting anyone");
+      @Override
+      public InstanceState observe(String member) {
+        return observeOne(ctx, member);
+      }
+
+      @Override
+      public void fence(String member) throws InstanceException {
+        fenceAndDisconnect(client(ctx, member));
+      }
+
+      @Override
+      public Failover.Promotion candidate(String member) throws InstanceException {
+        // One connection from the wait to the promotion: no new handshake between them.
+        InstanceClient.Session session = client(ctx, member).open();
+        return new Failover.Promotion() {
+          @Override
+          public boolean applied(String point) throws InstanceException {
+            return waitApplied(session, point);
+          }
+
+          @Override
+          public void promote() throws InstanceException {
+            session.execute(
+                "failover-promote",
+                dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
+          }
+
+          @Override
+          public void close() {
+            session.close();
+          }
+        };
+      }
+
+      @Override
+      public void repoint(String member, String primary) throws InstanceException {
+        Address source = ctx.addresses().get(primary);
+        client(ctx, member)
+            .execute(
+                "failover-repoint",
+                dialect.replicateFrom(
+                    source.host(),
+                    source.port(),
+                    credentials.replicationUser(),
+                    credentials.replicationPassword()));
+      }
+    };
   }
 
   /**
@@ -385,6 +359,14 @@ public final class StepExecutor {
   }
 
   private boolean waitApplied(InstanceClient client, String position) throws InstanceException {
+    try (InstanceClient.Session s = client.open()) {
+      return waitApplied(s, position);
+    }
+  }
+
+  /** Blocks on the server until it applied {@code position} (no polling), at most catch-up. */
+  private boolean waitApplied(InstanceClient.Session client, String position)
+      throws InstanceException {
     if (dialect.gtids().isEmpty(position)) {
       return true;
     }

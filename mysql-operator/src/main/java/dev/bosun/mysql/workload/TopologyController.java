@@ -1,5 +1,6 @@
 package dev.bosun.mysql.workload;
 
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.InstanceState;
@@ -123,7 +124,12 @@ public final class TopologyController {
     } catch (InstanceException e) {
       // What the step stored before it failed (an intent, a started restore) stays: writing
       // back the record from before the step would forget it.
-      return new Tick(observed, plan, Outcome.quiet(ctx.saved().get()), e.getMessage());
+      // The message is the operator's own (instance, step, SQL error code), bounded for status.
+      return new Tick(
+          observed,
+          plan,
+          Outcome.quiet(ctx.saved().get()),
+          HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH));
     }
   }
 

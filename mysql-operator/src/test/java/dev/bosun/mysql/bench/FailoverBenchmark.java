@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,17 +38,21 @@ public final class FailoverBenchmark {
     int instances = Integer.getInteger("bench.instances", 3);
     long pollMillis = Long.getLong("bench.pollMillis", 2000);
     List<Double> millis = new ArrayList<>();
+    List<Map<String, Double>> phases = new ArrayList<>();
     double qps;
     try (MariaDbServers fleet = new MariaDbServers()) {
       for (int run = 1; run <= runs; run++) {
-        double ms = oneFailover(fleet, run, instances);
+        FailoverTimeline timeline = new FailoverTimeline();
+        double ms = oneFailover(fleet, run, instances, timeline);
         millis.add(ms);
+        phases.add(timeline.phases());
         System.out.printf(
-            "run %2d: failover %.0f ms (detection %d ms subtracted)%n",
-            run, ms, DETECTION.toMillis());
+            "run %2d: failover %.0f ms (detection %d ms subtracted); %s%n",
+            run, ms, DETECTION.toMillis(), FailoverTimeline.format(timeline.phases()));
       }
       qps = pollingCost(fleet, instances, Duration.ofMillis(pollMillis));
     }
+    System.out.printf("median per phase (ms): %s%n", FailoverTimeline.format(medians(phases)));
     List<Double> sorted = new ArrayList<>(millis);
     sorted.sort(Double::compare);
     double median =
@@ -62,11 +67,29 @@ public final class FailoverBenchmark {
         qps, instances, pollMillis);
   }
 
+  /** The median of each phase over the runs that passed it. */
+  private static Map<String, Double> medians(List<Map<String, Double>> runs) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (Map<String, Double> run : runs) {
+      for (String phase : run.keySet()) {
+        out.putIfAbsent(phase, 0.0);
+      }
+    }
+    for (String phase : out.keySet()) {
+      List<Double> values = new ArrayList<>();
+      runs.forEach(r -> Optional.ofNullable(r.get(phase)).ifPresent(values::add));
+      values.sort(Double::compare);
+      out.put(phase, values.get(values.size() / 2));
+    }
+    return out;
+  }
+
   /**
    * One failover: returns milliseconds from the kill to the first write the new primary
    * acknowledged, minus detection.
    */
-  private static double oneFailover(MariaDbServers fleet, int run, int instances) throws Exception {
+  private static double oneFailover(
+      MariaDbServers fleet, int run, int instances, FailoverTimeline timeline) throws Exception {
     Map<String, MariaDbServers.Server> servers = new LinkedHashMap<>();
     Map<String, Address> addresses = new LinkedHashMap<>();
     for (int i = 0; i < instances; i++) {
@@ -81,7 +104,8 @@ public final class FailoverBenchmark {
             MariaDbServers.CREDENTIALS,
             Duration.ofSeconds(2),
             Clock.systemUTC(),
-            10);
+            10,
+            timeline::mark);
     TopologyController.Desired desired =
         new TopologyController.Desired(instances, true, DETECTION, null, 3_600_000);
     TopologyRecord record = TopologyRecord.empty();
@@ -108,8 +132,9 @@ public final class FailoverBenchmark {
                 String t = target.get();
                 try {
                   AppClient.insert(addresses.get(t), id++);
-                  if (!t.equals(oldPrimary)) {
-                    firstAckOnNew.compareAndSet(0, System.nanoTime());
+                  long acknowledged = System.nanoTime();
+                  if (!t.equals(oldPrimary) && firstAckOnNew.compareAndSet(0, acknowledged)) {
+                    timeline.markAt(FailoverTimeline.ACKNOWLEDGED, acknowledged);
                   }
                 } catch (SQLException refused) {
                   // The old primary is gone or the new one is not open yet: try again.
@@ -119,11 +144,17 @@ public final class FailoverBenchmark {
     writer.setDaemon(true);
     writer.start();
     pause();
+    // SIGKILL straight from here, timed as it is sent. Server.kill() forks kill(1) twice and then
+    // waits for the server's watchdog shell to notice (it checks once a second): the operator's
+    // rounds, which this thread runs, would stand still for up to a second after the kill.
     long killed = System.nanoTime();
-    servers.get(oldPrimary).kill();
+    ProcessHandle.of(servers.get(oldPrimary).pid()).ifPresent(ProcessHandle::destroyForcibly);
+    timeline.markAt(FailoverTimeline.KILLED, killed);
     deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (firstAckOnNew.get() == 0 && System.nanoTime() < deadline) {
+      long started = System.nanoTime();
       tick = controller.tick(desired, record, addresses, tick.plan().errant(), null, saved -> {});
+      timeline.round(started, tick.plan().step());
       record = tick.record();
       if (!oldPrimary.equals(record.primary())) {
         target.set(record.primary());

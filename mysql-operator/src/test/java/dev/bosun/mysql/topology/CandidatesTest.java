@@ -69,4 +69,29 @@ class CandidatesTest {
     assertThat(choice.chosen()).map(InstanceState::name).contains("db-1");
     assertThat(received.held(new MariaDbGtids())).isEqualTo("0-1-10");
   }
+
+  @Test
+  void followersAreTheOtherCandidatesTheChosenOneHolds() {
+    var gtids = new MariaDbGtids();
+    var chosen = fenced("db-2", "0-1-12");
+    var candidates =
+        List.of(
+            fenced("db-1", "0-1-10"),
+            chosen,
+            fenced("db-3", "0-1-12"),
+            fenced("db-4", "0-1-12,1-4-3"));
+    // db-4 holds a transaction (domain 1) the chosen one lacks: it never follows it.
+    assertThat(Candidates.followers(chosen, candidates, gtids)).containsExactly("db-1", "db-3");
+  }
+
+  @Test
+  void whatAFollowerReceivedCountsNotOnlyWhatItApplied() {
+    var gtids = new MariaDbGtids();
+    var chosen = fenced("db-1", "0-1-10");
+    var ahead =
+        new InstanceState(
+            "db-2", 2, true, "0-1-9", "0-1-9", "0-1-9", true, true, "h", 1, false, true, null, 0, 0,
+            "0-1-11", false);
+    assertThat(Candidates.followers(chosen, List.of(chosen, ahead), gtids)).isEmpty();
+  }
 }

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bosun.mysql.sql.MariaDbDialect;
 import dev.bosun.mysql.sql.MySql84Dialect;
 import dev.bosun.mysql.topology.Address;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTimeoutException;
 import org.junit.jupiter.api.Test;
 
-/** The operator's JDBC URL per flavour. */
+/** The operator's JDBC URL per flavour, and what its errors say. */
 class InstanceClientTest {
 
   private final Address a = new Address("db-0.db-headless.ns.svc", 3306);
@@ -22,5 +25,28 @@ class InstanceClientTest {
   void mariaDbConnectionsNeedNoOption() {
     assertThat(InstanceClient.url(a, new MariaDbDialect().jdbcOptions()))
         .isEqualTo("jdbc:mariadb://db-0.db-headless.ns.svc:3306/");
+  }
+
+  @Test
+  void anErrorNamesItsCauseWithoutTheDriversText() {
+    assertThat(
+            InstanceClient.safe(
+                new SQLNonTransientConnectionException(
+                    "Socket fail to connect to db-1:3306. Connection refused", "08000")))
+        .isEqualTo("no connection to the server (SQL state 08000)");
+    assertThat(InstanceClient.safe(new SQLTimeoutException("Read timed out", "HY000")))
+        .isEqualTo("no answer within the timeout (SQL state HY000)");
+    assertThat(
+            InstanceClient.safe(
+                new SQLException("Access denied for user 'operator'@'10.0.0.7'", "28000", 1045)))
+        .isEqualTo(
+            "SQL error 1045 (state 28000): the operator's user was refused; check the"
+                + " <cluster>-operator Secret");
+    assertThat(
+            InstanceClient.safe(
+                new SQLException(
+                    "Duplicate entry 'secret-value' for key 'PRIMARY'", "23000", 1062)))
+        .isEqualTo("SQL error 1062 (state 23000)")
+        .doesNotContain("secret-value");
   }
 }

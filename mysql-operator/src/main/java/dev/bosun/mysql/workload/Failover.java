@@ -1,0 +1,216 @@
+package dev.bosun.mysql.workload;
+
+import dev.bosun.mysql.sql.GtidArithmetic;
+import dev.bosun.mysql.topology.Candidates;
+import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.topology.PromotionIntent;
+import dev.bosun.mysql.topology.Step;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The order of a failover, as MOCO fences: every other member stops receiving, so the old primary
+ * can get no acknowledgement; an old primary that answers is made read-only and its client
+ * connections ended, with semi-sync left on (turning it off would tell waiting clients "committed"
+ * for transactions no replica holds); the candidate is chosen by what it received, must apply all
+ * of it in time, and the promotion is recorded before it happens; then the other candidates follow
+ * it. Calls to different members that do not depend on each other run at once; each phase ends for
+ * every member before the next begins. What it does to the servers is {@link Actions}.
+ */
+final class Failover {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Failover.class);
+
+  /** What a failover does to the servers. */
+  interface Actions {
+
+    /** Starts the member's applier, then stops its receiver (in that order: see MariaDB). */
+    void stopReceiving(String member) throws InstanceException;
+
+    /** Observes a member now; an unreachable member is reported as such, never thrown. */
+    InstanceState observe(String member);
+
+    /** Makes a member read-only and ends its client connections. */
+    void fence(String member) throws InstanceException;
+
+    /** A connection to the chosen candidate, kept from its catch-up to its promotion. */
+    Promotion candidate(String member) throws InstanceException;
+
+    /** Points a member at the new primary. */
+    void repoint(String member, String primary) throws InstanceException;
+  }
+
+  /** The chosen candidate, from catching up to taking writes. */
+  interface Promotion extends AutoCloseable {
+
+    /** Whether it applied everything up to {@code point} within the catch-up time. */
+    boolean applied(String point) throws InstanceException;
+
+    /** Opens it for writes (semi-sync on when it has replicas). */
+    void promote() throws InstanceException;
+
+    @Override
+    void close();
+  }
+
+  /** Stores a record before the failover acts on it. */
+  @FunctionalInterface
+  interface Recorder {
+    void save(TopologyRecord record) throws InstanceException;
+  }
+
+  private final GtidArithmetic gtids;
+  private final Actions actions;
+  private final FailoverBoundaries boundaries;
+  private final Clock clock;
+  private final int catchUpSeconds;
+
+  Failover(
+      GtidArithmetic gtids,
+      Actions actions,
+      FailoverBoundaries boundaries,
+      Clock clock,
+      int catchUpSeconds) {
+    this.gtids = gtids;
+    this.actions = actions;
+    this.boundaries = boundaries;
+    this.clock = clock;
+    this.catchUpSeconds = catchUpSeconds;
+  }
+
+  /**
+   * Replaces {@code f.oldPrimary()} among {@code members}, storing the intent through {@code rec}.
+   */
+  Outcome run(Step.Failover f, TopologyRecord rec, List<String> members, Recorder recorder)
+      throws InstanceException {
+    boundaries.reached(FailoverBoundaries.STARTED);
+    // 1. No member receives from the old primary any more (errant ones could acknowledge too): it
+    // can get no acknowledgement, so none of its clients is told a commit succeeded from here on.
+    List<String> receivers = members.stream().filter(n -> !n.equals(f.oldPrimary())).toList();
+    var notStopped =
+        Concurrently.firstFailure(
+            Concurrently.each(
+                receivers,
+                name -> {
+                  actions.stopReceiving(name);
+                  return name;
+                }));
+    if (notStopped != null) {
+      LOG.warn("failover: {}", notStopped.failure().getMessage());
+      return fencingFailed(
+          rec, "could not stop " + notStopped.item() + " receiving from " + f.oldPrimary());
+    }
+    boundaries.reached(FailoverBoundaries.RECEIVING_STOPPED);
+    // 2. An old primary that answers is fenced; if it was still taking writes, the primary is
+    // alive after all: re-plan (a switchover, or it simply stays the primary).
+    InstanceState old = actions.observe(f.oldPrimary());
+    if (old.reachable()) {
+      try {
+        actions.fence(f.oldPrimary());
+      } catch (InstanceException e) {
+        LOG.warn("failover: {}", e.getMessage());
+        return fencingFailed(rec, f.oldPrimary() + " answers but could not be made read-only");
+      }
+      if (old.writable()) {
+        return Outcome.warning(
+            rec,
+            "FailoverReplanned",
+            f.oldPrimary()
+                + " answered and took writes: made read-only and its clients disconnected;"
+                + " the next round re-plans with it reachable");
+      }
+    }
+    boundaries.reached(FailoverBoundaries.OLD_PRIMARY_FENCED);
+    // 3. The candidate holding the most of what was received (acknowledged commits may be only in
+    // a relay log), observed after every receiver stopped; then it applies all of it.
+    List<InstanceState> candidates = new ArrayList<>();
+    for (var r : Concurrently.each(f.candidates(), actions::observe)) {
+      if (!r.value().reachable()) {
+        return Outcome.warning(
+            rec,
+            "FailoverAborted",
+            "candidate " + r.item() + " became unreachable during the failover; not promoting");
+      }
+      candidates.add(r.value());
+    }
+    Candidates.Choice choice = Candidates.chooseByReceived(candidates, candidates, gtids);
+    Optional<InstanceState> chosen = choice.chosen();
+    if (chosen.isEmpty()) {
+      return Outcome.warning(rec, "FailoverBlocked", choice.message());
+    }
+    String name = chosen.get().name();
+    String point = chosen.get().held(gtids);
+    boundaries.reached(FailoverBoundaries.CANDIDATE_CHOSEN);
+    try (Promotion candidate = actions.candidate(name)) {
+      if (!candidate.applied(point)) {
+        return Outcome.warning(
+            rec,
+            "FailoverAborted",
+            name
+                + " did not apply the transactions it received (up to "
+                + point
+                + ") within "
+                + catchUpSeconds
+                + "s; not promoting it, since that would lose them. Check its replication"
+                + " applier");
+      }
+      boundaries.reached(FailoverBoundaries.CANDIDATE_CAUGHT_UP);
+      // 4. Recorded before it happens: a restarted operator completes or re-plans it.
+      recorder.save(rec.withIntent(new PromotionIntent(name, f.oldPrimary(), point)));
+      boundaries.reached(FailoverBoundaries.INTENT_RECORDED);
+      candidate.promote();
+    }
+    boundaries.reached(FailoverBoundaries.PROMOTED);
+    // 5. The other candidates follow it now rather than a round later: its semi-sync commits wait
+    // for one of them to acknowledge. One that cannot be repointed is attached by a later round.
+    List<String> following = repoint(name, Candidates.followers(chosen.get(), candidates, gtids));
+    boundaries.reached(FailoverBoundaries.REPLICAS_REPOINTED);
+    return Outcome.warning(
+        rec.failedOver(name, f.oldPrimary(), point, clock.instant()),
+        "FailedOver",
+        "primary "
+            + f.oldPrimary()
+            + " was unreachable; promoted "
+            + name
+            + " at GTID "
+            + point
+            + followMessage(following));
+  }
+
+  /** Points {@code followers} at {@code primary}, all at once; returns those that follow it. */
+  private List<String> repoint(String primary, List<String> followers) {
+    List<String> done = new ArrayList<>();
+    for (var r :
+        Concurrently.each(
+            followers,
+            n -> {
+              actions.repoint(n, primary);
+              return n;
+            })) {
+      if (r.failed()) {
+        LOG.info(
+            "failover: {} is attached in a later round: {}", r.item(), r.failure().getMessage());
+      } else {
+        done.add(r.item());
+      }
+    }
+    return done;
+  }
+
+  /** "; db-2 follows it" or "; db-2, db-3 follow it", nothing when none was repointed. */
+  private static String followMessage(List<String> following) {
+    return switch (following.size()) {
+      case 0 -> "";
+      case 1 -> "; " + following.get(0) + " follows it";
+      default -> "; " + String.join(", ", following) + " follow it";
+    };
+  }
+
+  private static Outcome fencingFailed(TopologyRecord rec, String what) {
+    return Outcome.warning(rec, "FencingFailed", what + "; not promoting anyone");
+  }
+}
