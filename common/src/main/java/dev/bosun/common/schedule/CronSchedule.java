@@ -1,17 +1,27 @@
 package dev.bosun.common.schedule;
 
+import com.cronutils.model.CronType;
+import com.cronutils.model.definition.CronDefinition;
+import com.cronutils.model.definition.CronDefinitionBuilder;
+import com.cronutils.model.time.ExecutionTime;
+import com.cronutils.parser.CronParser;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
- * A five-field cron schedule (minute hour day-of-month month day-of-week, as Kubernetes CronJobs
- * and crontab read it) or one of the macros {@code @hourly @daily @midnight @weekly @monthly
- * @yearly @annually}. The operators schedule backups with it themselves, so no CronJob API is
- * needed. When both day fields are restricted a day matching either one fires, as in cron.
+ * A five-field cron schedule (minute hour day-of-month month day-of-week) or one of the macros
+ * {@code @hourly @daily @midnight @weekly @monthly @yearly @annually}, always read in UTC.
+ *
+ * <p>cron-utils (its UNIX definition) parses the fields and computes the fire times; this class
+ * adds the macros, reads weekday names as cron does (SUN is 0) and says in words which field is
+ * wrong. Days follow Vixie cron: when both day fields are restricted a day matching either one
+ * fires, and a day field that starts with {@code *} (such as {@code *}{@code /2}) does not count as
+ * restricted, so a day must then match both.
  */
 public final class CronSchedule {
 
@@ -24,34 +34,35 @@ public final class CronSchedule {
           "@monthly", "0 0 1 * *",
           "@yearly", "0 0 1 1 *",
           "@annually", "0 0 1 1 *");
-  private static final List<String> MONTHS =
-      List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC");
   private static final List<String> DAYS = List.of("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT");
+  private static final Pattern DAY_NAME =
+      Pattern.compile(String.join("|", DAYS), Pattern.CASE_INSENSITIVE);
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field("minute", "0-59"),
+          new Field("hour", "0-23"),
+          new Field("day of month", "1-31"),
+          new Field("month", "1-12 or JAN-DEC"),
+          new Field("day of week", "0-7 or SUN-SAT (0 and 7 are Sunday)"));
+  private static final CronDefinition UNIX =
+      CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX);
+  private static final CronParser EITHER_DAY = new CronParser(UNIX);
 
-  /** Far enough for any schedule that fires at all (Feb 29 on a Monday recurs within 28 years). */
-  private static final int SEARCH_YEARS = 30;
+  /** The same fields, a day matching both day fields: for a day field that starts with *. */
+  private static final CronParser BOTH_DAYS =
+      new CronParser(
+          new CronDefinition(
+              List.copyOf(UNIX.getFieldDefinitions()),
+              UNIX.getCronConstraints(),
+              UNIX.getCronNicknames(),
+              true));
 
   private final String expression;
-  private final BitSet minutes;
-  private final BitSet hours;
-  private final BitSet daysOfMonth;
-  private final BitSet months;
-  private final BitSet daysOfWeek;
-  private final boolean dayOfMonthRestricted;
-  private final boolean dayOfWeekRestricted;
+  private final ExecutionTime times;
 
-  private CronSchedule(String expression, String[] f) {
+  private CronSchedule(String expression, ExecutionTime times) {
     this.expression = expression;
-    minutes = field("minute", f[0], 0, 59, List.of());
-    hours = field("hour", f[1], 0, 23, List.of());
-    daysOfMonth = field("day of month", f[2], 1, 31, List.of());
-    months = field("month", f[3], 1, 12, MONTHS);
-    daysOfWeek = field("day of week", f[4], 0, 7, DAYS);
-    if (daysOfWeek.get(7)) {
-      daysOfWeek.set(0); // 7 is Sunday too
-    }
-    dayOfMonthRestricted = !f[2].startsWith("*");
-    dayOfWeekRestricted = !f[4].startsWith("*");
+    this.times = times;
   }
 
   /**
@@ -83,30 +94,35 @@ public final class CronSchedule {
               + fields.length
               + " fields; cron takes five: minute hour day-of-month month day-of-week");
     }
-    CronSchedule schedule = new CronSchedule(trimmed, fields);
+    String[] numbered = fields.clone();
+    numbered[4] = numberedDays(fields[4]);
+    CronParser parser =
+        fields[2].startsWith("*") || fields[4].startsWith("*") ? BOTH_DAYS : EITHER_DAY;
+    CronSchedule schedule;
+    try {
+      schedule =
+          new CronSchedule(
+              trimmed, ExecutionTime.forCron(parser.parse(String.join(" ", numbered))));
+    } catch (IllegalArgumentException e) {
+      throw invalid(trimmed, fields, numbered); // the library's text names no field
+    }
     schedule.next(ZonedDateTime.parse("2000-01-01T00:00:00Z")); // throws when it never fires
     return schedule;
   }
 
-  /** The first time strictly after {@code after} (to the minute) when the schedule fires. */
+  /**
+   * The first time strictly after {@code after} (to the minute, in UTC) when the schedule fires.
+   */
   public ZonedDateTime next(ZonedDateTime after) {
-    ZonedDateTime t = after.truncatedTo(ChronoUnit.MINUTES).plusMinutes(1);
-    int lastYear = t.getYear() + SEARCH_YEARS;
-    while (t.getYear() <= lastYear) {
-      if (!months.get(t.getMonthValue())) {
-        t = t.withDayOfMonth(1).truncatedTo(ChronoUnit.DAYS).plusMonths(1);
-      } else if (!dayMatches(t)) {
-        t = t.truncatedTo(ChronoUnit.DAYS).plusDays(1);
-      } else if (!hours.get(t.getHour())) {
-        t = t.truncatedTo(ChronoUnit.HOURS).plusHours(1);
-      } else if (!minutes.get(t.getMinute())) {
-        t = t.plusMinutes(1);
-      } else {
-        return t;
-      }
-    }
-    throw new IllegalArgumentException(
-        "schedule '" + expression + "' never fires (check the day of month against the month)");
+    ZonedDateTime from = after.withZoneSameInstant(ZoneOffset.UTC).truncatedTo(ChronoUnit.MINUTES);
+    return times
+        .nextExecution(from)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "schedule '"
+                        + expression
+                        + "' never fires (check the day of month against the month)"));
   }
 
   @Override
@@ -114,70 +130,38 @@ public final class CronSchedule {
     return expression;
   }
 
-  private boolean dayMatches(ZonedDateTime t) {
-    boolean dom = daysOfMonth.get(t.getDayOfMonth());
-    boolean dow = daysOfWeek.get(t.getDayOfWeek().getValue() % 7);
-    if (dayOfMonthRestricted && dayOfWeekRestricted) {
-      return dom || dow;
-    }
-    return dom && dow;
+  /** Weekday names as numbers: cron-utils reads SUN as 7, which makes SUN-TUE run backwards. */
+  private static String numberedDays(String field) {
+    return DAY_NAME
+        .matcher(field)
+        .replaceAll(m -> String.valueOf(DAYS.indexOf(m.group().toUpperCase(Locale.ROOT))));
   }
 
-  private static BitSet field(String name, String text, int min, int max, List<String> names) {
-    BitSet values = new BitSet(max + 1);
-    for (String part : text.split(",", -1)) {
-      String range = part;
-      int step = 1;
-      int slash = part.indexOf('/');
-      if (slash >= 0) {
-        range = part.substring(0, slash);
-        step = number(name, part.substring(slash + 1), 1, max, List.of());
-      }
-      int from;
-      int to;
-      if (range.equals("*")) {
-        from = min;
-        to = max;
-      } else if (range.contains("-")) {
-        String[] ends = range.split("-", -1);
-        if (ends.length != 2) {
-          throw bad(name, part, "a range is written low-high");
-        }
-        from = number(name, ends[0], min, max, names);
-        to = number(name, ends[1], min, max, names);
-        if (from > to) {
-          throw bad(name, part, "the range runs backwards");
-        }
-      } else {
-        from = number(name, range, min, max, names);
-        to = slash >= 0 ? max : from;
-      }
-      for (int v = from; v <= to; v += step) {
-        values.set(v);
+  /** Names the first field that cron-utils rejects on its own (all others {@code *}). */
+  private static IllegalArgumentException invalid(
+      String expression, String[] fields, String[] numbered) {
+    for (int i = 0; i < fields.length; i++) {
+      String[] alone = {"*", "*", "*", "*", "*"};
+      alone[i] = numbered[i];
+      try {
+        EITHER_DAY.parse(String.join(" ", alone));
+      } catch (IllegalArgumentException e) {
+        Field field = FIELDS.get(i);
+        return new IllegalArgumentException(
+            "invalid "
+                + field.name()
+                + " field '"
+                + fields[i]
+                + "' in schedule '"
+                + expression
+                + "': it takes "
+                + field.values()
+                + ", written as *, a value, a low-high range, a comma list or a step like */15");
       }
     }
-    return values;
+    return new IllegalArgumentException("schedule '" + expression + "' is not a cron expression");
   }
 
-  private static int number(String name, String text, int min, int max, List<String> names) {
-    int named = names.indexOf(text.toUpperCase(Locale.ROOT));
-    if (named >= 0) {
-      return named + (names.size() == 12 ? 1 : 0);
-    }
-    try {
-      int v = Integer.parseInt(text);
-      if (v < min || v > max) {
-        throw bad(name, text, "it must be between " + min + " and " + max);
-      }
-      return v;
-    } catch (NumberFormatException e) {
-      throw bad(
-          name, text, "not a number" + (names.isEmpty() ? "" : " or a name like " + names.get(0)));
-    }
-  }
-
-  private static IllegalArgumentException bad(String name, String part, String why) {
-    return new IllegalArgumentException(
-        "invalid " + name + " field '" + part + "' in schedule: " + why);
-  }
+  /** A field's name and the values it takes, for messages. */
+  private record Field(String name, String values) {}
 }
