@@ -25,7 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the operator's own Pod specs: members find each other by their peer Service's DNS names, a writer
  * in another Pod reaches the cluster by its client Service name while it scales 3 -> 5 -> 3, and
  * every acknowledged key is read back; a deleted member Pod comes back as the same member on its
- * claim.
+ * claim. An EtcdBackup on the operator's backup volume is restored into a new cluster of three: the
+ * first member's init containers fetch the snapshot from the operator and restore it.
  */
 @ExtendWith(RealNodeExtension.class)
 class RealNodeEtcdIT {
@@ -149,6 +150,123 @@ class RealNodeEtcdIT {
         .isEqualTo(claimUid);
   }
 
+  @Test
+  void aSnapshotOnTheOperatorsBackupVolumeIsRestoredIntoANewCluster() {
+    etcdCluster("config", 1, "");
+    awaitReady("config", 1);
+    RealNodePods.run(
+        admin,
+        NS,
+        RealNodePods.shell("config-shell", platform.cluster().node().workloadsImage(), Map.of()));
+    PodExec.Result written =
+        PodExec.sh(
+            admin,
+            NS,
+            "config-shell",
+            Duration.ofMinutes(2),
+            "for i in $(seq 1 100); do"
+                + " etcdctl --endpoints=http://config-client:2379 put /app/setting-$i value-$i"
+                + " >/dev/null || exit 1; done;"
+                + " etcdctl --endpoints=http://config-client:2379 get /app/ --prefix --keys-only"
+                + " | grep -c setting");
+    assertThat(written.stdout().trim())
+        .as("keys in the source cluster " + written)
+        .isEqualTo("100");
+    admin
+        .resource(
+            Serialization.unmarshal(
+                """
+                apiVersion: etcd.bosun.dev/v1alpha1
+                kind: EtcdBackup
+                metadata: {name: config-snapshots, namespace: %s}
+                spec:
+                  clusterName: config
+                  store: {volume: {}}
+                """
+                    .formatted(NS),
+                GenericKubernetesResource.class))
+        .create();
+    await("EtcdBackup config-snapshots Ready with a snapshot on the operator's volume")
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () ->
+                Resources.ready(
+                    Resources.get(
+                        admin, "etcd.bosun.dev/v1alpha1", "EtcdBackup", NS, "config-snapshots")));
+
+    etcdCluster("config-copy", 3, "  bootstrap: {fromBackup: {backupName: config-snapshots}}\n");
+    awaitReady("config-copy", 3);
+    // What the first member's init containers did: fetched from the operator, restored, installed.
+    platform.describe(admin.pods().inNamespace(NS).withName("config-copy-0").get());
+    String restored =
+        PodExec.sh(
+                admin,
+                NS,
+                "config-shell",
+                Duration.ofSeconds(30),
+                "etcdctl --endpoints=http://config-copy-client:2379 get /app/ --prefix --keys-only"
+                    + " | grep -c setting; etcdctl --endpoints=http://config-copy-client:2379"
+                    + " get /app/setting-42 --print-value-only")
+            .stdout();
+    assertThat(restored.lines().toList())
+        .as("keys and a value read from the restored cluster")
+        .containsExactly("100", "value-42");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> status =
+        (Map<String, Object>)
+            Resources.get(admin, "etcd.bosun.dev/v1alpha1", "EtcdCluster", NS, "config-copy")
+                .getAdditionalProperties()
+                .get("status");
+    System.err.println("[e2e] config-copy restored from " + status.get("restoredFrom"));
+    assertThat(String.valueOf(status.get("restoredFrom"))).isNotBlank().isNotEqualTo("null");
+  }
+
+  private void etcdCluster(String name, int size, String extraSpec) {
+    admin
+        .resource(
+            Serialization.unmarshal(
+                """
+                apiVersion: etcd.bosun.dev/v1alpha1
+                kind: EtcdCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  size: %d
+                  repository: %s
+                  version: "%s"
+                  storage: {size: 128Mi, whenScaledDown: Delete, whenDeleted: Delete}
+                %s"""
+                    .formatted(name, NS, size, REPOSITORY, VERSION, extraSpec),
+                GenericKubernetesResource.class))
+        .create();
+  }
+
+  private void awaitReady(String name, int size) {
+    try {
+      await("EtcdCluster " + name + " Ready with " + size + " members running as containers")
+          .atMost(Duration.ofMinutes(5))
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> clusterReady(name, size));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      System.err.println(
+          "[e2e] EtcdCluster "
+              + name
+              + ": "
+              + Resources.get(admin, "etcd.bosun.dev/v1alpha1", "EtcdCluster", NS, name)
+                  .getAdditionalProperties()
+                  .get("status"));
+      admin
+          .pods()
+          .inNamespace(NS)
+          .withLabel("app.kubernetes.io/instance", name)
+          .list()
+          .getItems()
+          .forEach(platform::describe);
+      platform.pods("etcd").forEach(platform::describe);
+      throw e;
+    }
+  }
+
   private String memberList() {
     return PodExec.sh(
             admin,
@@ -184,18 +302,19 @@ class RealNodeEtcdIT {
   }
 
   private void awaitReadyWithMembers(int size) {
-    await("EtcdCluster kv Ready with " + size + " members running as containers")
-        .atMost(Duration.ofMinutes(5))
-        .pollInterval(Duration.ofSeconds(1))
-        .until(() -> clusterReady(size));
+    awaitReady("kv", size);
   }
 
   private boolean clusterReady(int size) {
+    return clusterReady("kv", size);
+  }
+
+  private boolean clusterReady(String name, int size) {
     long running =
         admin
             .pods()
             .inNamespace(NS)
-            .withLabel("app.kubernetes.io/instance", "kv")
+            .withLabel("app.kubernetes.io/instance", name)
             .list()
             .getItems()
             .stream()
@@ -203,6 +322,6 @@ class RealNodeEtcdIT {
             .count();
     return running == size
         && Resources.ready(
-            Resources.get(admin, "etcd.bosun.dev/v1alpha1", "EtcdCluster", NS, "kv"));
+            Resources.get(admin, "etcd.bosun.dev/v1alpha1", "EtcdCluster", NS, name));
   }
 }

@@ -326,6 +326,19 @@ public final class MemberPods {
             .withCommand(java)
             .withArgs("install", RESTORE_MOUNT + "/data", DATA_DIR)
             .withVolumeMounts(staging, data)
+            // etcdctl wrote the restored files as the etcd image's user (mode 0700) and the member
+            // runs as that user: this copy runs as root, with just the capabilities to read them
+            // and keep their owner, whichever user that is.
+            .withNewSecurityContext()
+            .withRunAsUser(0L)
+            .withRunAsNonRoot(false)
+            .withAllowPrivilegeEscalation(false)
+            .withReadOnlyRootFilesystem(true)
+            .withNewCapabilities()
+            .withDrop("ALL")
+            .withAdd("CHOWN", "DAC_OVERRIDE", "FOWNER")
+            .endCapabilities()
+            .endSecurityContext()
             .build();
     return new PodBuilder(pod)
         .editMetadata()

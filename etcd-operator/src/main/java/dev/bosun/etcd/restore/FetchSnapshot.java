@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
@@ -57,20 +58,31 @@ public final class FetchSnapshot {
       return;
     }
     Files.createDirectories(dataDir.toAbsolutePath().getParent());
-    // The emptyDir and the volume are different file systems: copy, then switch by rename.
+    // The emptyDir and the volume are different file systems: copy, then switch by rename. A
+    // staging folder left by an interrupted attempt is ours (never the member's data): start over.
     Path staging = dataDir.resolveSibling(dataDir.getFileName() + ".restoring");
+    deleteRecursively(staging);
     try (var files = Files.walk(restored)) {
       for (Path source : (Iterable<Path>) files::iterator) {
         Path dest = staging.resolve(restored.relativize(source).toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(dest);
-        } else {
-          Files.copy(source, dest, StandardCopyOption.REPLACE_EXISTING);
-        }
+        // Owner and mode as etcdctl wrote them (it runs as the member's user, this step as root),
+        // so the member can open its data directory.
+        Files.copy(source, dest, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
       }
     }
     Files.move(staging, dataDir, StandardCopyOption.ATOMIC_MOVE);
     System.out.println("installed the restored data directory at " + dataDir);
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (var files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 
   static void fetch(Map<String, String> env, Path target) throws IOException {

@@ -283,6 +283,14 @@ class MemberPodsTest {
     assertThat(pod.getSpec().getInitContainers())
         .extracting(Container::getName)
         .containsExactly("fetch-snapshot", "restore-snapshot", "install-snapshot");
+    // The copy reads etcdctl's 0700 files and keeps their owner: root, with only those rights.
+    var install = pod.getSpec().getInitContainers().get(2).getSecurityContext();
+    assertThat(install.getRunAsUser()).isZero();
+    assertThat(install.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(install.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(install.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(install.getCapabilities().getAdd())
+        .containsExactlyInAnyOrder("CHOWN", "DAC_OVERRIDE", "FOWNER");
   }
 
   @Test

@@ -204,4 +204,52 @@ class FetchSnapshotTest {
         .as("about two minutes in all")
         .isBetween(Duration.ofSeconds(100), Duration.ofSeconds(130));
   }
+
+  @Test
+  void installKeepsTheRestoredModesAndStartsOverAfterAnInterruptedCopy() throws IOException {
+    Path restored = tmp.resolve("restore/data");
+    Files.createDirectories(restored.resolve("member/snap"));
+    Files.writeString(restored.resolve("member/snap/db"), "bolt");
+    // etcdctl writes the data directory 0700: the member (its owner) must find it so.
+    Files.setPosixFilePermissions(
+        restored, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    Files.setPosixFilePermissions(
+        restored.resolve("member/snap/db"),
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    Path dataDir = tmp.resolve("volume/default.etcd");
+    Path leftover = tmp.resolve("volume/default.etcd.restoring/member");
+    Files.createDirectories(leftover);
+    Files.writeString(leftover.resolve("half-copied"), "x");
+
+    FetchSnapshot.install(restored, dataDir);
+
+    assertThat(Files.readString(dataDir.resolve("member/snap/db"))).isEqualTo("bolt");
+    assertThat(dataDir.resolve("member/half-copied")).doesNotExist();
+    assertThat(tmp.resolve("volume/default.etcd.restoring")).doesNotExist();
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dataDir)))
+        .isEqualTo("rwx------");
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dataDir.resolve("member/snap/db"))))
+        .isEqualTo("rw-------");
+    assertThat(Files.getOwner(dataDir.resolve("member/snap/db")))
+        .isEqualTo(Files.getOwner(restored.resolve("member/snap/db")));
+  }
+
+  @Test
+  void installKeepsADataDirectoryThatIsAlreadyThere() throws IOException {
+    Path restored = tmp.resolve("restore/data");
+    Files.createDirectories(restored);
+    Files.writeString(restored.resolve("new"), "snapshot");
+    Path dataDir = tmp.resolve("volume/default.etcd");
+    Files.createDirectories(dataDir);
+    Files.writeString(dataDir.resolve("old"), "written since");
+
+    FetchSnapshot.install(restored, dataDir);
+
+    assertThat(dataDir.resolve("new")).doesNotExist();
+    assertThat(Files.readString(dataDir.resolve("old"))).isEqualTo("written since");
+  }
 }
