@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -172,28 +173,23 @@ class RealNodeEtcdIT {
     assertThat(written.stdout().trim())
         .as("keys in the source cluster " + written)
         .isEqualTo("100");
-    admin
-        .resource(
-            Serialization.unmarshal(
-                """
-                apiVersion: etcd.bosun.dev/v1alpha1
-                kind: EtcdBackup
-                metadata: {name: config-snapshots, namespace: %s}
-                spec:
-                  clusterName: config
-                  store: {volume: {}}
-                """
-                    .formatted(NS),
-                GenericKubernetesResource.class))
-        .create();
-    await("EtcdBackup config-snapshots Ready with a snapshot on the operator's volume")
-        .atMost(Duration.ofMinutes(3))
-        .pollInterval(Duration.ofSeconds(1))
-        .until(
-            () ->
-                Resources.ready(
-                    Resources.get(
-                        admin, "etcd.bosun.dev/v1alpha1", "EtcdBackup", NS, "config-snapshots")));
+    // A snapshot to the operator's backup volume.
+    Resources.apply(
+        admin,
+        NS,
+        """
+        apiVersion: etcd.bosun.dev/v1alpha1
+        kind: EtcdBackup
+        metadata: {name: config-snapshots}
+        spec: {clusterName: config, store: {volume: {}}}
+        """);
+    Resources.awaitReady(
+        admin,
+        "etcd.bosun.dev/v1alpha1",
+        "EtcdBackup",
+        NS,
+        "config-snapshots",
+        Duration.ofMinutes(3));
 
     etcdCluster("config-copy", 3, "  bootstrap: {fromBackup: {backupName: config-snapshots}}\n");
     awaitReady("config-copy", 3);
@@ -255,13 +251,7 @@ class RealNodeEtcdIT {
               + Resources.get(admin, "etcd.bosun.dev/v1alpha1", "EtcdCluster", NS, name)
                   .getAdditionalProperties()
                   .get("status"));
-      admin
-          .pods()
-          .inNamespace(NS)
-          .withLabel("app.kubernetes.io/instance", name)
-          .list()
-          .getItems()
-          .forEach(platform::describe);
+      members(name).forEach(platform::describe);
       platform.pods("etcd").forEach(platform::describe);
       throw e;
     }
@@ -309,15 +299,18 @@ class RealNodeEtcdIT {
     return clusterReady("kv", size);
   }
 
+  private List<Pod> members(String cluster) {
+    return admin
+        .pods()
+        .inNamespace(NS)
+        .withLabel("app.kubernetes.io/instance", cluster)
+        .list()
+        .getItems();
+  }
+
   private boolean clusterReady(String name, int size) {
     long running =
-        admin
-            .pods()
-            .inNamespace(NS)
-            .withLabel("app.kubernetes.io/instance", name)
-            .list()
-            .getItems()
-            .stream()
+        members(name).stream()
             .filter(p -> p.getMetadata().getDeletionTimestamp() == null && RealNodePods.ready(p))
             .count();
     return running == size

@@ -282,24 +282,23 @@ class RealNodeMySqlIT {
     assertThat(shopSql("shop", password, "SELECT COUNT(*) FROM shop.orders"))
         .as("rows written to the source cluster")
         .isEqualTo("200");
-    admin
-        .resource(
-            Serialization.unmarshal(
-                """
-                apiVersion: mysql.bosun.dev/v1alpha1
-                kind: MySQLBackup
-                metadata: {name: shop-nightly, namespace: %s}
-                spec:
-                  clusterName: shop
-                  storage: {volume: {}}
-                """
-                    .formatted(NS),
-                GenericKubernetesResource.class))
-        .create();
-    await("MySQLBackup shop-nightly Ready with a dump on the operator's volume")
-        .atMost(Duration.ofMinutes(3))
-        .pollInterval(Duration.ofSeconds(1))
-        .until(() -> Resources.ready(backup("shop-nightly")));
+    // A dump to the operator's backup volume.
+    Resources.apply(
+        admin,
+        NS,
+        """
+        apiVersion: mysql.bosun.dev/v1alpha1
+        kind: MySQLBackup
+        metadata: {name: shop-nightly}
+        spec: {clusterName: shop, storage: {volume: {}}}
+        """);
+    Resources.awaitReady(
+        admin,
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLBackup",
+        NS,
+        "shop-nightly",
+        Duration.ofMinutes(3));
     @SuppressWarnings("unchecked")
     Map<String, Object> backupStatus =
         (Map<String, Object>) backup("shop-nightly").getAdditionalProperties().get("status");

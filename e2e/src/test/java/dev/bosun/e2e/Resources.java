@@ -2,6 +2,7 @@ package dev.bosun.e2e;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +45,20 @@ final class Resources {
         .filter(c -> c instanceof Map<?, ?> m && type.equals(m.get("type")))
         .map(c -> String.valueOf(((Map<?, ?>) c).get("status")))
         .findFirst();
+  }
+
+  /** Waits until the object is Ready for its current generation (see {@link #ready}). */
+  static void awaitReady(
+      KubernetesClient client,
+      String apiVersion,
+      String kind,
+      String namespace,
+      String name,
+      Duration timeout) {
+    org.awaitility.Awaitility.await(kind + " " + namespace + "/" + name + " Ready")
+        .atMost(timeout)
+        .pollInterval(Duration.ofSeconds(1))
+        .until(() -> ready(get(client, apiVersion, kind, namespace, name)));
   }
 
   /** True when the object's Ready condition is True for its current generation. */
