@@ -50,7 +50,7 @@ public final class ConfigSyncBenchmark {
     LocalControlPlane plane =
         LocalControlPlane.start(Files.createTempDirectory("bosun-bench"), false);
     try (KubernetesClient admin = plane.adminClient()) {
-      Crds.install(admin, dev.bosun.config.RunningOperator.CRDS);
+      Crds.install(admin, dev.bosun.config.ConfigSyncUnderTest.CRDS);
       step("creating " + count + " destination namespaces");
       Crds.namespace(admin, SRC, Map.of(), Map.of());
       List<String> destinations = new ArrayList<>();

@@ -8,7 +8,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.config.ConfigSyncOperator;
+import dev.bosun.config.ConfigSyncUnderTest;
 import dev.bosun.config.v1alpha1.ConfigMapSync;
 import dev.bosun.config.v1alpha1.ConfigMapSyncSpec;
 import dev.bosun.config.v1alpha1.configmapsyncspec.Destinations;
@@ -21,33 +23,20 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** ConfigMapSync on the real control plane: consent, ownership, updates and every cleanup path. */
 @ExtendWith(ControlPlaneExtension.class)
 class ConfigMapSyncIT {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
-  private static dev.bosun.config.RunningOperator operator;
-  private static KubernetesClient client;
-
-  @BeforeAll
-  static void start() {
-    operator = new dev.bosun.config.RunningOperator().start();
-    client = ControlPlaneExtension.controlPlane().adminClient();
-  }
-
-  @AfterAll
-  static void stop() {
-    operator.close();
-    client.close();
-  }
+  @RegisterExtension static final RunningOperator operator = ConfigSyncUnderTest.operator();
+  private static final KubernetesClient client = operator.testClient;
 
   static String ns(String prefix, Map<String, String> labels, Map<String, String> annotations) {
-    return dev.bosun.config.RunningOperator.namespace(client, prefix, labels, annotations);
+    return ConfigSyncUnderTest.namespace(client, prefix, labels, annotations);
   }
 
   static ConfigMap source(String ns, String name, String allowTo, Map<String, String> data) {

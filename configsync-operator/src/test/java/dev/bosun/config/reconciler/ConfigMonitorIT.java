@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
-import dev.bosun.config.RunningOperator;
+import dev.bosun.common.testing.RunningOperator;
+import dev.bosun.config.ConfigSyncUnderTest;
 import dev.bosun.config.v1alpha1.ConfigMonitor;
 import dev.bosun.config.v1alpha1.ConfigMonitorSpec;
 import dev.bosun.config.v1alpha1.ConfigMonitorStatus;
@@ -20,30 +21,17 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** ConfigMonitor against the real deployment controller: a config change is a new ReplicaSet. */
 @ExtendWith(ControlPlaneExtension.class)
 class ConfigMonitorIT {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(40);
-  private static RunningOperator operator;
-  private static KubernetesClient client;
-
-  @BeforeAll
-  static void start() {
-    operator = new RunningOperator().start();
-    client = ControlPlaneExtension.controlPlane().adminClient();
-  }
-
-  @AfterAll
-  static void stop() {
-    operator.close();
-    client.close();
-  }
+  @RegisterExtension static final RunningOperator operator = ConfigSyncUnderTest.operator();
+  private static final KubernetesClient client = operator.testClient;
 
   private static void configMap(String ns, String name, String value) {
     client
@@ -166,7 +154,7 @@ class ConfigMonitorIT {
 
   @Test
   void aConfigChangeRollsTheDeploymentThroughANewReplicaSetAndARestartRollsNothing() {
-    String ns = RunningOperator.namespace(client, "monitor", Map.of(), Map.of());
+    String ns = ConfigSyncUnderTest.namespace(client, "monitor", Map.of(), Map.of());
     configMap(ns, "web-config", "v1");
     deployment(ns, "web");
     statefulSet(ns, "web");
@@ -235,7 +223,7 @@ class ConfigMonitorIT {
 
   @Test
   void aBurstOfEditsWithinTheDebounceWindowCausesOneRollout() {
-    String ns = RunningOperator.namespace(client, "burst", Map.of(), Map.of());
+    String ns = ConfigSyncUnderTest.namespace(client, "burst", Map.of(), Map.of());
     configMap(ns, "cfg", "0");
     deployment(ns, "api");
     monitor(ns, "api", "cfg", "api", "RollingUpdate", 3);
@@ -253,7 +241,7 @@ class ConfigMonitorIT {
 
   @Test
   void barePodsAreDeletedOnlyWithTheDeletePodsStrategy() {
-    String ns = RunningOperator.namespace(client, "bare", Map.of(), Map.of());
+    String ns = ConfigSyncUnderTest.namespace(client, "bare", Map.of(), Map.of());
     configMap(ns, "cfg", "a");
     for (String app : List.of("kept", "replaced")) {
       client
@@ -292,7 +280,7 @@ class ConfigMonitorIT {
 
   @Test
   void aMissingConfigMapIsReportedRollsNothingAndIsFoundWhenItAppears() {
-    String ns = RunningOperator.namespace(client, "missing", Map.of(), Map.of());
+    String ns = ConfigSyncUnderTest.namespace(client, "missing", Map.of(), Map.of());
     deployment(ns, "lonely");
     monitor(ns, "lonely", "not-there", "lonely", "RollingUpdate", 0);
     await()

@@ -27,7 +27,7 @@ class ConfigSyncSchemaIT {
   @BeforeAll
   static void installCrds() {
     client = ControlPlaneExtension.controlPlane().adminClient();
-    Crds.install(client, dev.bosun.config.RunningOperator.CRDS);
+    Crds.install(client, dev.bosun.config.ConfigSyncUnderTest.CRDS);
     Crds.namespace(client, NS, Map.of(), Map.of());
   }
 

@@ -9,7 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
-import dev.bosun.config.RunningOperator;
+import dev.bosun.common.testing.RunningOperator;
+import dev.bosun.config.ConfigSyncUnderTest;
 import dev.bosun.config.v1alpha1.SecretSync;
 import dev.bosun.config.v1alpha1.SecretSyncSpec;
 import dev.bosun.config.v1alpha1.SecretSyncStatus;
@@ -29,10 +30,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SecretSync on the real control plane with RBAC enforced: a user who cannot read a Secret cannot
@@ -42,20 +42,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SecretSyncIT {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
-  private static RunningOperator operator;
-  private static KubernetesClient admin;
-
-  @BeforeAll
-  static void start() {
-    operator = new RunningOperator().start();
-    admin = ControlPlaneExtension.controlPlane().adminClient();
-  }
-
-  @AfterAll
-  static void stop() {
-    operator.close();
-    admin.close();
-  }
+  @RegisterExtension static final RunningOperator operator = ConfigSyncUnderTest.operator();
+  private static final KubernetesClient admin = operator.testClient;
 
   private static String b64(String s) {
     return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
@@ -109,8 +97,9 @@ class SecretSyncIT {
 
   @Test
   void theOwnerCopiesASecretWithItsTypeAndData() {
-    String src = RunningOperator.namespace(admin, "vault", Map.of(), Map.of());
-    String dst = RunningOperator.namespace(admin, "app", Map.of(), Map.of(ACCEPT_SYNC_FROM, src));
+    String src = ConfigSyncUnderTest.namespace(admin, "vault", Map.of(), Map.of());
+    String dst =
+        ConfigSyncUnderTest.namespace(admin, "app", Map.of(), Map.of(ACCEPT_SYNC_FROM, src));
     secret(src, "db", Map.of(SOURCE_LABEL, "true"), Map.of(ALLOW_SYNC_TO, dst));
     admin
         .resources(SecretSync.class)
@@ -141,9 +130,9 @@ class SecretSyncIT {
 
   @Test
   void aUserWhoCannotReadTheSourceCannotObtainACopy() {
-    String src = RunningOperator.namespace(admin, "vault", Map.of(), Map.of());
+    String src = ConfigSyncUnderTest.namespace(admin, "vault", Map.of(), Map.of());
     String dst =
-        RunningOperator.namespace(admin, "mallory", Map.of(), Map.of(ACCEPT_SYNC_FROM, "*"));
+        ConfigSyncUnderTest.namespace(admin, "mallory", Map.of(), Map.of(ACCEPT_SYNC_FROM, "*"));
     // One Secret is not marked for syncing at all; the other is, but only towards "prod".
     secret(src, "root-token", Map.of(), Map.of());
     secret(src, "db", Map.of(SOURCE_LABEL, "true"), Map.of(ALLOW_SYNC_TO, "prod"));

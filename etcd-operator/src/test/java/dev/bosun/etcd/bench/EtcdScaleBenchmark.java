@@ -3,9 +3,10 @@ package dev.bosun.etcd.bench;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.LocalProcess;
+import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.etcd.testing.EtcdClusters;
+import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.testing.ProcessKubelet;
-import dev.bosun.etcd.testing.RunningOperator;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.cluster.Member;
 import java.net.URI;
@@ -45,7 +46,7 @@ public final class EtcdScaleBenchmark {
 
   static double throughTheOperator() throws Exception {
     ControlPlaneExtension.kubelet();
-    try (RunningOperator operator = new RunningOperator().start()) {
+    try (RunningOperator operator = EtcdUnderTest.operator().start()) {
       String ns = Crds.namespace(operator.client, "etcd-bench", Map.of(), Map.of());
       try (ProcessKubelet kubelet =
           new ProcessKubelet(operator.client, ns, Files.createTempDirectory("bench-kubelet"))

@@ -7,13 +7,14 @@ import dev.bosun.common.backup.StoredObject;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.S3TestServer;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
+import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.testing.RestoredEtcd;
-import dev.bosun.etcd.testing.RunningOperator;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdBackupSpec;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
@@ -59,7 +60,7 @@ class EtcdBackupIT {
 
   @BeforeAll
   static void start() throws Exception {
-    operator = new RunningOperator().start();
+    operator = EtcdUnderTest.operator().start();
     s3 = S3TestServer.start(Files.createTempDirectory("s3"), "etcd-backups");
   }
 
@@ -98,7 +99,7 @@ class EtcdBackupIT {
     EtcdClusters.await(
         operator.client, ns, name, Duration.ofSeconds(90), "Ready", EtcdClusters.readyWith(size));
     URI endpoint =
-        RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, name, false, false), name + "-0");
+        EtcdUnderTest.ADDRESSING.clientUrl(new ClusterRef(ns, name, false, false), name + "-0");
     Map<String, String> data = new TreeMap<>();
     try (Client c = Client.builder().endpoints(endpoint).keepaliveWithoutCalls(false).build()) {
       for (int i = 0; i < count; i++) {
@@ -151,7 +152,7 @@ class EtcdBackupIT {
     assertThat(last.getRevision()).isGreaterThanOrEqualTo(300L);
     assertThat(last.getSize()).isPositive();
     assertThat(last.getKey()).startsWith(ns + "/vol/vol-once/").endsWith(".db");
-    Path file = RunningOperator.BACKUP_DIR.resolve(last.getKey());
+    Path file = EtcdUnderTest.BACKUP_DIR.resolve(last.getKey());
     assertThat(file).exists().hasSize(last.getSize());
     assertThat(done.getStatus().getBackupCount()).isEqualTo(1);
     assertThat(done.getStatus().getNextScheduleTime()).as("one-shot").isNull();
@@ -250,7 +251,7 @@ class EtcdBackupIT {
   /** Every key under {@code data/} as {@code member} of {@code cluster} serves it. */
   Map<String, String> readData(String cluster, String member) throws Exception {
     URI endpoint =
-        RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, cluster, false, false), member);
+        EtcdUnderTest.ADDRESSING.clientUrl(new ClusterRef(ns, cluster, false, false), member);
     try (Client c = Client.builder().endpoints(endpoint).keepaliveWithoutCalls(false).build()) {
       var all =
           c.getKVClient()
@@ -307,7 +308,7 @@ class EtcdBackupIT {
                 .build(),
             java.net.http.HttpResponse.BodyHandlers.ofByteArray());
     assertThat(good.statusCode()).isEqualTo(200);
-    assertThat(good.body()).isEqualTo(Files.readAllBytes(RunningOperator.BACKUP_DIR.resolve(key)));
+    assertThat(good.body()).isEqualTo(Files.readAllBytes(EtcdUnderTest.BACKUP_DIR.resolve(key)));
     var bad =
         http.send(
             java.net.http.HttpRequest.newBuilder(url)
@@ -445,7 +446,7 @@ class EtcdBackupIT {
         .extracting(v -> v.getMetadata().getName())
         .containsExactlyInAnyOrder("data-dr-0", "data-dr-1", "data-dr-2");
     URI endpoint =
-        RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, "dr", false, false), "dr-5");
+        EtcdUnderTest.ADDRESSING.clientUrl(new ClusterRef(ns, "dr", false, false), "dr-5");
     try (Client c = Client.builder().endpoints(endpoint).keepaliveWithoutCalls(false).build()) {
       var all =
           c.getKVClient()

@@ -5,13 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.drill.AckedWriter;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
+import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.testing.ProcessKubelet;
-import dev.bosun.etcd.testing.RunningOperator;
 import dev.bosun.etcd.testing.TestCertificates;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
@@ -51,7 +52,7 @@ class EtcdClusterIT {
 
   @BeforeAll
   static void startOperator() {
-    operator = new RunningOperator().start();
+    operator = EtcdUnderTest.operator().start();
   }
 
   @AfterAll
@@ -83,7 +84,7 @@ class EtcdClusterIT {
   }
 
   URI endpoint(String cluster, String member) {
-    return RunningOperator.ADDRESSING.clientUrl(new ClusterRef(ns, cluster, false, false), member);
+    return EtcdUnderTest.ADDRESSING.clientUrl(new ClusterRef(ns, cluster, false, false), member);
   }
 
   Map<String, String> memberIds(EtcdCluster c) {
@@ -497,7 +498,7 @@ class EtcdClusterIT {
     ClusterRef ref = new ClusterRef(ns, name, true, true);
     List<String> ips =
         IntStream.range(0, 4)
-            .mapToObj(i -> RunningOperator.ADDRESSING.host(ref, name + "-" + i))
+            .mapToObj(i -> EtcdUnderTest.ADDRESSING.host(ref, name + "-" + i))
             .toList();
     TestCertificates ca = TestCertificates.newCa();
     // Members dial their peers from 127.0.0.1 (the default source address on loopback), and etcd
@@ -531,7 +532,7 @@ class EtcdClusterIT {
     // A client with a certificate of the same CA reads and writes; the members require one.
     try (io.etcd.jetcd.Client c =
         io.etcd.jetcd.Client.builder()
-            .endpoints(RunningOperator.ADDRESSING.clientUrl(ref, name + "-0"))
+            .endpoints(EtcdUnderTest.ADDRESSING.clientUrl(ref, name + "-0"))
             .keepaliveWithoutCalls(false)
             .sslContext(
                 b ->

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.S3TestServer;
 import dev.bosun.common.testing.drill.AckedWriter;
 import dev.bosun.common.testing.drill.ClientIdentity;
@@ -14,10 +15,10 @@ import dev.bosun.common.testing.drill.NetworkLab;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
+import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.testing.LabAddressing;
 import dev.bosun.etcd.testing.MemberNamespace;
 import dev.bosun.etcd.testing.ProcessKubelet;
-import dev.bosun.etcd.testing.RunningOperator;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdBackupSpec;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
@@ -102,7 +103,7 @@ class EtcdDrillIT {
     operatorIdentity = lab.client("operator");
     writerIdentity = lab.client("writer");
     operator =
-        new RunningOperator(addressing, url -> addressing.via(operatorIdentity, url)).start();
+        EtcdUnderTest.operator(addressing, url -> addressing.via(operatorIdentity, url)).start();
     s3 = S3TestServer.start(Files.createTempDirectory("s3"), "etcd-drills");
   }
 

@@ -10,7 +10,7 @@ import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.dependent.MemberPods;
 import dev.bosun.etcd.etcd.EtcdConnections;
 import dev.bosun.etcd.testing.EtcdClusters;
-import dev.bosun.etcd.testing.RunningOperator;
+import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.DisasterRecovery;
@@ -51,7 +51,7 @@ class StaleClusterCopyIT {
   @BeforeEach
   void setUp() {
     client = ControlPlaneExtension.controlPlane().adminClient();
-    Crds.install(client, RunningOperator.CRDS);
+    Crds.install(client, EtcdUnderTest.CRDS);
     ns =
         Crds.namespace(
             client,
@@ -60,7 +60,7 @@ class StaleClusterCopyIT {
             Map.of());
     reconciler =
         new EtcdClusterReconciler(
-            RunningOperator.ADDRESSING,
+            EtcdUnderTest.ADDRESSING,
             new EventRecorder(client, EtcdOperator.NAME),
             Clock.systemUTC(),
             (c, cluster, minAvailable) -> {},

@@ -6,10 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.S3TestServer;
-import dev.bosun.mysql.RunningOperator;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.testing.MySQLUnderTest;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import java.nio.file.Files;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ControlPlaneExtension.class)
 class MySQLBackupIT {
 
+  private static MySQLUnderTest mysql;
   private static RunningOperator operator;
   private static MariaDbServers fleet;
   private static final Map<String, MariaDbServers.Server> servers = new HashMap<>();
@@ -41,7 +43,8 @@ class MySQLBackupIT {
   @BeforeAll
   static void start() {
     ControlPlaneExtension.kubelet();
-    operator = new RunningOperator().start();
+    mysql = new MySQLUnderTest();
+    operator = mysql.operator.start();
     ns =
         Crds.namespace(
             operator.client,
@@ -63,7 +66,7 @@ class MySQLBackupIT {
       String pod = cluster + "-" + i;
       MariaDbServers.Server s = fleet.create(pod, 100 + i).start();
       servers.put(pod, s);
-      operator.servers.put(ns + "/" + pod, s.address());
+      mysql.servers.put(ns + "/" + pod, s.address());
     }
     secret(
         cluster + "-operator", Map.of("password", MariaDbServers.CREDENTIALS.operatorPassword()));
@@ -133,13 +136,13 @@ class MySQLBackupIT {
     assertThat(local.getStatus().getLastGtid()).matches("0-100-\\d+");
     assertThat(local.getStatus().getLastSizeBytes()).isPositive();
     assertThat(local.getStatus().getArtifacts()).hasSize(1);
-    try (var files = Files.list(operator.backupRoot.resolve(ns + "/src/local"))) {
+    try (var files = Files.list(mysql.backupRoot.resolve(ns + "/src/local"))) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .anyMatch(n -> n.startsWith("src-") && n.endsWith(".sql"));
     }
     String dump =
         Files.readString(
-            Files.list(operator.backupRoot.resolve(ns + "/src/local")).findFirst().orElseThrow());
+            Files.list(mysql.backupRoot.resolve(ns + "/src/local")).findFirst().orElseThrow());
     assertThat(dump)
         .contains("INSERT INTO `items`")
         .doesNotContain(MariaDbServers.CREDENTIALS.operatorPassword());

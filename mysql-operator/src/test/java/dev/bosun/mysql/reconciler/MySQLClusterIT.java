@@ -6,10 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.mysql.MySQLOperator;
-import dev.bosun.mysql.RunningOperator;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.testing.MySQLUnderTest;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ControlPlaneExtension.class)
 class MySQLClusterIT {
 
+  private static MySQLUnderTest mysql;
   private static RunningOperator operator;
   private MariaDbServers fleet;
   private final Map<String, MariaDbServers.Server> servers = new HashMap<>();
@@ -47,7 +49,8 @@ class MySQLClusterIT {
   @BeforeAll
   static void startOperator() {
     ControlPlaneExtension.kubelet();
-    operator = new RunningOperator().start();
+    mysql = new MySQLUnderTest();
+    operator = mysql.operator.start();
   }
 
   @AfterAll
@@ -78,7 +81,7 @@ class MySQLClusterIT {
       String pod = cluster + "-" + i;
       MariaDbServers.Server s = fleet.create(pod, 100 + i).start();
       servers.put(pod, s);
-      operator.servers.put(ns + "/" + pod, s.address());
+      mysql.servers.put(ns + "/" + pod, s.address());
     }
     secret(cluster + "-operator", MariaDbServers.CREDENTIALS.operatorPassword());
     secret(cluster + "-replication", MariaDbServers.CREDENTIALS.replicationPassword());

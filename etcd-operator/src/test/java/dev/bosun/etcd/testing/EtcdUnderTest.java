@@ -1,0 +1,54 @@
+package dev.bosun.etcd.testing;
+
+import dev.bosun.common.testing.RunningOperator;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.Main;
+import dev.bosun.etcd.membership.LoopbackAddressing;
+import dev.bosun.etcd.membership.MemberAddressing;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The etcd operator as Main runs it, with its members addressed on loopback (each cluster its own
+ * 127.0.N.0/24) so that real etcd processes can play the Pods.
+ */
+public final class EtcdUnderTest {
+
+  public static final String[] CRDS = {"etcdclusters.etcd.bosun.dev", "etcdbackups.etcd.bosun.dev"};
+
+  /** Shared by every operator a test JVM starts: a cluster keeps its subnet across restarts. */
+  public static final LoopbackAddressing ADDRESSING = new LoopbackAddressing(101);
+
+  /** The operator's backup volume. */
+  public static final Path BACKUP_DIR = RunningOperator.tempDir("etcd-operator-backups");
+
+  private EtcdUnderTest() {}
+
+  /** The operator on {@link #ADDRESSING}, not yet started. */
+  public static RunningOperator operator() {
+    return operator(ADDRESSING, UnaryOperator.identity());
+  }
+
+  /**
+   * An operator with its own addressing, its etcd traffic going where {@code route} says, not yet
+   * started. It serves HTTP on a free port of this machine, where restoring members (init
+   * containers the process kubelet runs here) fetch snapshots of the backup volume.
+   */
+  public static RunningOperator operator(MemberAddressing addressing, UnaryOperator<URI> route) {
+    return new RunningOperator(
+            EtcdOperator.NAME,
+            (settings, running) ->
+                Main.create(
+                    settings,
+                    running.client,
+                    addressing,
+                    Optional.of(BACKUP_DIR),
+                    Optional.of(running.operatorUrl()),
+                    running.reconciles,
+                    route),
+            CRDS)
+        .servingHttp();
+  }
+}
