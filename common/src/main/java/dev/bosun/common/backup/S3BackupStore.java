@@ -1,74 +1,102 @@
 package dev.bosun.common.backup;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.DigestOutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
-import org.xml.sax.SAXException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Backups in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, …), over the JDK's HTTP client with
- * SigV4 signatures. A backup is uploaded in one PUT once it is complete (spooled to a temporary
- * file first, which also gives the payload hash the signature needs), so a half-written backup is
+ * Backups in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, …), through the AWS SDK's S3 client.
+ * A backup is uploaded in one PUT once it is complete (spooled to a temporary file first, which
+ * gives the request its length without holding the backup in memory), so a half-written backup is
  * never visible; the S3 limit of 5 GiB per PUT applies.
  */
 public final class S3BackupStore implements BackupStore {
 
-  private static final String EMPTY_SHA256 = AwsSigV4.sha256Hex(new byte[0]);
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration UPLOAD_TIMEOUT = Duration.ofMinutes(30);
-  private static final Pattern ERROR_PART = Pattern.compile("<(Code|Message)>([^<]*)</\\1>");
+
+  /*
+   * Callers open a store per reconciliation and never close it: the HTTP client (no threads of
+   * its own) and the timer the SDK enforces call timeouts with are shared, so an S3Client left to
+   * the garbage collector holds nothing that needs closing.
+   */
+  private static final SdkHttpClient HTTP =
+      UrlConnectionHttpClient.builder()
+          .connectionTimeout(CONNECT_TIMEOUT)
+          .socketTimeout(READ_TIMEOUT)
+          .build();
+  private static final ScheduledExecutorService TIMER =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "bosun-s3-timeouts");
+            t.setDaemon(true);
+            return t;
+          });
 
   private final S3Location where;
-  private final S3Credentials credentials;
-  private final HttpClient http;
+  private final S3Client s3;
   private final Clock clock;
 
   public S3BackupStore(S3Location where, S3Credentials credentials) {
-    this(
-        where,
-        credentials,
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build(),
-        Clock.systemUTC());
-  }
-
-  S3BackupStore(S3Location where, S3Credentials credentials, HttpClient http, Clock clock) {
     this.where = where;
-    this.credentials = credentials;
-    this.http = http;
-    this.clock = clock;
+    this.clock = Clock.systemUTC();
+    this.s3 =
+        S3Client.builder()
+            .httpClient(HTTP)
+            .endpointOverride(where.endpoint())
+            .region(Region.of(where.region()))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(
+                        credentials.accessKeyId(), credentials.secretAccessKey())))
+            // A plainly signed body (the SDK hashes the spooled file), not aws-chunked
+            // encoding, which not every S3-compatible store decodes.
+            .serviceConfiguration(
+                S3Configuration.builder()
+                    .pathStyleAccessEnabled(where.pathStyle())
+                    .chunkedEncodingEnabled(false)
+                    .build())
+            // Checksums only where S3 demands them: self-hosted stores (older MinIO, Ceph)
+            // refuse the CRC trailers newer SDKs send by default.
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .overrideConfiguration(
+                ClientOverrideConfiguration.builder()
+                    .apiCallTimeout(CALL_TIMEOUT)
+                    .scheduledExecutorService(TIMER)
+                    .build())
+            .build();
   }
 
   @Override
@@ -76,22 +104,18 @@ public final class S3BackupStore implements BackupStore {
     BackupKeys.validate(key);
     Path spool = Files.createTempFile("bosun-s3-upload-", ".part");
     try {
-      MessageDigest sha = sha256();
-      long size;
-      try (OutputStream out = new DigestOutputStream(Files.newOutputStream(spool), sha)) {
-        size = content.transferTo(out);
+      long size = Files.copy(content, spool, StandardCopyOption.REPLACE_EXISTING);
+      try {
+        s3.putObject(
+            r ->
+                r.bucket(where.bucket())
+                    .key(where.objectKey(key))
+                    .contentLength(size)
+                    .overrideConfiguration(o -> o.apiCallTimeout(UPLOAD_TIMEOUT)),
+            RequestBody.fromFile(spool));
+      } catch (SdkException e) {
+        throw failure("upload " + location(key), e);
       }
-      String hash = HexFormat.of().formatHex(sha.digest());
-      HttpResponse<String> response =
-          send(
-              "PUT",
-              objectPath(key),
-              Map.of(),
-              hash,
-              HttpRequest.BodyPublishers.ofFile(spool),
-              UPLOAD_TIMEOUT,
-              HttpResponse.BodyHandlers.ofString());
-      expect(response, "upload " + location(key), 200);
       return new StoredObject(key, size, clock.instant(), location(key));
     } finally {
       Files.deleteIfExists(spool);
@@ -101,27 +125,16 @@ public final class S3BackupStore implements BackupStore {
   @Override
   public InputStream read(String key) throws IOException {
     BackupKeys.validate(key);
-    HttpResponse<InputStream> response =
-        send(
-            "GET",
-            objectPath(key),
-            Map.of(),
-            EMPTY_SHA256,
-            HttpRequest.BodyPublishers.noBody(),
-            CALL_TIMEOUT,
-            HttpResponse.BodyHandlers.ofInputStream());
-    if (response.statusCode() == 200) {
-      return response.body();
+    try {
+      return s3.getObject(r -> r.bucket(where.bucket()).key(where.objectKey(key)));
+    } catch (S3Exception e) {
+      if (e.statusCode() == 404) {
+        throw new NoSuchFileException(location(key), null, "no such backup" + errorOf(e));
+      }
+      throw failure("download " + location(key), e);
+    } catch (SdkException e) {
+      throw failure("download " + location(key), e);
     }
-    String body;
-    try (InputStream in = response.body()) {
-      body = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
-    }
-    if (response.statusCode() == 404) {
-      throw new NoSuchFileException(location(key), null, "no such backup" + errorOf(body));
-    }
-    throw new IOException(
-        "download " + location(key) + " failed: HTTP " + response.statusCode() + errorOf(body));
   }
 
   @Override
@@ -129,42 +142,15 @@ public final class S3BackupStore implements BackupStore {
     String p = BackupKeys.validatePrefix(prefix);
     String base = where.prefix().isEmpty() ? "" : where.prefix() + "/";
     List<StoredObject> found = new ArrayList<>();
-    String token = null;
-    do {
-      Map<String, String> query = new LinkedHashMap<>();
-      query.put("list-type", "2");
-      query.put("prefix", base + p);
-      if (token != null) {
-        query.put("continuation-token", token);
+    try {
+      for (S3Object item :
+          s3.listObjectsV2Paginator(r -> r.bucket(where.bucket()).prefix(base + p)).contents()) {
+        String key = item.key().substring(base.length());
+        found.add(new StoredObject(key, item.size(), item.lastModified(), location(key)));
       }
-      HttpResponse<String> response =
-          send(
-              "GET",
-              bucketPath(),
-              query,
-              EMPTY_SHA256,
-              HttpRequest.BodyPublishers.noBody(),
-              CALL_TIMEOUT,
-              HttpResponse.BodyHandlers.ofString());
-      expect(response, "list " + location(p.isEmpty() ? "" : p), 200);
-      Document page = parse(response.body());
-      NodeList contents = page.getElementsByTagName("Contents");
-      for (int i = 0; i < contents.getLength(); i++) {
-        Element item = (Element) contents.item(i);
-        String objectKey = text(item, "Key");
-        String key = objectKey.substring(base.length());
-        found.add(
-            new StoredObject(
-                key,
-                Long.parseLong(text(item, "Size")),
-                Instant.parse(text(item, "LastModified")),
-                location(key)));
-      }
-      token =
-          "true".equals(text(page.getDocumentElement(), "IsTruncated"))
-              ? text(page.getDocumentElement(), "NextContinuationToken")
-              : null;
-    } while (token != null && !token.isEmpty());
+    } catch (SdkException e) {
+      throw failure("list " + location(p), e);
+    }
     found.sort(Comparator.comparing(StoredObject::key));
     return found;
   }
@@ -172,16 +158,15 @@ public final class S3BackupStore implements BackupStore {
   @Override
   public void delete(String key) throws IOException {
     BackupKeys.validate(key);
-    HttpResponse<String> response =
-        send(
-            "DELETE",
-            objectPath(key),
-            Map.of(),
-            EMPTY_SHA256,
-            HttpRequest.BodyPublishers.noBody(),
-            CALL_TIMEOUT,
-            HttpResponse.BodyHandlers.ofString());
-    expect(response, "delete " + location(key), 200, 204, 404);
+    try {
+      s3.deleteObject(r -> r.bucket(where.bucket()).key(where.objectKey(key)));
+    } catch (S3Exception e) {
+      if (e.statusCode() != 404) {
+        throw failure("delete " + location(key), e);
+      }
+    } catch (SdkException e) {
+      throw failure("delete " + location(key), e);
+    }
   }
 
   @Override
@@ -189,115 +174,49 @@ public final class S3BackupStore implements BackupStore {
     return "s3://" + where.bucket() + "/" + where.objectKey(key);
   }
 
-  private String bucketPath() {
-    return basePath() + (where.pathStyle() ? "/" + where.bucket() : "") + "/";
-  }
-
-  private String objectPath(String key) {
-    return basePath()
-        + (where.pathStyle() ? "/" + where.bucket() : "")
-        + "/"
-        + AwsSigV4.encode(where.objectKey(key), false);
-  }
-
-  private String basePath() {
-    String path = where.endpoint().getRawPath();
-    return path == null ? "" : path.replaceAll("/+$", "");
-  }
-
-  private String hostHeader() {
-    URI e = where.endpoint();
-    String host = where.pathStyle() ? e.getHost() : where.bucket() + "." + e.getHost();
-    int port = e.getPort();
-    boolean defaultPort =
-        port == -1
-            || ("http".equals(e.getScheme()) && port == 80)
-            || ("https".equals(e.getScheme()) && port == 443);
-    return defaultPort ? host : host + ":" + port;
-  }
-
-  private <T> HttpResponse<T> send(
-      String method,
-      String path,
-      Map<String, String> query,
-      String payloadSha256,
-      HttpRequest.BodyPublisher body,
-      Duration timeout,
-      HttpResponse.BodyHandler<T> handler)
-      throws IOException {
-    String host = hostHeader();
-    AwsSigV4.Signed signed =
-        AwsSigV4.sign(
-            method,
-            path,
-            query,
-            Map.of("host", host, "x-amz-content-sha256", payloadSha256),
-            payloadSha256,
-            where.region(),
-            credentials,
-            ZonedDateTime.now(clock));
-    String q = query.isEmpty() ? "" : "?" + AwsSigV4.canonicalQuery(query);
-    URI uri = URI.create(where.endpoint().getScheme() + "://" + host + path + q);
-    HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .method(method, body)
-            .timeout(timeout)
-            .header("x-amz-content-sha256", payloadSha256)
-            .header("x-amz-date", signed.amzDate())
-            .header("Authorization", signed.authorization())
-            .build();
-    try {
-      return http.send(request, handler);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while calling " + uri, e);
+  /**
+   * A sentence for a status: what failed and the store's answer (its error code and message) or why
+   * there was none. The SDK's own message (request ids, hints about SDK settings) stays in the
+   * cause for the log; the network cause stays in the chain, where failure wordings look for it.
+   */
+  private IOException failure(String what, SdkException e) {
+    if (e instanceof S3Exception s) {
+      return new IOException(what + " failed: HTTP " + s.statusCode() + errorOf(s), e);
     }
+    return new IOException(what + " failed: " + reasonWithoutAnswer(e), e);
   }
 
-  private static void expect(HttpResponse<String> response, String what, int... ok)
-      throws IOException {
-    for (int code : ok) {
-      if (response.statusCode() == code) {
-        return;
+  private String reasonWithoutAnswer(SdkException e) {
+    if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
+      return "the object store did not answer in time";
+    }
+    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      if (t instanceof UnknownHostException) {
+        return "the object store's host name cannot be resolved (" + where.endpoint() + ")";
+      }
+      if (t instanceof ConnectException) {
+        return "the object store at " + where.endpoint() + " could not be reached";
+      }
+      if (t instanceof SocketTimeoutException) {
+        return "the object store did not answer in time";
       }
     }
-    throw new IOException(
-        what + " failed: HTTP " + response.statusCode() + errorOf(response.body()));
+    return "the connection to the object store at " + where.endpoint() + " failed";
   }
 
-  /** The S3 error code and message of an error body, never the request (no credentials). */
-  private static String errorOf(String body) {
+  /** " (Code: …, Message: …)" of the store's error answer, never the request (no credentials). */
+  private static String errorOf(S3Exception e) {
+    var details = e.awsErrorDetails();
+    if (details == null) {
+      return "";
+    }
     StringBuilder out = new StringBuilder();
-    Matcher m = ERROR_PART.matcher(body == null ? "" : body);
-    while (m.find()) {
-      out.append(out.isEmpty() ? " (" : ", ").append(m.group(1)).append(": ").append(m.group(2));
+    if (details.errorCode() != null && !details.errorCode().isBlank()) {
+      out.append("Code: ").append(details.errorCode());
     }
-    return out.isEmpty() ? "" : out.append(')').toString();
-  }
-
-  private static Document parse(String xml) throws IOException {
-    try {
-      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-      factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      return factory
-          .newDocumentBuilder()
-          .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
-    } catch (ParserConfigurationException | SAXException e) {
-      throw new IOException("the object store answered with unreadable XML", e);
+    if (details.errorMessage() != null && !details.errorMessage().isBlank()) {
+      out.append(out.isEmpty() ? "" : ", ").append("Message: ").append(details.errorMessage());
     }
-  }
-
-  private static String text(Element parent, String tag) {
-    NodeList nodes = parent.getElementsByTagName(tag);
-    return nodes.getLength() == 0 ? "" : nodes.item(0).getTextContent().trim();
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return out.isEmpty() ? "" : " (" + out + ")";
   }
 }

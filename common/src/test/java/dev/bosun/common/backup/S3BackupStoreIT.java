@@ -73,7 +73,7 @@ class S3BackupStoreIT {
 
   @Test
   void refusedCredentialsGiveTheStoresReasonAndNeverTheSecret() {
-    // s3rver checks the access key id (not SigV4 signatures: AwsSigV4Test covers those).
+    // s3rver checks the access key id; the SDK signs the requests.
     var store =
         new S3BackupStore(
             s3.location("x"), new S3Credentials("NO-SUCH-KEY", "not-the-secret-shown-anywhere"));
