@@ -17,6 +17,8 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -192,38 +194,39 @@ class RealNodeMySqlIT {
    * primary (bounded by {@code limit}); returns the number of kills.
    */
   private int crashLoopUntilFailover(String pod, Duration limit) {
-    Instant end = Instant.now().plus(limit);
-    int kills = 0;
-    String lastKilled = "";
-    while (pod.equals(String.valueOf(status().get("primary")))) {
-      if (Instant.now().isAfter(end)) {
-        System.err.println("[e2e] MySQLCluster status: " + status());
-        platform.pods("mysql").forEach(platform::describe);
-        throw new AssertionError(pod + " still primary after " + kills + " kills in " + limit);
-      }
-      Pod p = admin.pods().inNamespace(NS).withName(pod).get();
-      var state =
-          p == null || p.getStatus().getContainerStatuses().isEmpty()
-              ? null
-              : p.getStatus().getContainerStatuses().get(0);
-      if (state != null
-          && state.getState().getRunning() != null
-          && !state.getContainerID().equals(lastKilled)) {
-        lastKilled = state.getContainerID();
-        platform.cluster().node().killContainer(lastKilled.replaceFirst("^containerd://", ""));
-        kills++;
-      }
-      sleep(Duration.ofMillis(300));
+    AtomicInteger kills = new AtomicInteger();
+    AtomicReference<String> lastKilled = new AtomicReference<>("");
+    try {
+      await(pod + " no longer primary while its container is killed whenever it runs")
+          .atMost(limit)
+          .pollInterval(Duration.ofMillis(300))
+          .until(
+              () -> {
+                killIfRunning(pod, lastKilled, kills);
+                return !pod.equals(String.valueOf(status().get("primary")));
+              });
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      System.err.println("[e2e] MySQLCluster status after " + kills + " kills: " + status());
+      platform.pods("mysql").forEach(platform::describe);
+      throw e;
     }
-    return kills;
+    return kills.get();
   }
 
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+  /** Kills {@code pod}'s container if a new one (not killed yet) is running. */
+  private void killIfRunning(String pod, AtomicReference<String> lastKilled, AtomicInteger kills) {
+    Pod p = admin.pods().inNamespace(NS).withName(pod).get();
+    if (p == null || p.getStatus().getContainerStatuses().isEmpty()) {
+      return;
+    }
+    var state = p.getStatus().getContainerStatuses().get(0);
+    if (state.getState().getRunning() != null && !state.getContainerID().equals(lastKilled.get())) {
+      lastKilled.set(state.getContainerID());
+      platform
+          .cluster()
+          .node()
+          .killContainer(state.getContainerID().replaceFirst("^containerd://", ""));
+      kills.incrementAndGet();
     }
   }
 
