@@ -83,7 +83,7 @@ build_pause() {
 }
 
 build_workloads() {
-  rootfs workloads "mariadb-server,mariadb-client,mariadb-backup,etcd-server,etcd-client,busybox,dnsmasq-base,procps,iproute2"
+  rootfs workloads "mariadb-server,mariadb-client,mariadb-backup,prometheus-mysqld-exporter,etcd-server,etcd-client,busybox,dnsmasq-base,procps,iproute2"
   # busybox's applets (httpd, wget, nslookup, sh tools) under their own names.
   $SUDO chroot "$WORK/workloads" /bin/busybox --install -s /usr/local/bin
   # The MariaDB image contract the MySQL operator's Pods use (docker-entrypoint.sh, initdb.d).
