@@ -107,7 +107,7 @@ The rules the operator needs on the objects it reconciles and creates: shared by
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
 - apiGroups: [""]
   resources: ["secrets"]
-  verbs: ["get", "create"]
+  verbs: ["get", "list", "watch", "create"]
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "watch", "patch", "update", "delete"]

@@ -6,8 +6,10 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -39,6 +41,11 @@ public final class PodDisruptionBudgets {
                 : POLICY_V1BETA1);
   }
 
+  /** The group, version and kind of the budgets this client's server serves (for an informer). */
+  public static GroupVersionKind groupVersionKind(KubernetesClient client) {
+    return new GroupVersionKind(apiVersion(client), KIND);
+  }
+
   /**
    * Creates or updates the budget by server-side apply under {@code fieldManager}.
    *
@@ -46,15 +53,27 @@ public final class PodDisruptionBudgets {
    */
   public static boolean ensure(
       KubernetesClient client, HasMetadata owner, DisruptionBudget desired, String fieldManager) {
+    return ensure(client, owner, desired, fieldManager, Optional.empty());
+  }
+
+  /**
+   * The same, trusting {@code cached} (an informer's copy) when it already matches: a converged
+   * owner then costs no request at all. A budget missing from the cache is read from the server,
+   * because an object of that name someone else made is not in a label-scoped informer.
+   *
+   * @return true when something was written
+   */
+  public static boolean ensure(
+      KubernetesClient client,
+      HasMetadata owner,
+      DisruptionBudget desired,
+      String fieldManager,
+      Optional<GenericKubernetesResource> cached) {
     // Both versions have the same spec fields: one generic object serves either.
     String apiVersion = apiVersion(client);
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("selector", Map.of("matchLabels", desired.selector()));
-    if (desired.minAvailable() != null) {
-      spec.put("minAvailable", desired.minAvailable());
-    }
-    if (desired.maxUnavailable() != null) {
-      spec.put("maxUnavailable", desired.maxUnavailable());
+    Map<String, Object> spec = spec(desired);
+    if (cached.filter(live -> upToDate(live, owner, desired, spec)).isPresent()) {
+      return false;
     }
     GenericKubernetesResource live =
         client
@@ -62,9 +81,7 @@ public final class PodDisruptionBudgets {
             .inNamespace(owner.getMetadata().getNamespace())
             .withName(desired.name())
             .get();
-    if (live != null
-        && matches(live, owner, desired)
-        && spec.equals(live.getAdditionalProperties().get("spec"))) {
+    if (live != null && upToDate(live, owner, desired, spec)) {
       return false;
     }
     GenericKubernetesResource pdb = new GenericKubernetesResource();
@@ -74,6 +91,26 @@ public final class PodDisruptionBudgets {
     pdb.setAdditionalProperty("spec", spec);
     client.resource(pdb).fieldManager(fieldManager).forceConflicts().serverSideApply();
     return true;
+  }
+
+  private static Map<String, Object> spec(DisruptionBudget desired) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("selector", Map.of("matchLabels", desired.selector()));
+    if (desired.minAvailable() != null) {
+      spec.put("minAvailable", desired.minAvailable());
+    }
+    if (desired.maxUnavailable() != null) {
+      spec.put("maxUnavailable", desired.maxUnavailable());
+    }
+    return spec;
+  }
+
+  private static boolean upToDate(
+      GenericKubernetesResource live,
+      HasMetadata owner,
+      DisruptionBudget desired,
+      Map<String, Object> spec) {
+    return matches(live, owner, desired) && spec.equals(live.getAdditionalProperties().get("spec"));
   }
 
   private static ObjectMeta metadata(HasMetadata owner, DisruptionBudget desired) {

@@ -64,6 +64,9 @@ public final class OperatorRuntime implements AutoCloseable {
                   .withMetrics(metrics)
                   .withConcurrentReconciliationThreads(settings.reconcileThreads())
                   .withCloseClientOnStop(false)
+                  // Lets a status this operator wrote replace an older copy in the primary cache
+                  // before the watch delivers it (CachedStatusWrites).
+                  .withParseResourceVersions(true)
                   .withReconciliationTerminationTimeout(Duration.ofSeconds(10));
               if (settings.leaderElection()) {
                 // JOSDK exits the JVM whenever leadership stops, even on a graceful stop; exit only

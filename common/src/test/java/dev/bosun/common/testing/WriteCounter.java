@@ -10,12 +10,15 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Counts the mutating requests (POST, PUT, PATCH, DELETE) a client sends, to prove that a converged
- * operator is idle. Install it with {@code builder.addOrReplaceInterceptor("writes", counter)}.
+ * Counts the mutating requests (POST, PUT, PATCH, DELETE) a client sends, and apart from them the
+ * reads that are not watches, to prove that a converged operator is idle: no writes, and no reads
+ * beyond its informers' watches. Install it with {@code builder.addOrReplaceInterceptor("writes",
+ * counter)}.
  */
 public final class WriteCounter implements Interceptor {
 
   private final List<String> writes = new CopyOnWriteArrayList<>();
+  private final List<String> reads = new CopyOnWriteArrayList<>();
   private final boolean countLeases;
 
   /** Counts every write. */
@@ -43,7 +46,24 @@ public final class WriteCounter implements Interceptor {
     }
     if (!"GET".equals(method) && !"HEAD".equals(method)) {
       writes.add(method + " " + request.uri().getPath());
+    } else if (!isWatch(request)) {
+      reads.add(method + " " + request.uri().getPath());
     }
+  }
+
+  private static boolean isWatch(HttpRequest request) {
+    String query = request.uri().getRawQuery();
+    return query != null && (query.startsWith("watch=true") || query.contains("&watch=true"));
+  }
+
+  /** How many reads (GETs that are not watches) so far. */
+  public int readCount() {
+    return reads.size();
+  }
+
+  /** The reads since {@code from}, as "GET /path" lines (for a failure message). */
+  public List<String> readsSince(int from) {
+    return List.copyOf(reads.subList(from, reads.size()));
   }
 
   /** How many writes so far. */

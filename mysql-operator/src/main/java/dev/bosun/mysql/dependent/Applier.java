@@ -1,7 +1,9 @@
 package dev.bosun.mysql.dependent;
 
+import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.meta.OwnerReferences;
 import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -14,14 +16,17 @@ import java.util.Optional;
 
 /**
  * Server-side applies a desired object under the operator's field manager, but only when it differs
- * from what was last applied (a hash annotation): a converged cluster causes no writes.
+ * from what was last applied (a hash annotation): a converged cluster causes no writes, and since
+ * the live objects come from the informers' cache, no reads either.
  */
 public final class Applier {
 
   private final KubernetesClient client;
+  private final ChildCache<MySQLCluster> cache;
 
-  public Applier(KubernetesClient client) {
+  public Applier(KubernetesClient client, ChildCache<MySQLCluster> cache) {
     this.client = client;
+    this.cache = cache;
   }
 
   /** What happened to one object. */
@@ -37,14 +42,8 @@ public final class Applier {
   public <T extends HasMetadata> Result apply(HasMetadata owner, T desired)
       throws ForeignObjectException {
     String hash = hash(desired);
-    @SuppressWarnings("unchecked")
-    T live =
-        (T)
-            client
-                .resources(desired.getClass())
-                .inNamespace(desired.getMetadata().getNamespace())
-                .withName(desired.getMetadata().getName())
-                .get();
+    // Not in the label-scoped cache: it may still exist under someone else's labels, so ask.
+    T live = cache.liveOf(desired).orElseGet(() -> read(desired));
     if (live != null && !OwnerReferences.isControlledBy(live, owner)) {
       throw new ForeignObjectException(
           desired.getKind()
@@ -66,8 +65,24 @@ public final class Applier {
             Optional.ofNullable(desired.getMetadata().getAnnotations()).orElse(new HashMap<>()));
     annotations.put(MySQLOperator.APPLIED_HASH, hash);
     desired.getMetadata().setAnnotations(annotations);
-    client.resource(desired).fieldManager(MySQLOperator.NAME).forceConflicts().serverSideApply();
+    T applied =
+        client
+            .resource(desired)
+            .fieldManager(MySQLOperator.NAME)
+            .forceConflicts()
+            .serverSideApply();
+    cache.written(applied, live);
     return Result.APPLIED;
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T extends HasMetadata> T read(T desired) {
+    return (T)
+        client
+            .resources(desired.getClass())
+            .inNamespace(desired.getMetadata().getNamespace())
+            .withName(desired.getMetadata().getName())
+            .get();
   }
 
   static String hash(HasMetadata desired) {

@@ -32,17 +32,36 @@ final class ClusterSecrets {
 
   private ClusterSecrets() {}
 
+  /** Where the Secrets are read from, and who hears of one the operator created. */
+  interface Lookup {
+    /** The Secret of that name in the cluster's namespace, or null. */
+    Secret find(String name);
+
+    /** Called with a Secret the operator just created. */
+    default void created(Secret secret) {}
+  }
+
+  /** Reads every Secret from the server. */
+  static Lookup fromServer(KubernetesClient client, MySQLCluster c) {
+    return name ->
+        client.secrets().inNamespace(c.getMetadata().getNamespace()).withName(name).get();
+  }
+
   /**
    * Finds (or creates) the Secrets. The operator's and replication credentials are returned
    * whenever they are valid, even when the root Secret has a problem: the operator needs only them
    * to keep health rounds and failover going while a person fixes the root Secret.
    */
   static Found ensure(KubernetesClient client, MySQLCluster c) {
-    String ns = c.getMetadata().getNamespace();
+    return ensure(client, fromServer(client, c), c);
+  }
+
+  /** The same, reading through {@code lookup}. */
+  static Found ensure(KubernetesClient client, Lookup lookup, MySQLCluster c) {
     String rootName = ClusterNames.rootSecret(c);
     String rootKey = ClusterNames.rootSecretKey(c);
     boolean userNamed = c.getSpec().getRootPasswordSecret() != null;
-    Secret root = client.secrets().inNamespace(ns).withName(rootName).get();
+    Secret root = lookup.find(rootName);
     String rootReason = null;
     String rootProblem = null;
     if (root == null && userNamed) {
@@ -51,15 +70,15 @@ final class ClusterSecrets {
           "Secret " + rootName + " named by spec.rootPasswordSecret does not exist; create it";
     } else {
       if (root == null) {
-        root = create(client, c, rootName, rootKey);
+        root = create(client, lookup, c, rootName, rootKey);
       }
       if (value(root, rootKey) == null) {
         rootReason = "RootSecretInvalid";
         rootProblem = "Secret " + rootName + " has no non-empty key " + rootKey + "; add it";
       }
     }
-    Secret repl = getOrCreate(client, c, ClusterNames.replicationSecret(c));
-    Secret op = getOrCreate(client, c, ClusterNames.operatorSecret(c));
+    Secret repl = getOrCreate(client, lookup, c, ClusterNames.replicationSecret(c));
+    Secret op = getOrCreate(client, lookup, c, ClusterNames.operatorSecret(c));
     String replPw = value(repl, "password");
     String opPw = value(op, "password");
     if (replPw == null || opPw == null) {
@@ -76,12 +95,14 @@ final class ClusterSecrets {
         new Credentials("bosun_operator", opPw, "bosun_repl", replPw), rootReason, rootProblem);
   }
 
-  private static Secret getOrCreate(KubernetesClient client, MySQLCluster c, String name) {
-    Secret s = client.secrets().inNamespace(c.getMetadata().getNamespace()).withName(name).get();
-    return s != null ? s : create(client, c, name, "password");
+  private static Secret getOrCreate(
+      KubernetesClient client, Lookup lookup, MySQLCluster c, String name) {
+    Secret s = lookup.find(name);
+    return s != null ? s : create(client, lookup, c, name, "password");
   }
 
-  private static Secret create(KubernetesClient client, MySQLCluster c, String name, String key) {
+  private static Secret create(
+      KubernetesClient client, Lookup lookup, MySQLCluster c, String name, String key) {
     Secret s =
         new SecretBuilder()
             .withNewMetadata()
@@ -92,7 +113,9 @@ final class ClusterSecrets {
             .withType("Opaque")
             .withStringData(Map.of(key, generate()))
             .build();
-    return client.secrets().resource(s).create();
+    Secret created = client.secrets().resource(s).create();
+    lookup.created(created);
+    return created;
   }
 
   static String value(Secret s, String key) {

@@ -1,11 +1,13 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.dependent.ChildCache;
+import dev.bosun.common.dependent.ChildInformers;
+import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
-import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.HumanMessages;
-import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.dependent.Applier;
 import dev.bosun.mysql.dependent.ClusterNames;
@@ -26,7 +28,11 @@ import dev.bosun.mysql.workload.RecordSink;
 import dev.bosun.mysql.workload.Restorer;
 import dev.bosun.mysql.workload.TopologyController;
 import dev.bosun.mysql.workload.TopologyRecord;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -35,8 +41,10 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -44,7 +52,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -78,6 +85,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private final BiFunction<MySQLCluster, ClusterModel, Restorer> restorers;
   private final Map<String, Controller> controllers = new ConcurrentHashMap<>();
   private final Map<String, String> upgradeSwitchovers = new ConcurrentHashMap<>();
+  private final SecretLookups secretLookups = new SecretLookups();
 
   private record Controller(Credentials credentials, TopologyController controller) {}
 
@@ -102,15 +110,31 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   }
 
   @Override
+  public List<EventSource<?, MySQLCluster>> prepareEventSources(
+      EventSourceContext<MySQLCluster> context) {
+    // Everything the operator reads about its own objects comes from these caches: a converged
+    // cluster costs no API request between its health rounds.
+    String managed = MySQLOperator.MANAGED_SELECTOR;
+    return List.of(
+        ChildInformers.of(Pod.class, MySQLCluster.class, managed, context),
+        ChildInformers.of(StatefulSet.class, MySQLCluster.class, managed, context),
+        ChildInformers.of(Service.class, MySQLCluster.class, managed, context),
+        ChildInformers.of(ConfigMap.class, MySQLCluster.class, managed, context),
+        ChildInformers.of(Secret.class, MySQLCluster.class, managed, context),
+        ChildInformers.of(
+            PodDisruptionBudgets.groupVersionKind(context.getClient()),
+            MySQLCluster.class,
+            managed,
+            context));
+  }
+
+  @Override
   public UpdateControl<MySQLCluster> reconcile(MySQLCluster cached, Context<MySQLCluster> context) {
     KubernetesClient client = context.getClient();
-    // The status holds the topology record (primary, promotion point, errant members): decide on
-    // the stored one, never on an informer copy that may predate the last failover's write.
-    Optional<MySQLCluster> live = FreshPrimary.read(client, cached);
-    if (live.isEmpty()) {
-      return UpdateControl.noUpdate();
-    }
-    MySQLCluster c = live.get();
+    // The status holds the topology record (primary, promotion point, errant members). Every
+    // write of it goes through CachedStatusWrites, so the primary JOSDK hands over is never older
+    // than the last failover's write: no GET is needed to decide on the stored record.
+    MySQLCluster c = cached;
     ClusterModel m = ClusterModel.of(c);
     MySQLClusterStatus previous = c.getStatus();
 
@@ -118,11 +142,11 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     String invalid = problems.isEmpty() ? null : "invalid spec: " + String.join("; ", problems);
     if (invalid != null && ClusterValidator.nameProblem(m.name()).isPresent()) {
       // No child can carry this name and a name never changes: create nothing, not even Secrets.
-      return block(c, m, INVALID_SPEC, invalid, false);
+      return block(context, c, m, INVALID_SPEC, invalid, false);
     }
-    ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, c);
-    StatefulSet liveSts =
-        client.apps().statefulSets().inNamespace(m.namespace()).withName(m.name()).get();
+    ChildCache<MySQLCluster> cache = new ChildCache<>(context);
+    ClusterSecrets.Found secrets = secretLookups.ensure(client, cache, c);
+    StatefulSet liveSts = cache.named(StatefulSet.class, m.name()).orElse(null);
     int liveReplicas =
         liveSts == null || liveSts.getSpec().getReplicas() == null
             ? 0
@@ -132,8 +156,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     boolean instancesExist = liveSts != null;
     if (secrets.credentials() == null || (invalid != null && !instancesExist)) {
       return invalid != null
-          ? block(c, m, INVALID_SPEC, invalid, false)
-          : block(c, m, secrets.problemReason(), secrets.problem(), true);
+          ? block(context, c, m, INVALID_SPEC, invalid, false)
+          : block(context, c, m, secrets.problemReason(), secrets.problem(), true);
     }
     String blockReason = invalid != null ? INVALID_SPEC : secrets.problemReason();
     String blockMessage = invalid != null ? invalid : secrets.problem();
@@ -165,12 +189,12 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             addresses,
             knownErrant(previous),
             restorers.apply(c, m),
-            statusSink(client, c));
+            statusSink(context, c));
     report(c, m, tick);
     if (blockReason != null) {
       // The role labels still follow the primary, so the Services reach the one after a failover.
-      labelRoles(client, c, tick, addresses);
-      return blockedAfterRound(c, m, tick, addresses, blockReason, blockMessage);
+      labelRoles(client, cache, c, tick, addresses);
+      return blockedAfterRound(context, c, m, tick, addresses, blockReason, blockMessage);
     }
 
     // Scale changes wait while the primary is missing: removing a pod then could remove the
@@ -196,18 +220,24 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
       deferred = holdBack;
       stsReplicas = liveReplicas;
     }
-    labelRoles(client, c, tick, addresses);
+    labelRoles(client, cache, c, tick, addresses);
     try {
-      Applier applier = new Applier(client);
+      Applier applier = new Applier(client, cache);
       applier.apply(c, ClusterObjects.config(c, m));
       applier.apply(c, ClusterObjects.headless(c, m));
       applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.PRIMARY));
       applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.REPLICA));
       applier.apply(c, ClusterObjects.statefulSet(c, m, stsReplicas));
+      DisruptionBudget budget = ClusterObjects.disruptionBudget(c);
       PodDisruptionBudgets.ensure(
-          client, c, ClusterObjects.disruptionBudget(c), MySQLOperator.NAME);
+          client,
+          c,
+          budget,
+          MySQLOperator.NAME,
+          cache.named(GenericKubernetesResource.class, budget.name()));
     } catch (Applier.ForeignObjectException e) {
       return blockedAfterRound(
+          context,
           c,
           m,
           tick,
@@ -215,11 +245,12 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
           "ResourceConflict",
           HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH));
     }
-    rollingUpgrade(client, c, m, tick, addresses);
+    rollingUpgrade(client, cache, c, m, tick, addresses);
 
     MySQLClusterStatus status = statusBuilder.build(c, m, tick, addresses, deferred);
     announce(c, previous, status);
-    return StatusRecorder.patchIfChanged(c, status).rescheduleAfter(pollInterval);
+    CachedStatusWrites.applyIfChanged(c, status, context);
+    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(pollInterval);
   }
 
   private void report(MySQLCluster c, ClusterModel m, TopologyController.Tick tick) {
@@ -248,6 +279,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
    * one Warning per new block, and the next health round after the poll interval.
    */
   private UpdateControl<MySQLCluster> blockedAfterRound(
+      Context<MySQLCluster> context,
       MySQLCluster c,
       ClusterModel m,
       TopologyController.Tick tick,
@@ -257,7 +289,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     warnOnce(c, m, reason, message);
     MySQLClusterStatus status =
         statusBuilder.blockedAfterRound(c, m, tick, addresses, reason, message);
-    return StatusRecorder.patchIfChanged(c, status).rescheduleAfter(pollInterval);
+    CachedStatusWrites.applyIfChanged(c, status, context);
+    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(pollInterval);
   }
 
   private void warnOnce(MySQLCluster c, ClusterModel m, String reason, String message) {
@@ -325,17 +358,20 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
    * Stores a record in the cluster's status at once, before the executor acts on it (a promotion
    * intent, a started restore). Failing to store it stops the action.
    */
-  private static RecordSink statusSink(KubernetesClient client, MySQLCluster c) {
+  private static RecordSink statusSink(Context<MySQLCluster> context, MySQLCluster c) {
     return rec -> {
       try {
         // One merge patch of the record's fields, no read first: this write sits between a
         // candidate catching up and its promotion.
-        client
-            .resources(MySQLCluster.class)
-            .inNamespace(c.getMetadata().getNamespace())
-            .withName(c.getMetadata().getName())
-            .subresource("status")
-            .patch(MERGE, RecordPatch.of(rec));
+        MySQLCluster written =
+            context
+                .getClient()
+                .resources(MySQLCluster.class)
+                .inNamespace(c.getMetadata().getNamespace())
+                .withName(c.getMetadata().getName())
+                .subresource("status")
+                .patch(MERGE, RecordPatch.of(rec));
+        CachedStatusWrites.remember(context, written, c);
       } catch (KubernetesClientException e) {
         throw new InstanceException(
             "could not record the next topology step in status (HTTP " + e.getCode() + ")", e);
@@ -365,6 +401,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
    */
   private void rollingUpgrade(
       KubernetesClient client,
+      ChildCache<MySQLCluster> cache,
       MySQLCluster c,
       ClusterModel m,
       TopologyController.Tick tick,
@@ -377,15 +414,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     if (!tick.steady()) {
       return;
     }
-    StatefulSet sts =
-        client.apps().statefulSets().inNamespace(m.namespace()).withName(m.name()).get();
-    List<Pod> pods =
-        client
-            .pods()
-            .inNamespace(m.namespace())
-            .withLabels(ClusterObjects.selector(c))
-            .list()
-            .getItems();
+    StatefulSet sts = cache.named(StatefulSet.class, m.name()).orElse(null);
+    List<Pod> pods = pods(cache, c);
     Address primaryAddress = primary == null ? null : addresses.get(primary);
     List<String> healthyReplicas =
         tick.observed().stream()
@@ -410,6 +440,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   /** Moves the role label so the primary and replicas Services follow the topology. */
   private void labelRoles(
       KubernetesClient client,
+      ChildCache<MySQLCluster> cache,
       MySQLCluster c,
       TopologyController.Tick tick,
       Map<String, Address> addresses) {
@@ -427,15 +458,11 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
       }
       roles.put(i.name(), role);
     }
-    List<Pod> pods =
-        client
-            .pods()
-            .inNamespace(c.getMetadata().getNamespace())
-            .withLabels(ClusterObjects.selector(c))
-            .list()
-            .getItems();
+    List<Pod> pods = pods(cache, c);
+    Map<String, Pod> byName = new HashMap<>();
     Map<String, String> current = new HashMap<>();
     for (Pod pod : pods) {
+      byName.put(pod.getMetadata().getName(), pod);
       current.put(
           pod.getMetadata().getName(),
           pod.getMetadata().getLabels() == null
@@ -444,19 +471,38 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     }
     for (RoleLabels.Change change : RoleLabels.changes(roles, current)) {
       // A merge patch of the one label: no read of the pod first.
-      client
-          .pods()
-          .inNamespace(c.getMetadata().getNamespace())
-          .withName(change.pod())
-          .patch(MERGE, RoleLabels.patch(change.role()));
+      Pod patched =
+          client
+              .pods()
+              .inNamespace(c.getMetadata().getNamespace())
+              .withName(change.pod())
+              .patch(MERGE, RoleLabels.patch(change.role()));
+      cache.written(patched, byName.get(change.pod()));
     }
   }
 
+  /** The database Pods of the cluster, as the Pod informer holds them. */
+  private static List<Pod> pods(ChildCache<MySQLCluster> cache, MySQLCluster c) {
+    Map<String, String> selector = ClusterObjects.selector(c);
+    return cache.all(Pod.class).stream()
+        .filter(
+            p ->
+                p.getMetadata().getLabels() != null
+                    && p.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()))
+        .toList();
+  }
+
   private UpdateControl<MySQLCluster> block(
-      MySQLCluster c, ClusterModel m, String reason, String message, boolean retry) {
+      Context<MySQLCluster> context,
+      MySQLCluster c,
+      ClusterModel m,
+      String reason,
+      String message,
+      boolean retry) {
     MySQLClusterStatus status = statusBuilder.blocked(c, m, reason, message);
     warnOnce(c, m, reason, message);
-    UpdateControl<MySQLCluster> control = StatusRecorder.patchIfChanged(c, status);
+    CachedStatusWrites.applyIfChanged(c, status, context);
+    UpdateControl<MySQLCluster> control = UpdateControl.noUpdate();
     return retry ? control.rescheduleAfter(Duration.ofSeconds(30)) : control;
   }
 
@@ -485,26 +531,16 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
 
   @Override
   public ErrorStatusUpdateControl<MySQLCluster> updateErrorStatus(
-      MySQLCluster cached, Context<MySQLCluster> context, Exception e) {
+      MySQLCluster c, Context<MySQLCluster> context, Exception e) {
     String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
-    LOG.warn(
-        "{}/{}: {}",
-        cached.getMetadata().getNamespace(),
-        cached.getMetadata().getName(),
-        message,
-        e);
-    Optional<MySQLCluster> live;
+    LOG.warn("{}/{}: {}", c.getMetadata().getNamespace(), c.getMetadata().getName(), message, e);
     try {
-      // The blocked status keeps the stored topology record: it must be the current one.
-      live = FreshPrimary.read(context.getClient(), cached);
-    } catch (KubernetesClientException unreadable) {
-      return ErrorStatusUpdateControl.defaultErrorProcessing();
+      // The blocked status keeps the stored topology record, which the cached primary holds.
+      CachedStatusWrites.applyIfChanged(
+          c, statusBuilder.blocked(c, ClusterModel.of(c), "ReconcileError", message), context);
+    } catch (KubernetesClientException unwritable) {
+      LOG.debug("could not record the failed reconcile", unwritable);
     }
-    if (live.isEmpty()) {
-      return ErrorStatusUpdateControl.defaultErrorProcessing();
-    }
-    MySQLCluster c = live.get();
-    return StatusRecorder.patchErrorIfChanged(
-        c, statusBuilder.blocked(c, ClusterModel.of(c), "ReconcileError", message));
+    return ErrorStatusUpdateControl.defaultErrorProcessing();
   }
 }

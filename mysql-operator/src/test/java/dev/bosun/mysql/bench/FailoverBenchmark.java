@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Failover time on real MariaDB servers (primary killed -> new primary acknowledging writes),
  * detection timeout subtracted, over {@code -Dbench.runs} runs (10); and the cost of the health
- * polling in queries per second per cluster at the chart's default poll interval.
+ * polling in queries per second per cluster at the chart's default poll interval; and the API
+ * requests per minute of the operator with one idle, converged cluster ({@code
+ * -Dbench.idleSeconds}, 60).
  */
 public final class FailoverBenchmark {
 
@@ -40,6 +42,8 @@ public final class FailoverBenchmark {
     List<Double> millis = new ArrayList<>();
     List<Map<String, Double>> phases = new ArrayList<>();
     double qps;
+    IdleCost.Result idle;
+    Duration idleFor = Duration.ofSeconds(Integer.getInteger("bench.idleSeconds", 60));
     try (MariaDbServers fleet = new MariaDbServers()) {
       for (int run = 1; run <= runs; run++) {
         FailoverTimeline timeline = new FailoverTimeline();
@@ -51,6 +55,7 @@ public final class FailoverBenchmark {
             run, ms, DETECTION.toMillis(), FailoverTimeline.format(timeline.phases()));
       }
       qps = pollingCost(fleet, instances, Duration.ofMillis(pollMillis));
+      idle = IdleCost.measure(fleet, instances, idleFor);
     }
     System.out.printf("median per phase (ms): %s%n", FailoverTimeline.format(medians(phases)));
     List<Double> sorted = new ArrayList<>(millis);
@@ -65,6 +70,11 @@ public final class FailoverBenchmark {
     System.out.printf(
         "health polling: %.2f queries/s per %d-instance cluster at a %d ms poll interval%n",
         qps, instances, pollMillis);
+    System.out.printf(
+        "idle operator: %.1f API reads/min and %.1f API writes/min per converged %d-instance"
+            + " cluster over %d s (watches not counted; the tests' poll interval is 500 ms)%n",
+        idle.readsPerMinute(), idle.writesPerMinute(), instances, idleFor.toSeconds());
+    idle.sample().forEach(r -> System.out.println("    " + r));
   }
 
   /** The median of each phase over the runs that passed it. */

@@ -63,7 +63,7 @@ class MySQLChartTest extends NamespaceScopedChartContract {
               grants(
                   "", "configmaps", "get", "list", "watch", "create", "patch", "update", "delete"),
               // Secrets: read and generate, never update or delete (passwords of existing data).
-              grants("", "secrets", "get", "create"),
+              grants("", "secrets", "get", "list", "watch", "create"),
               // Pods: the role label moves with the primary; upgrades delete one pod at a time.
               grants("", "pods", "get", "list", "watch", "patch", "update", "delete"),
               grants("", "events", "create", "patch", "update"),

@@ -1,0 +1,68 @@
+package dev.bosun.common.status;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+
+/**
+ * Status writes whose result goes into JOSDK's primary cache at once (what JOSDK's
+ * PrimaryUpdateAndCacheUtils does for its own patches), so the next reconcile starts from what this
+ * one wrote even before the watch delivers it. JOSDK 5.2.3 does not cache a status patch returned
+ * through {@code UpdateControl}; reconcilers that keep state in their status write it here and
+ * trust the primary they are handed, instead of paying a GET per reconcile. The operator must parse
+ * resource versions ({@code withParseResourceVersions(true)}), so a later write replaces an earlier
+ * one in the cache even before the informer has seen either.
+ */
+public final class CachedStatusWrites {
+
+  private CachedStatusWrites() {}
+
+  /**
+   * Server-side applies {@code newStatus} when it differs from the resource's, under the
+   * controller's field manager and without an optimistic lock (the status is derived from what was
+   * observed, so the latest write is the right one).
+   *
+   * @return true when something was written
+   */
+  public static <S, P extends CustomResource<?, S>> boolean applyIfChanged(
+      P resource, S newStatus, Context<P> context) {
+    if (StatusRecorder.sameStatus(resource.getStatus(), newStatus)) {
+      return false;
+    }
+    P previous = resource;
+    P desired =
+        context
+            .getControllerConfiguration()
+            .getConfigurationService()
+            .getResourceCloner()
+            .clone(resource);
+    desired.setStatus(newStatus);
+    desired.getMetadata().setResourceVersion(null);
+    desired.getMetadata().setManagedFields(null);
+    P written =
+        context
+            .getClient()
+            .resource(desired)
+            .subresource("status")
+            .patch(
+                new PatchContext.Builder()
+                    .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                    .withFieldManager(context.getControllerConfiguration().fieldManager())
+                    .withForce(true)
+                    .build());
+    remember(context, written, previous);
+    resource.setStatus(newStatus);
+    return true;
+  }
+
+  /** Hands a primary this reconcile wrote some other way (a merge patch) to JOSDK's cache. */
+  public static <P extends HasMetadata> void remember(Context<P> context, P written, P previous) {
+    context
+        .eventSourceRetriever()
+        .getControllerEventSource()
+        .handleRecentResourceUpdate(ResourceID.fromResource(written), written, previous);
+  }
+}
