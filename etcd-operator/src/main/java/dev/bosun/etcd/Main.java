@@ -151,7 +151,7 @@ public final class Main {
             addressing,
             events,
             clock,
-            (c, cluster, minAvailable) ->
+            (c, cluster, minAvailable, cached) ->
                 PodDisruptionBudgets.ensure(
                     c,
                     cluster,
@@ -162,7 +162,8 @@ public final class Main {
                         MemberPods.voterSelector(cluster),
                         minAvailable,
                         null),
-                    EtcdOperator.NAME),
+                    EtcdOperator.NAME,
+                    cached),
             System.getenv()
                 .getOrDefault(EtcdOperator.OPERATOR_IMAGE_ENV, EtcdOperator.DEFAULT_OPERATOR_IMAGE),
             new RestoreSources(backupDir, operatorUrl),

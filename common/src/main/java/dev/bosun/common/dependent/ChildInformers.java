@@ -11,9 +11,9 @@ import java.util.Locale;
 
 /**
  * Informers on an operator's own children (label-scoped to its managed-by selector, mapped to their
- * owner by the instance label). They serve reads from the cache; they wake the owner only when a
- * child goes away, because the operator's own writes and a child's routine status changes need no
- * reconcile of their own.
+ * owner by the instance label, managedFields dropped). They serve reads from the cache; they wake
+ * the owner only when a child goes away, because the operator's own writes and a child's routine
+ * status changes need no reconcile of their own.
  */
 public final class ChildInformers {
 
@@ -49,6 +49,7 @@ public final class ChildInformers {
   private static <T extends HasMetadata> InformerEventSourceConfiguration.Builder<T> deletionsOnly(
       InformerEventSourceConfiguration.Builder<T> builder) {
     return builder
+        .withItemStore(new TrimmedItemStore<>())
         .withOnAddFilter(child -> false)
         .withOnUpdateFilter(
             (child, old) ->

@@ -54,28 +54,32 @@ public final class Crds {
   /** Applies one CRD and waits until the server reports it Established. */
   private static void installOne(KubernetesClient client, String name) {
     try (InputStream in = Files.newInputStream(Path.of(servableFile(client, name)))) {
-      var crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
-      client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-      client
-          .apiextensions()
-          .v1()
-          .customResourceDefinitions()
-          .withName(name)
-          .waitUntilCondition(
-              c ->
-                  c != null
-                      && c.getStatus() != null
-                      && c.getStatus().getConditions() != null
-                      && c.getStatus().getConditions().stream()
-                          .anyMatch(
-                              x ->
-                                  "Established".equals(x.getType())
-                                      && "True".equals(x.getStatus())),
-              30,
-              java.util.concurrent.TimeUnit.SECONDS);
+      apply(client, client.apiextensions().v1().customResourceDefinitions().load(in).item());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Applies a CRD built in a test and waits until the server reports it Established. */
+  public static void apply(
+      KubernetesClient client,
+      io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition crd) {
+    client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd.getMetadata().getName())
+        .waitUntilCondition(
+            c ->
+                c != null
+                    && c.getStatus() != null
+                    && c.getStatus().getConditions() != null
+                    && c.getStatus().getConditions().stream()
+                        .anyMatch(
+                            x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+            30,
+            java.util.concurrent.TimeUnit.SECONDS);
   }
 
   /**

@@ -6,10 +6,9 @@ import static dev.bosun.config.ConfigSyncOperator.MONITORED_LABEL;
 
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.LabelSelectors;
+import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
-import dev.bosun.common.status.FreshPrimary;
-import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.config.ConfigSyncOperator;
 import dev.bosun.config.monitor.RolloutDecision;
 import dev.bosun.config.monitor.WorkloadRoller;
@@ -122,11 +121,9 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
   public UpdateControl<ConfigMonitor> reconcile(
       ConfigMonitor cached, Context<ConfigMonitor> context) {
     // The status holds the applied hash and the pending change: a stale copy would roll twice.
-    Optional<ConfigMonitor> live = FreshPrimary.read(context.getClient(), cached);
-    if (live.isEmpty()) {
-      return UpdateControl.noUpdate();
-    }
-    ConfigMonitor monitor = live.get();
+    // Every status write goes through CachedStatusWrites, so this copy is never older than the
+    // last one written.
+    ConfigMonitor monitor = cached;
     ConfigMonitorSpec spec = monitor.getSpec();
     String ns = monitor.getMetadata().getNamespace();
     long generation = monitor.getMetadata().getGeneration();
@@ -136,6 +133,7 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     if (spec.getSelector() == null
         || (nonNull(spec.getConfigMaps()).isEmpty() && nonNull(spec.getSecrets()).isEmpty())) {
       return record(
+          context,
           monitor,
           copyOf(previous, generation),
           "InvalidSpec",
@@ -145,7 +143,11 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     List<String> problems = LabelSelectors.problems(spec.getSelector(), "spec.selector");
     if (!problems.isEmpty()) {
       return record(
-          monitor, copyOf(previous, generation), "InvalidSpec", String.join("; ", problems));
+          context,
+          monitor,
+          copyOf(previous, generation),
+          "InvalidSpec",
+          String.join("; ", problems));
     }
     ContentHash hash = ContentHash.start();
     List<String> missing = new ArrayList<>();
@@ -164,6 +166,7 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
       // Nothing is rolled while the configuration is incomplete. A ConfigMap or Secret created
       // later carries no monitored label yet, so the informers cannot announce it: look again.
       return record(
+              context,
               monitor,
               copyOf(
                   previous,
@@ -212,6 +215,7 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     }
     UpdateControl<ConfigMonitor> control =
         record(
+            context,
             monitor,
             status,
             null,
@@ -294,7 +298,11 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
   }
 
   private UpdateControl<ConfigMonitor> record(
-      ConfigMonitor monitor, ConfigMonitorStatus status, String problem, String message) {
+      Context<ConfigMonitor> context,
+      ConfigMonitor monitor,
+      ConfigMonitorStatus status,
+      String problem,
+      String message) {
     List<DesiredCondition> desired =
         problem == null
             ? List.of(isTrue(READY, "Watching", message), isFalse(DEGRADED, "AsExpected", message))
@@ -308,7 +316,8 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     if (problem != null && !wasProblem) {
       events.warning(monitor, problem, message);
     }
-    return StatusRecorder.patchIfChanged(monitor, status);
+    CachedStatusWrites.applyIfChanged(monitor, status, context);
+    return UpdateControl.noUpdate();
   }
 
   private static ConfigMonitorStatus copyOf(ConfigMonitorStatus previous, long generation) {

@@ -12,20 +12,28 @@ import java.util.function.UnaryOperator;
 /**
  * The jetcd clients of every cluster, shared by the reconcilers: plain text, or with the client
  * certificate of {@code tls.operatorSecretName} (keys tls.crt, tls.key, ca.crt). A rotated Secret
- * (new resourceVersion) gets new clients; the old ones are closed.
+ * (new resourceVersion) gets new clients; the old ones are closed. The Secret is the user's (no
+ * informer of the operator's labels sees it), so it is read again only every {@link #RECHECK}, or
+ * at once when the cluster names another one: a converged TLS cluster costs one read per recheck.
  */
 public final class EtcdConnections implements AutoCloseable {
 
   /** How long unused clients are kept. */
   public static final java.time.Duration IDLE = java.time.Duration.ofMinutes(10);
 
+  /** How long a read of the operator's client-certificate Secret is trusted. */
+  public static final java.time.Duration RECHECK = java.time.Duration.ofMinutes(5);
+
   private static final class Entry {
     final String version;
+    final String secretName;
     final EtcdClients clients;
     volatile long lastUsed = System.nanoTime();
+    volatile long checkedAt = System.nanoTime();
 
-    Entry(String version, EtcdClients clients) {
+    Entry(String version, String secretName, EtcdClients clients) {
       this.version = version;
+      this.secretName = secretName;
       this.clients = clients;
     }
 
@@ -57,9 +65,17 @@ public final class EtcdConnections implements AutoCloseable {
   public EtcdClients of(KubernetesClient client, EtcdCluster cluster) {
     String uid = cluster.getMetadata().getUid();
     var tls = cluster.getSpec().getTls();
+    String secretName = tls == null ? null : tls.getOperatorSecretName();
+    Entry known = byCluster.get(uid);
+    if (known != null
+        && java.util.Objects.equals(known.secretName, secretName)
+        && (secretName == null || System.nanoTime() - known.checkedAt < RECHECK.toNanos())) {
+      known.lastUsed = System.nanoTime();
+      return known.clients();
+    }
     Secret secret = null;
     String version = "plain";
-    if (tls != null && tls.getOperatorSecretName() != null) {
+    if (secretName != null) {
       secret =
           client
               .secrets()
@@ -78,10 +94,11 @@ public final class EtcdConnections implements AutoCloseable {
     Entry current = byCluster.get(uid);
     if (current != null && current.version().equals(version)) {
       current.lastUsed = System.nanoTime();
+      current.checkedAt = System.nanoTime();
       return current.clients();
     }
     EtcdClients clients = new EtcdClients(customizer(secret), route);
-    Entry previous = byCluster.put(uid, new Entry(version, clients));
+    Entry previous = byCluster.put(uid, new Entry(version, secretName, clients));
     if (previous != null) {
       previous.clients().close();
     }

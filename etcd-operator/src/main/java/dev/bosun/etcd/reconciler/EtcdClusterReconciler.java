@@ -1,13 +1,16 @@
 package dev.bosun.etcd.reconciler;
 
+import dev.bosun.common.dependent.ChildCache;
+import dev.bosun.common.dependent.ChildInformers;
+import dev.bosun.common.dependent.PodDisruptionBudgets;
+import dev.bosun.common.dependent.TrimmedItemStore;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.schedule.CronSchedule;
+import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
-import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.HumanMessages;
-import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.dependent.ClusterServices;
 import dev.bosun.etcd.dependent.MemberBudget;
@@ -31,6 +34,8 @@ import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Defragmentation;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -105,7 +110,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   /** Writes the cluster's PodDisruptionBudget (the common helper picks the policy API version). */
   @FunctionalInterface
   public interface PdbWriter {
-    void ensure(KubernetesClient client, EtcdCluster cluster, int minAvailable);
+    /** {@code cached}: the informer's copy of the budget, trusted when it already matches. */
+    void ensure(
+        KubernetesClient client,
+        EtcdCluster cluster,
+        int minAvailable,
+        Optional<GenericKubernetesResource> cached);
   }
 
   @Override
@@ -123,19 +133,29 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                     pod.getMetadata().getDeletionTimestamp() != null
                         && old.getMetadata().getDeletionTimestamp() == null)
             .withSecondaryToPrimaryMapper(Labels.toInstanceOwner())
+            .withItemStore(new TrimmedItemStore<>())
             .build();
-    return List.of(new InformerEventSource<>(pods, context));
+    // Volumes, Services and the budget only serve reads from the cache (a converged cluster costs
+    // no API request); one that disappears wakes the cluster too.
+    String managed = EtcdOperator.MANAGED_SELECTOR;
+    return List.of(
+        new InformerEventSource<>(pods, context),
+        ChildInformers.of(PersistentVolumeClaim.class, EtcdCluster.class, managed, context),
+        ChildInformers.of(Service.class, EtcdCluster.class, managed, context),
+        ChildInformers.of(
+            PodDisruptionBudgets.groupVersionKind(context.getClient()),
+            EtcdCluster.class,
+            managed,
+            context));
   }
 
   @Override
   public UpdateControl<EtcdCluster> reconcile(EtcdCluster cached, Context<EtcdCluster> context) {
     try {
-      Optional<EtcdCluster> cluster = FreshPrimary.read(context.getClient(), cached);
-      if (cluster.isEmpty()) {
-        // Deleted (or deleted and created again) since the event: its own events bring it back.
-        return UpdateControl.noUpdate();
-      }
-      return reconcileCluster(cluster.get(), context);
+      // Every status write goes through CachedStatusWrites, so the cluster JOSDK hands over is
+      // never older than this operator's own last write: its recovery and quorum bookkeeping can
+      // be trusted without a GET.
+      return reconcileCluster(cached, context);
     } catch (KubernetesClientException e) {
       if (terminating(e)) {
         // The namespace is going away with everything in it: nothing to create, nothing to say.
@@ -157,7 +177,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   private UpdateControl<EtcdCluster> reconcileCluster(
       EtcdCluster cluster, Context<EtcdCluster> context) {
     KubernetesClient client = context.getClient();
-    MemberInventory inventory = MemberInventory.read(client, cluster);
+    ChildCache<EtcdCluster> cache = new ChildCache<>(context);
+    MemberInventory inventory = MemberInventory.cached(cache, cluster);
 
     List<String> problems =
         EtcdClusterValidator.validate(
@@ -170,11 +191,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         events.warning(cluster, INVALID_SPEC, message);
       }
       // No reschedule: the next spec change brings us back; nothing is changed meanwhile.
-      return StatusRecorder.patchIfChanged(cluster, status);
+      return record(context, cluster, status);
     }
 
-    ensureService(client, ClusterServices.peer(cluster), cluster);
-    ensureService(client, ClusterServices.client(cluster), cluster);
+    ensureService(client, cache, ClusterServices.peer(cluster), cluster);
+    ensureService(client, cache, ClusterServices.client(cluster), cluster);
 
     ClusterRef ref = ref(cluster);
     EtcdClients clients;
@@ -187,7 +208,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       if (!sameReady(cluster.getStatus(), status)) {
         events.warning(cluster, "TlsSecretUnusable", message);
       }
-      return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(Duration.ofSeconds(10));
+      return record(context, cluster, status).rescheduleAfter(Duration.ofSeconds(10));
     }
     EtcdMembership etcd = new EtcdMembership(clients);
     // Retained volumes belong to former members: no client is opened for them.
@@ -198,25 +219,24 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
     EtcdClusterStatus previous = cluster.getStatus();
     if (previous != null && previous.getRecoveringFrom() != null) {
-      return recover(cluster, client, ref, etcd, inventory);
+      return recover(context, cluster, client, ref, etcd, MemberInventory.read(client, cluster));
     }
     EtcdView view = new ClusterObserver(etcd, addressing).observe(ref, known);
     pdbs.ensure(
-        client, cluster, MemberBudget.minAvailable(view, previous, cluster.getSpec().getSize()));
+        client,
+        cluster,
+        MemberBudget.minAvailable(view, previous, cluster.getSpec().getSize()),
+        cache.named(GenericKubernetesResource.class, cluster.getMetadata().getName()));
 
     var resources = inventory.resources();
-    Observation observation =
-        new Observation(
-            cluster.getMetadata().getName(),
-            view.reachable(),
-            view.members(),
-            resources,
-            inventory.retained(),
-            cluster.getStatus() != null && cluster.getStatus().getClusterId() != null,
-            cluster.getSpec().getSize(),
-            cluster.getSpec().getVersion(),
-            clock.instant());
-    Step step = MembershipPlanner.plan(observation);
+    Step step = plan(cluster, view, inventory);
+    if (!(step instanceof Step.Converged) && inventory.fromCache()) {
+      // The planner wants to act on members: decide that on the API server's list, never on a
+      // cache that may not yet hold a Pod or volume made a moment ago.
+      inventory = MemberInventory.read(client, cluster);
+      resources = inventory.resources();
+      step = plan(cluster, view, inventory);
+    }
     Optional<RestoreSource> restore = Optional.empty();
     var fromBackup =
         cluster.getSpec().getBootstrap() == null
@@ -250,7 +270,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
           statuses.build(cluster, ref, addressing, view, resources, step, start.condition());
       status.setRecoveringFrom(start.source().location());
       announce(cluster, status);
-      return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(Duration.ofSeconds(1));
+      return record(context, cluster, status).rescheduleAfter(Duration.ofSeconds(1));
     }
     StepExecutor executor = new StepExecutor(client, etcd, addressing, events, operatorImage);
     StepExecutor.Outcome outcome = executor.execute(cluster, ref, view, inventory, step, restore);
@@ -268,7 +288,28 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     boolean maintained = maintain(cluster, ref, etcd, view, outcome.step(), status);
     announce(cluster, status);
     Duration next = maintained ? Duration.ofMillis(500) : nextLook(outcome);
-    return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(next);
+    return record(context, cluster, status).rescheduleAfter(next);
+  }
+
+  private Step plan(EtcdCluster cluster, EtcdView view, MemberInventory inventory) {
+    return MembershipPlanner.plan(
+        new Observation(
+            cluster.getMetadata().getName(),
+            view.reachable(),
+            view.members(),
+            inventory.resources(),
+            inventory.retained(),
+            cluster.getStatus() != null && cluster.getStatus().getClusterId() != null,
+            cluster.getSpec().getSize(),
+            cluster.getSpec().getVersion(),
+            clock.instant()));
+  }
+
+  /** Writes the status when it changed, into JOSDK's cache as well; the caller says when next. */
+  private static UpdateControl<EtcdCluster> record(
+      Context<EtcdCluster> context, EtcdCluster cluster, EtcdClusterStatus status) {
+    CachedStatusWrites.applyIfChanged(cluster, status, context);
+    return UpdateControl.noUpdate();
   }
 
   /**
@@ -321,6 +362,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
    * from the newest snapshot; the others join as learners as usual.
    */
   private UpdateControl<EtcdCluster> recover(
+      Context<EtcdCluster> context,
       EtcdCluster cluster,
       KubernetesClient client,
       ClusterRef ref,
@@ -328,24 +370,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       MemberInventory inventory) {
     String from = cluster.getStatus().getRecoveringFrom();
     if (!inventory.pods().isEmpty()) {
-      List<String> left =
-          inventory.pods().values().stream()
-              .map(
-                  p ->
-                      p.getMetadata().getName()
-                          + (p.getMetadata().getDeletionTimestamp() == null
-                              ? " (not deleted)"
-                              : " (terminating since "
-                                  + p.getMetadata().getDeletionTimestamp()
-                                  + ")"))
-              .toList();
       return waitToRecover(
+          context,
           cluster,
           RECOVERY_WAITING,
-          "disaster recovery from "
-              + from
-              + ": waiting for the old member Pods to be gone before the first new member starts: "
-              + String.join(", ", left),
+          waitingForOldMembers(from, inventory.pods().values()),
           Duration.ofSeconds(1));
     }
     RestoreSource source;
@@ -357,6 +386,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
               cluster.getSpec().getDisasterRecovery().getRestoreFromBackup());
     } catch (RestoreSources.NotRestorable e) {
       return waitToRecover(
+          context,
           cluster,
           e.reason(),
           "disaster recovery from " + from + ": no snapshot to restore from: " + e.getMessage(),
@@ -387,7 +417,26 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     next.setRecoveringFrom(null);
     next.setClusterId(null);
     next.setRestoredFrom(source.location());
-    return StatusRecorder.patchIfChanged(cluster, next).rescheduleAfter(Duration.ofSeconds(1));
+    return record(context, cluster, next).rescheduleAfter(Duration.ofSeconds(1));
+  }
+
+  /** What a disaster recovery waits for while old member Pods are still there. */
+  static String waitingForOldMembers(String from, java.util.Collection<Pod> pods) {
+    List<String> left =
+        pods.stream()
+            .map(
+                p ->
+                    p.getMetadata().getName()
+                        + (p.getMetadata().getDeletionTimestamp() == null
+                            ? " (not deleted)"
+                            : " (terminating since "
+                                + p.getMetadata().getDeletionTimestamp()
+                                + ")"))
+            .toList();
+    return "disaster recovery from "
+        + from
+        + ": waiting for the old member Pods to be gone before the first new member starts: "
+        + String.join(", ", left);
   }
 
   /**
@@ -395,7 +444,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
    * change, and as the Ready condition's message), keeps recoveringFrom, and looks again.
    */
   private UpdateControl<EtcdCluster> waitToRecover(
-      EtcdCluster cluster, String reason, String message, Duration again) {
+      Context<EtcdCluster> context,
+      EtcdCluster cluster,
+      String reason,
+      String message,
+      Duration again) {
     EtcdClusterStatus status = statuses.blocked(cluster, reason, message);
     Condition before =
         Conditions.find(cluster.getStatus().getConditions(), EtcdClusterStatusBuilder.READY)
@@ -405,7 +458,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         || !message.equals(before.getMessage())) {
       LOG.info("{}: {}", reason, message);
     }
-    return StatusRecorder.patchIfChanged(cluster, status).rescheduleAfter(again);
+    return record(context, cluster, status).rescheduleAfter(again);
   }
 
   private static Duration nextLook(StepExecutor.Outcome outcome) {
@@ -457,16 +510,18 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   }
 
   /** Creates the Service, or puts back its selector and ports when someone changed them. */
-  private void ensureService(KubernetesClient client, Service desired, EtcdCluster owner) {
+  private void ensureService(
+      KubernetesClient client, ChildCache<EtcdCluster> cache, Service desired, EtcdCluster owner) {
     desired.getMetadata().setOwnerReferences(Owners.of(owner));
     var resource =
         client
             .services()
             .inNamespace(desired.getMetadata().getNamespace())
             .withName(desired.getMetadata().getName());
-    Service live = resource.get();
+    // Missing from the label-scoped cache: it may exist without the labels, so ask the server.
+    Service live = cache.liveOf(desired).orElseGet(resource::get);
     if (live == null) {
-      resource.create(desired);
+      cache.written(resource.create(desired), null);
       return;
     }
     boolean same =
@@ -565,21 +620,16 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   @Override
   public ErrorStatusUpdateControl<EtcdCluster> updateErrorStatus(
-      EtcdCluster cached, Context<EtcdCluster> context, Exception e) {
+      EtcdCluster cluster, Context<EtcdCluster> context, Exception e) {
     String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
     LOG.warn(message, e);
-    Optional<EtcdCluster> cluster;
     try {
-      // The blocked status keeps the stored one's fields: they must be the current ones.
-      cluster = FreshPrimary.read(context.getClient(), cached);
-    } catch (KubernetesClientException unreadable) {
-      LOG.debug("cannot read the cluster to record the failure: {}", unreadable.getMessage());
-      return ErrorStatusUpdateControl.defaultErrorProcessing();
+      // The blocked status keeps the stored one's fields, which the cached cluster holds.
+      CachedStatusWrites.applyIfChanged(
+          cluster, statuses.blocked(cluster, "ReconcileError", message), context);
+    } catch (KubernetesClientException unwritable) {
+      LOG.debug("cannot record the failure: {}", unwritable.getMessage());
     }
-    if (cluster.isEmpty()) {
-      return ErrorStatusUpdateControl.defaultErrorProcessing();
-    }
-    EtcdClusterStatus status = statuses.blocked(cluster.get(), "ReconcileError", message);
-    return StatusRecorder.patchErrorIfChanged(cluster.get(), status);
+    return ErrorStatusUpdateControl.defaultErrorProcessing();
   }
 }

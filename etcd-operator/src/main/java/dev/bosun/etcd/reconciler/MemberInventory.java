@@ -1,9 +1,11 @@
 package dev.bosun.etcd.reconciler;
 
+import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.dependent.MemberPods;
 import dev.bosun.etcd.membership.MemberResources;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,24 +20,55 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The member Pods and volumes of a cluster, read from the API server (not from a cache: deciding
- * that a member lost its data on a stale view would remove a healthy member).
+ * The member Pods and volumes of a cluster. A converged cluster is looked at through the informers'
+ * cache ({@link #cached}); anything the planner would act on is decided on a list from the API
+ * server ({@link #read}), because deciding that a member lost its data on a stale view would remove
+ * a healthy member.
  */
 public record MemberInventory(
-    Map<String, Pod> pods, Map<String, PersistentVolumeClaim> volumes, Set<String> retained) {
+    Map<String, Pod> pods,
+    Map<String, PersistentVolumeClaim> volumes,
+    Set<String> retained,
+    boolean fromCache) {
 
-  /** Lists the cluster's member Pods and volumes. */
+  /** Lists the cluster's member Pods and volumes from the API server. */
   public static MemberInventory read(KubernetesClient client, EtcdCluster cluster) {
     String ns = cluster.getMetadata().getNamespace();
     Map<String, String> selector = MemberPods.selector(cluster);
+    return of(
+        client.pods().inNamespace(ns).withLabels(selector).list().getItems(),
+        client.persistentVolumeClaims().inNamespace(ns).withLabels(selector).list().getItems(),
+        false);
+  }
+
+  /** The cluster's member Pods and volumes as the informers hold them: no request. */
+  public static MemberInventory cached(ChildCache<EtcdCluster> cache, EtcdCluster cluster) {
+    Map<String, String> selector = MemberPods.selector(cluster);
+    return of(
+        selected(cache.all(Pod.class), selector),
+        selected(cache.all(PersistentVolumeClaim.class), selector),
+        true);
+  }
+
+  private static <T extends HasMetadata> List<T> selected(
+      List<T> objects, Map<String, String> selector) {
+    return objects.stream()
+        .filter(
+            o ->
+                o.getMetadata().getLabels() != null
+                    && o.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()))
+        .toList();
+  }
+
+  private static MemberInventory of(
+      List<Pod> podList, List<PersistentVolumeClaim> volumeList, boolean fromCache) {
     Map<String, Pod> pods = new TreeMap<>();
-    for (Pod p : client.pods().inNamespace(ns).withLabels(selector).list().getItems()) {
+    for (Pod p : podList) {
       member(p.getMetadata().getLabels()).ifPresent(m -> pods.put(m, p));
     }
     Map<String, PersistentVolumeClaim> volumes = new TreeMap<>();
     Set<String> retained = new HashSet<>();
-    for (PersistentVolumeClaim v :
-        client.persistentVolumeClaims().inNamespace(ns).withLabels(selector).list().getItems()) {
+    for (PersistentVolumeClaim v : volumeList) {
       Optional<String> m = member(v.getMetadata().getLabels());
       if (m.isEmpty()) {
         continue;
@@ -46,7 +79,7 @@ public record MemberInventory(
         volumes.put(m.get(), v);
       }
     }
-    return new MemberInventory(pods, volumes, retained);
+    return new MemberInventory(pods, volumes, retained, fromCache);
   }
 
   private static Optional<String> member(Map<String, String> labels) {

@@ -34,35 +34,51 @@ public final class EtcdScaleBenchmark {
   static final int TO = Integer.getInteger("bench.to", 7);
   static final Duration LIMIT = Duration.ofMinutes(5);
 
+  static final Duration IDLE = Duration.ofSeconds(Integer.getInteger("bench.idleSeconds", 60));
+
+  /** The operator's scaling time and what the converged cluster costs the API server after. */
+  record OperatorRun(double seconds, double idleReadsPerMinute, double idleWritesPerMinute) {}
+
   public static void main(String[] args) throws Exception {
     double direct = directWithJetcd();
-    double operator = throughTheOperator();
+    OperatorRun operator = throughTheOperator();
     System.out.printf(
         "%nscale %d -> %d -> %d on etcd 3.4.23%n  direct jetcd : %6.1f s%n  operator     : %6.1f s%n"
             + "  ratio        : %6.2f%n",
-        FROM, TO, FROM, direct, operator, operator / direct);
+        FROM, TO, FROM, direct, operator.seconds(), operator.seconds() / direct);
+    System.out.printf(
+        "  idle operator: %.1f API reads/min and %.1f API writes/min per converged %d-member"
+            + " cluster over %d s (watches not counted)%n",
+        operator.idleReadsPerMinute(), operator.idleWritesPerMinute(), FROM, IDLE.toSeconds());
     System.exit(0);
   }
 
-  static double throughTheOperator() throws Exception {
+  static OperatorRun throughTheOperator() throws Exception {
     ControlPlaneExtension.kubelet();
     try (RunningOperator operator = EtcdUnderTest.operator().start()) {
-      String ns = Crds.namespace(operator.client, "etcd-bench", Map.of(), Map.of());
+      String ns = Crds.namespace(operator.testClient, "etcd-bench", Map.of(), Map.of());
       try (ProcessKubelet kubelet =
-          new ProcessKubelet(operator.client, ns, Files.createTempDirectory("bench-kubelet"))
+          new ProcessKubelet(operator.testClient, ns, Files.createTempDirectory("bench-kubelet"))
               .start()) {
-        EtcdClusters.create(operator.client, ns, "bench", FROM, "3.4.23");
+        EtcdClusters.create(operator.testClient, ns, "bench", FROM, "3.4.23");
         EtcdClusters.await(
-            operator.client, ns, "bench", LIMIT, "Ready", EtcdClusters.readyWith(FROM));
+            operator.testClient, ns, "bench", LIMIT, "Ready", EtcdClusters.readyWith(FROM));
         long start = System.nanoTime();
-        EtcdClusters.edit(operator.client, ns, "bench", s -> s.setSize(TO));
-        EtcdClusters.await(operator.client, ns, "bench", LIMIT, "up", EtcdClusters.readyWith(TO));
-        EtcdClusters.edit(operator.client, ns, "bench", s -> s.setSize(FROM));
+        EtcdClusters.edit(operator.testClient, ns, "bench", s -> s.setSize(TO));
         EtcdClusters.await(
-            operator.client, ns, "bench", LIMIT, "down", EtcdClusters.readyWith(FROM));
-        return (System.nanoTime() - start) / 1e9;
+            operator.testClient, ns, "bench", LIMIT, "up", EtcdClusters.readyWith(TO));
+        EtcdClusters.edit(operator.testClient, ns, "bench", s -> s.setSize(FROM));
+        EtcdClusters.await(
+            operator.testClient, ns, "bench", LIMIT, "down", EtcdClusters.readyWith(FROM));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
+        int reads = operator.writes.readCount();
+        int writes = operator.writes.writesDuring(IDLE).size();
+        double minutes = IDLE.toMillis() / 60_000.0;
+        return new OperatorRun(
+            seconds, operator.writes.readsSince(reads).size() / minutes, writes / minutes);
       } finally {
-        operator.client.namespaces().withName(ns).delete();
+        operator.testClient.namespaces().withName(ns).delete();
       }
     }
   }

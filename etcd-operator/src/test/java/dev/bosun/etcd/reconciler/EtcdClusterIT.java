@@ -172,11 +172,14 @@ class EtcdClusterIT {
     assertThat(eventReasons("alpha"))
         .contains("Bootstrapping", "AddingMember", "PromotingMember", "Ready");
 
-    // Idle means idle: health is polled (reads), nothing is written.
+    // Idle means idle: health is polled from etcd, nothing is written and nothing is read from
+    // the API server (the informers' watches aside).
     operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(30));
     int reconciles = operator.reconciles.count();
+    int reads = operator.writes.readCount();
     assertThat(operator.writes.writesDuring(EtcdClusterReconciler.HEALTH_INTERVAL.plusSeconds(5)))
         .isEmpty();
+    assertThat(operator.writes.readsSince(reads)).as("API reads while idle").isEmpty();
     // The health poll reconciles (reads only) once per interval; nothing else wakes it up.
     assertThat(operator.reconciles.count() - reconciles).isBetween(1, 3);
   }

@@ -1,14 +1,16 @@
 package dev.bosun.web.reconciler;
 
+import dev.bosun.common.dependent.ChildCache;
+import dev.bosun.common.dependent.ChildInformers;
 import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
+import dev.bosun.common.dependent.TrimmedItemStore;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.meta.OwnerReferences;
+import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
-import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.HumanMessages;
-import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.dependent.AutoscalerDependent;
 import dev.bosun.web.dependent.AutoscalingEnabled;
@@ -32,6 +34,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -48,6 +51,7 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -90,6 +94,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   static final String INVALID_SPEC = "InvalidSpec";
   static final String RESOURCE_CONFLICT = "ResourceConflict";
   private static final Logger LOG = LoggerFactory.getLogger(WebServiceReconciler.class);
+  static final Duration FIRST_STATUS_WAIT = Duration.ofSeconds(10);
 
   private final EventRecorder events;
   private final Clock clock;
@@ -122,37 +127,49 @@ public class WebServiceReconciler implements Reconciler<WebService> {
                     !WebServiceStatusAggregator.problemReasons(pod)
                         .equals(WebServiceStatusAggregator.problemReasons(old)))
             .withSecondaryToPrimaryMapper(Labels.toInstanceOwner())
+            .withItemStore(new TrimmedItemStore<>())
             .build();
-    return List.of(new InformerEventSource<>(pods, context));
+    // The budget is read from this cache (one it controls always carries the operator's labels),
+    // so a reconcile neither GETs it nor, without one, looks for one to remove.
+    return List.of(
+        new InformerEventSource<>(pods, context),
+        ChildInformers.of(
+            PodDisruptionBudgets.groupVersionKind(context.getClient()),
+            WebService.class,
+            WebServiceOperator.MANAGED_SELECTOR,
+            context));
   }
 
   @Override
   public UpdateControl<WebService> reconcile(WebService cached, Context<WebService> context) {
-    // A gray release keeps its step in the status: decide on the stored object, not a stale copy.
-    WebService ws =
-        GrayRelease.canary(cached).isPresent()
-            ? FreshPrimary.read(context.getClient(), cached).orElse(null)
-            : cached;
-    if (ws == null) {
-      return UpdateControl.noUpdate();
-    }
+    // A gray release keeps its step in the status. Every status write goes through
+    // CachedStatusWrites, so the copy JOSDK hands over is never older than the last one written.
+    WebService ws = cached;
     WebServiceStatus previous = ws.getStatus();
 
     List<String> problems = new ArrayList<>(WebServiceNames.problems(ws));
     problems.addAll(WebServiceValidator.validate(ws.getSpec()));
     if (!problems.isEmpty()) {
       // Nothing is applied and nothing is deleted: the last good children keep running.
-      return block(ws, previous, INVALID_SPEC, "invalid spec: " + String.join("; ", problems));
+      return block(
+          ws, previous, INVALID_SPEC, "invalid spec: " + String.join("; ", problems), context);
     }
     Optional<String> conflict = foreignChild(ws, context);
     if (conflict.isPresent()) {
-      return block(ws, previous, RESOURCE_CONFLICT, conflict.get());
+      return block(ws, previous, RESOURCE_CONFLICT, conflict.get(), context);
     }
 
     RolloutStep step = GrayRelease.plan(ws, context, clock);
+    boolean creating = previous == null && Deployments.stable(ws, context).isEmpty();
     context.managedWorkflowAndDependentResourceContext().put(Deployments.ROLLOUT_STEP, step);
     context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
-    keepDisruptionBudget(ws, context.getClient());
+    keepDisruptionBudget(ws, context);
+    if (creating) {
+      // The children were just created: the Deployment's first report (within a second) brings
+      // the first status, instead of a "creating" status overwritten a moment later. Should that
+      // report never come, the status is written at the latest after FIRST_STATUS_WAIT.
+      return UpdateControl.<WebService>noUpdate().rescheduleAfter(FIRST_STATUS_WAIT);
+    }
 
     WebServiceStatus status =
         aggregator.aggregate(
@@ -173,7 +190,8 @@ public class WebServiceReconciler implements Reconciler<WebService> {
             });
     announceTransitions(ws, previous, status);
     forgetRolloutAction(ws, context.getClient());
-    UpdateControl<WebService> control = StatusRecorder.patchIfChanged(ws, status);
+    CachedStatusWrites.applyIfChanged(ws, status, context);
+    UpdateControl<WebService> control = UpdateControl.noUpdate();
     step.recheckIn().ifPresent(control::rescheduleAfter);
     return control;
   }
@@ -196,16 +214,18 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   }
 
   /** The budget as the spec asks, or none: only a budget this WebService controls is removed. */
-  private static void keepDisruptionBudget(WebService ws, KubernetesClient client) {
+  private static void keepDisruptionBudget(WebService ws, Context<WebService> context) {
+    KubernetesClient client = context.getClient();
+    Optional<GenericKubernetesResource> cached =
+        new ChildCache<>(context)
+            .named(GenericKubernetesResource.class, ws.getMetadata().getName());
     Optional<DisruptionBudget> desired = DisruptionBudgets.desired(ws);
     if (desired.isPresent()) {
-      PodDisruptionBudgets.ensure(client, ws, desired.get(), WebServiceOperator.NAME);
+      PodDisruptionBudgets.ensure(client, ws, desired.get(), WebServiceOperator.NAME, cached);
       return;
     }
-    var budgets = budget(ws, client);
-    GenericKubernetesResource live = budgets.get();
-    if (live != null && OwnerReferences.isControlledBy(live, ws)) {
-      budgets.delete();
+    if (cached.filter(live -> OwnerReferences.isControlledBy(live, ws)).isPresent()) {
+      budget(ws, client).delete();
     }
   }
 
@@ -218,7 +238,11 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   }
 
   private UpdateControl<WebService> block(
-      WebService ws, WebServiceStatus previous, String reason, String problem) {
+      WebService ws,
+      WebServiceStatus previous,
+      String reason,
+      String problem,
+      Context<WebService> context) {
     String message = HumanMessages.bounded(problem, 2 * HumanMessages.MAX_LENGTH);
     WebServiceStatus status = aggregator.blocked(ws, reason, message);
     if (!sameReady(previous, status)) {
@@ -226,7 +250,8 @@ public class WebServiceReconciler implements Reconciler<WebService> {
       events.warning(ws, reason, message);
     }
     // No reschedule: the next spec change (or a change of the conflicting object) brings us back.
-    return StatusRecorder.patchIfChanged(ws, status);
+    CachedStatusWrites.applyIfChanged(ws, status, context);
+    return UpdateControl.noUpdate();
   }
 
   /**
@@ -356,7 +381,12 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     // The log keeps the stack; the status says in one sentence what failed.
     String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
     LOG.warn(message, e);
-    return StatusRecorder.patchErrorIfChanged(
-        ws, aggregator.blocked(ws, "ReconcileError", message));
+    try {
+      CachedStatusWrites.applyIfChanged(
+          ws, aggregator.blocked(ws, "ReconcileError", message), context);
+    } catch (KubernetesClientException unwritable) {
+      LOG.debug("could not record the failed reconcile", unwritable);
+    }
+    return ErrorStatusUpdateControl.defaultErrorProcessing();
   }
 }

@@ -100,10 +100,14 @@ public final class WebServiceBenchmark {
       // The idle period starts once the operator has been quiet for 3 s.
       writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
       int convergenceWrites = writes.count() - writesAtStart;
+      long eventWrites =
+          writes.since(writesAtStart).stream().filter(w -> w.contains("/events")).count();
+      int readsAtIdle = writes.readCount();
       step("operator idle for " + idleSeconds + " s after convergence");
       int reconcilesBefore = reconciles.count();
       List<String> idleWrites = writes.writesDuring(Duration.ofSeconds(idleSeconds));
       int idleReconciles = reconciles.count() - reconcilesBefore;
+      List<String> idleReads = writes.readsSince(readsAtIdle);
       operator.close();
       operatorClient.close();
 
@@ -118,12 +122,21 @@ public final class WebServiceBenchmark {
           "  operator     (WebService, wait for Ready):             %7.1f s%n", op.nanos / 1e9);
       System.out.printf("  time ratio operator/plain: %.2f (target <= 1.5)%n", ratio);
       System.out.printf(
-          "  operator writes until converged: %d (%.1f per WebService; the plain client: 2)%n",
-          convergenceWrites, (double) convergenceWrites / count);
+          "  operator writes until converged: %d (%.1f per WebService: %.1f to objects and status,"
+              + " %.1f Events; the plain client: 2)%n",
+          convergenceWrites,
+          (double) convergenceWrites / count,
+          (double) (convergenceWrites - eventWrites) / count,
+          (double) eventWrites / count);
       System.out.printf(
           "  operator writes during %d s idle: %d (target 0); reconciles: %d%n",
           idleSeconds, idleWrites.size(), idleReconciles);
       idleWrites.stream().limit(10).forEach(w -> System.out.println("    " + w));
+      System.out.printf(
+          "  idle API requests per minute per WebService: %.3f reads, %.3f writes (watches not"
+              + " counted)%n",
+          idleReads.size() / (idleSeconds / 60.0) / count,
+          idleWrites.size() / (idleSeconds / 60.0) / count);
       System.out.printf(
           "  heap held after convergence: operator %.1f MB, plain client %.1f MB, ratio %.2f%n",
           operatorHeap / 1e6, plainHeap / 1e6, (double) operatorHeap / Math.max(1, plainHeap));

@@ -1,0 +1,135 @@
+package dev.bosun.common.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.runtime.OperatorRuntime;
+import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.Crds;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Version;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A reconciler that keeps a counter in its status and reconciles again at once: each reconcile must
+ * start from the count the previous one wrote. A stale primary (the informer not yet holding the
+ * last write) would show a count twice.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class CachedStatusWritesIT {
+
+  private static final int TARGET = 150;
+
+  @Test
+  void everyReconcileStartsFromThePreviousOnesWrite() {
+    try (KubernetesClient client = ControlPlaneExtension.controlPlane().adminClient()) {
+      Crds.apply(client, crd());
+      String ns = Crds.namespace(client, "tally-" + System.nanoTime() % 100000, Map.of(), Map.of());
+      Counting reconciler = new Counting();
+      try (OperatorRuntime operator =
+          new OperatorRuntime(
+                  OperatorSettings.local("tally-test")
+                      .watching(java.util.Set.of(ns))
+                      .withHttpPort(-1),
+                  client)
+              .register(reconciler)
+              .start()) {
+        Tally tally = new Tally();
+        tally.getMetadata().setName("t");
+        tally.getMetadata().setNamespace(ns);
+        client.resource(tally).create();
+
+        await("the counter reaches " + TARGET)
+            .atMost(Duration.ofSeconds(120))
+            .until(() -> reconciler.seen.contains(TARGET));
+        assertThat(reconciler.seen)
+            .as("the counts the reconciles started from")
+            .doesNotHaveDuplicates()
+            .startsWith(0, 1, 2)
+            .hasSize(TARGET + 1);
+        assertThat(
+                client.resources(Tally.class).inNamespace(ns).withName("t").get().getStatus().count)
+            .isEqualTo(TARGET);
+      }
+    }
+  }
+
+  /** Counts up to the target, one status write per reconcile, and reconciles again at once. */
+  @ControllerConfiguration(name = "tally", fieldManager = "tally-test")
+  static final class Counting implements Reconciler<Tally> {
+
+    final List<Integer> seen = new CopyOnWriteArrayList<>();
+
+    @Override
+    public UpdateControl<Tally> reconcile(Tally tally, Context<Tally> context) {
+      int count = tally.getStatus() == null ? 0 : tally.getStatus().count;
+      seen.add(count);
+      if (count >= TARGET) {
+        return UpdateControl.noUpdate();
+      }
+      TallyStatus next = new TallyStatus();
+      next.count = count + 1;
+      CachedStatusWrites.applyIfChanged(tally, next, context);
+      return UpdateControl.<Tally>noUpdate().rescheduleAfter(Duration.ofMillis(1));
+    }
+  }
+
+  /** A test resource whose status holds a counter. */
+  @Group("test.bosun.dev")
+  @Version("v1")
+  @Kind("Tally")
+  public static final class Tally extends CustomResource<Void, TallyStatus> implements Namespaced {}
+
+  /** The counter. */
+  public static final class TallyStatus {
+    public int count;
+  }
+
+  private static CustomResourceDefinition crd() {
+    return new CustomResourceDefinitionBuilder()
+        .withNewMetadata()
+        .withName("tallies.test.bosun.dev")
+        .endMetadata()
+        .withNewSpec()
+        .withGroup("test.bosun.dev")
+        .withScope("Namespaced")
+        .withNewNames()
+        .withKind("Tally")
+        .withPlural("tallies")
+        .withSingular("tally")
+        .endNames()
+        .addNewVersion()
+        .withName("v1")
+        .withServed(true)
+        .withStorage(true)
+        .withNewSubresources()
+        .withNewStatus()
+        .endStatus()
+        .endSubresources()
+        .withNewSchema()
+        .withNewOpenAPIV3Schema()
+        .withType("object")
+        .withXKubernetesPreserveUnknownFields(true)
+        .endOpenAPIV3Schema()
+        .endSchema()
+        .endVersion()
+        .endSpec()
+        .build();
+  }
+}
