@@ -111,7 +111,9 @@ public final class ConfigSyncBenchmark {
 
       step("operator idle for " + idleSeconds + " s after convergence");
       writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
+      int readsAtIdle = writes.readCount();
       List<String> idle = writes.writesDuring(Duration.ofSeconds(idleSeconds));
+      List<String> idleReads = writes.readsSince(readsAtIdle);
       operator.close();
       operatorClient.close();
 
@@ -127,6 +129,12 @@ public final class ConfigSyncBenchmark {
       System.out.printf(
           "  operator writes during %d s idle: %d (target 0)%n", idleSeconds, idle.size());
       idle.stream().limit(10).forEach(w -> System.out.println("    " + w));
+      System.out.printf(
+          "  idle API requests per minute per synced copy: %.3f reads, %.3f writes (watches not"
+              + " counted)%n",
+          idleReads.size() / (idleSeconds / 60.0) / count,
+          idle.size() / (idleSeconds / 60.0) / count);
+      idleReads.stream().limit(10).forEach(r -> System.out.println("    " + r));
     } finally {
       plane.close();
     }

@@ -13,7 +13,11 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
  * The autoscaling/v1 HorizontalPodAutoscaler (the version every supported server serves), present
  * only while the spec sets {@code autoscaling}; see {@link AutoscalingEnabled}.
  */
-@KubernetesDependent(informer = @Informer(labelSelector = WebServiceOperator.MANAGED_SELECTOR))
+@KubernetesDependent(
+    informer =
+        @Informer(
+            labelSelector = WebServiceOperator.MANAGED_SELECTOR,
+            itemStore = OwnFieldsItemStore.class))
 public class AutoscalerDependent
     extends CRUDKubernetesDependentResource<HorizontalPodAutoscaler, WebService> {
 

@@ -25,7 +25,11 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
 import java.util.Optional;
 
 /** The WebService's Deployment: its pods, rolled out without ever going below the ready count. */
-@KubernetesDependent(informer = @Informer(labelSelector = WebServiceOperator.MANAGED_SELECTOR))
+@KubernetesDependent(
+    informer =
+        @Informer(
+            labelSelector = WebServiceOperator.MANAGED_SELECTOR,
+            itemStore = OwnFieldsItemStore.class))
 public class DeploymentDependent extends CRUDKubernetesDependentResource<Deployment, WebService> {
 
   private static final int REVISION_HISTORY = 5;

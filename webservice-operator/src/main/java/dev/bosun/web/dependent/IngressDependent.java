@@ -19,7 +19,11 @@ import java.util.List;
  * The networking.k8s.io/v1 Ingress routing {@code spec.ingress.host} to the Service, present only
  * while the spec sets {@code ingress}; see {@link IngressEnabled}.
  */
-@KubernetesDependent(informer = @Informer(labelSelector = WebServiceOperator.MANAGED_SELECTOR))
+@KubernetesDependent(
+    informer =
+        @Informer(
+            labelSelector = WebServiceOperator.MANAGED_SELECTOR,
+            itemStore = OwnFieldsItemStore.class))
 public class IngressDependent
     extends CRUDKubernetesDependentResource<
         io.fabric8.kubernetes.api.model.networking.v1.Ingress, WebService> {

@@ -19,7 +19,10 @@ import java.util.LinkedHashMap;
 // A 1.20 server answers 500 to JOSDK's create-only-if-absent SSA guard on Services.
 @KubernetesDependent(
     createResourceOnlyIfNotExistingWithSSA = false,
-    informer = @Informer(labelSelector = WebServiceOperator.MANAGED_SELECTOR))
+    informer =
+        @Informer(
+            labelSelector = WebServiceOperator.MANAGED_SELECTOR,
+            itemStore = OwnFieldsItemStore.class))
 public class ServiceDependent extends CRUDKubernetesDependentResource<Service, WebService> {
 
   public ServiceDependent() {

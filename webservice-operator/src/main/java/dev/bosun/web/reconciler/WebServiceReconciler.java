@@ -69,7 +69,8 @@ import org.slf4j.LoggerFactory;
 @ControllerConfiguration(
     fieldManager = WebServiceOperator.NAME,
     generationAwareEventProcessing = false,
-    informer = @Informer(onUpdateFilter = SpecOrActionChanged.class))
+    informer =
+        @Informer(onUpdateFilter = SpecOrActionChanged.class, itemStore = TrimmedItemStore.class))
 @Workflow(
     explicitInvocation = true,
     dependents = {
