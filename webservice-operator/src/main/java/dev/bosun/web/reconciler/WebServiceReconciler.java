@@ -10,6 +10,7 @@ import dev.bosun.common.meta.Labels;
 import dev.bosun.common.meta.OwnerReferences;
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.dependent.AutoscalerDependent;
@@ -143,9 +144,17 @@ public class WebServiceReconciler implements Reconciler<WebService> {
 
   @Override
   public UpdateControl<WebService> reconcile(WebService cached, Context<WebService> context) {
-    // A gray release keeps its step in the status. Every status write goes through
-    // CachedStatusWrites, so the copy JOSDK hands over is never older than the last one written.
-    WebService ws = cached;
+    // A gray release keeps its step in the status. Status writes go through CachedStatusWrites,
+    // but the rollout-action annotation is removed by a patch of its own, and under load a copy
+    // from before a promotion was still seen (and the finished release forgotten): while a canary
+    // is declared, the stored object is read. A WebService without one costs no read.
+    WebService ws =
+        GrayRelease.canary(cached).isPresent()
+            ? FreshPrimary.read(context.getClient(), cached).orElse(null)
+            : cached;
+    if (ws == null) {
+      return UpdateControl.noUpdate();
+    }
     WebServiceStatus previous = ws.getStatus();
 
     List<String> problems = new ArrayList<>(WebServiceNames.problems(ws));
