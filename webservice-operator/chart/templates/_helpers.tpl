@@ -119,7 +119,7 @@ The rules the operator needs on the objects it reconciles and creates: shared by
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
 - apiGroups: ["policy"]
   resources: ["poddisruptionbudgets"]
-  verbs: ["get", "create", "patch", "delete"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
 {{- end }}
 
 {{/*

@@ -68,14 +68,15 @@ class EtcdChartTest extends OperatorChartContract {
                   "persistentvolumeclaims",
                   "get",
                   "list",
+                  "watch",
                   "create",
                   "patch",
                   "update",
                   "delete"),
-              grants("", "services", "get", "create", "patch", "update"),
+              grants("", "services", "get", "list", "watch", "create", "patch", "update"),
               grants("", "secrets", "get", "create", "update"),
               grants("", "events", "create", "patch", "update"),
-              grants("policy", "poddisruptionbudgets", "get", "create", "patch"))
+              grants("policy", "poddisruptionbudgets", "get", "list", "watch", "create", "patch"))
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 

@@ -78,7 +78,15 @@ class WebServiceChartTest extends NamespaceScopedChartContract {
                   "patch",
                   "update",
                   "delete"),
-              grants("policy", "poddisruptionbudgets", "get", "create", "patch", "delete"))
+              grants(
+                  "policy",
+                  "poddisruptionbudgets",
+                  "get",
+                  "list",
+                  "watch",
+                  "create",
+                  "patch",
+                  "delete"))
           .flatMap(Set::stream)
           .collect(Collectors.toUnmodifiableSet());
 
