@@ -52,6 +52,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,10 +61,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles a MySQLCluster: validate, make sure the Secrets exist, run one round of the
- * replication loop (observe every instance over JDBC, plan one step, execute it), apply the
- * Kubernetes objects, move the role labels, and record the status only when it changed. The round
- * repeats every poll interval: that is the health check.
+ * Reconciles a MySQLCluster as a pipeline of named steps: validate the spec, find the Secrets, run
+ * one health round of the replication loop (observe every instance over JDBC, plan one step, take
+ * it), guard the StatefulSet's size, move the role labels, apply the Kubernetes objects, take one
+ * move of a rolling upgrade, and record the status only when it changed. The round repeats every
+ * poll interval: that is the health check.
  */
 @ControllerConfiguration(fieldManager = MySQLOperator.NAME)
 public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
@@ -128,128 +130,173 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             context));
   }
 
+  /** What one reconcile of a cluster has learnt so far, handed from step to step. */
+  private static final class Round {
+    final MySQLCluster c;
+    final ClusterModel m;
+    final MySQLClusterStatus previous;
+    final Context<MySQLCluster> context;
+    final KubernetesClient client;
+    final ChildCache<MySQLCluster> cache;
+    String invalid;
+    ClusterSecrets.Found secrets;
+    StatefulSet liveSts;
+    String blockReason;
+    String blockMessage;
+    Map<String, Address> addresses;
+    TopologyController controller;
+    TopologyController.Tick tick;
+
+    Round(MySQLCluster c, Context<MySQLCluster> context) {
+      this.c = c;
+      this.m = ClusterModel.of(c);
+      this.previous = c.getStatus();
+      this.context = context;
+      this.client = context.getClient();
+      this.cache = new ChildCache<>(context);
+    }
+
+    int liveReplicas() {
+      return liveSts == null || liveSts.getSpec().getReplicas() == null
+          ? 0
+          : liveSts.getSpec().getReplicas();
+    }
+  }
+
   @Override
-  public UpdateControl<MySQLCluster> reconcile(MySQLCluster cached, Context<MySQLCluster> context) {
-    KubernetesClient client = context.getClient();
+  public UpdateControl<MySQLCluster> reconcile(MySQLCluster c, Context<MySQLCluster> context) {
     // The status holds the topology record (primary, promotion point, errant members). Every
     // write of it goes through CachedStatusWrites, so the primary JOSDK hands over is never older
     // than the last failover's write: no GET is needed to decide on the stored record.
-    MySQLCluster c = cached;
-    ClusterModel m = ClusterModel.of(c);
-    MySQLClusterStatus previous = c.getStatus();
+    Round round = new Round(c, context);
+    Optional<UpdateControl<MySQLCluster>> stop = validateSpec(round).or(() -> findSecrets(round));
+    if (stop.isPresent()) {
+      return stop.get();
+    }
+    runHealthRound(round);
+    if (round.blockReason != null) {
+      // The role labels still follow the primary, so the Services reach the one after a failover.
+      labelRoles(round);
+      return blockedAfterRound(round, round.blockReason, round.blockMessage);
+    }
+    ScaleGuard.Decision scale = guardScale(round);
+    labelRoles(round);
+    stop = applyObjects(round, scale.statefulSetReplicas());
+    if (stop.isPresent()) {
+      return stop.get();
+    }
+    rollingUpgrade(round);
+    return recordStatus(round, scale.deferred());
+  }
 
-    List<String> problems = ClusterValidator.validate(m, previous);
-    String invalid = problems.isEmpty() ? null : "invalid spec: " + String.join("; ", problems);
-    if (invalid != null && ClusterValidator.nameProblem(m.name()).isPresent()) {
-      // No child can carry this name and a name never changes: create nothing, not even Secrets.
-      return block(context, c, m, INVALID_SPEC, invalid, false);
+  /** Step 1: the spec's problems; a name no child can carry stops here, creating nothing. */
+  private Optional<UpdateControl<MySQLCluster>> validateSpec(Round r) {
+    List<String> problems = ClusterValidator.validate(r.m, r.previous);
+    r.invalid = problems.isEmpty() ? null : "invalid spec: " + String.join("; ", problems);
+    if (r.invalid != null && ClusterValidator.nameProblem(r.m.name()).isPresent()) {
+      // A name never changes: not even the Secrets are created.
+      return Optional.of(block(r, INVALID_SPEC, r.invalid, false));
     }
-    ChildCache<MySQLCluster> cache = new ChildCache<>(context);
-    ClusterSecrets.Found secrets = secretLookups.ensure(client, cache, c);
-    StatefulSet liveSts = cache.named(StatefulSet.class, m.name()).orElse(null);
-    int liveReplicas =
-        liveSts == null || liveSts.getSpec().getReplicas() == null
-            ? 0
-            : liveSts.getSpec().getReplicas();
-    // An invalid spec or a Secret problem holds back every change the spec asks for, never the
-    // health round: a failover must not wait until a person fixes an unrelated field.
-    boolean instancesExist = liveSts != null;
-    if (secrets.credentials() == null || (invalid != null && !instancesExist)) {
-      return invalid != null
-          ? block(context, c, m, INVALID_SPEC, invalid, false)
-          : block(context, c, m, secrets.problemReason(), secrets.problem(), true);
+    return Optional.empty();
+  }
+
+  /**
+   * Step 2: the Secrets (found or generated) and the StatefulSet. An invalid spec or a Secret
+   * problem holds back every change the spec asks for, never the health round of instances that
+   * exist: a failover must not wait until a person fixes an unrelated field.
+   */
+  private Optional<UpdateControl<MySQLCluster>> findSecrets(Round r) {
+    r.secrets = secretLookups.ensure(r.client, r.cache, r.c);
+    r.liveSts = r.cache.named(StatefulSet.class, r.m.name()).orElse(null);
+    if (r.secrets.credentials() == null || (r.invalid != null && r.liveSts == null)) {
+      return Optional.of(
+          r.invalid != null
+              ? block(r, INVALID_SPEC, r.invalid, false)
+              : block(r, r.secrets.problemReason(), r.secrets.problem(), true));
     }
-    String blockReason = invalid != null ? INVALID_SPEC : secrets.problemReason();
-    String blockMessage = invalid != null ? invalid : secrets.problem();
-    TopologyRecord record = record(previous, m);
+    r.blockReason = r.invalid != null ? INVALID_SPEC : r.secrets.problemReason();
+    r.blockMessage = r.invalid != null ? r.invalid : r.secrets.problem();
+    return Optional.empty();
+  }
+
+  /** Step 3: observe every instance over JDBC, plan one replication step and take it. */
+  private void runHealthRound(Round r) {
+    TopologyRecord record = record(r.previous, r.m);
     int primaryOrdinal = record.primary() == null ? -1 : ordinal(record.primary());
     // While blocked, the running cluster is kept as it is: its size, no switchover.
-    int desiredInstances = blockReason == null ? m.replicas() : Math.max(1, liveReplicas);
-    int instances = Math.max(Math.max(desiredInstances, primaryOrdinal + 1), liveReplicas);
-
-    Map<String, Address> addresses = new LinkedHashMap<>();
+    int desiredInstances = r.blockReason == null ? r.m.replicas() : Math.max(1, r.liveReplicas());
+    int instances = Math.max(Math.max(desiredInstances, primaryOrdinal + 1), r.liveReplicas());
+    r.addresses = new LinkedHashMap<>();
     for (int i = 0; i < instances; i++) {
-      String pod = ClusterNames.pod(c, i);
-      addresses.put(pod, addressing.of(m.namespace(), m.name(), pod, m.port()));
+      String pod = ClusterNames.pod(r.c, i);
+      r.addresses.put(pod, addressing.of(r.m.namespace(), r.m.name(), pod, r.m.port()));
     }
-    TopologyController controller = controller(c, m, secrets.credentials());
-    TopologyController.Tick tick =
-        controller.tick(
+    r.controller = controller(r.c, r.m, r.secrets.credentials());
+    r.tick =
+        r.controller.tick(
             new TopologyController.Desired(
                 desiredInstances,
-                m.failoverEnabled(),
-                m.failoverAfter(),
-                blockReason != null
+                r.m.failoverEnabled(),
+                r.m.failoverAfter(),
+                r.blockReason != null
                     ? null
-                    : m.switchoverTarget() != null
-                        ? m.switchoverTarget()
-                        : upgradeSwitchovers.get(c.getMetadata().getUid()),
-                m.semiSyncTimeoutMillis()),
+                    : r.m.switchoverTarget() != null
+                        ? r.m.switchoverTarget()
+                        : upgradeSwitchovers.get(r.c.getMetadata().getUid()),
+                r.m.semiSyncTimeoutMillis()),
             record,
-            addresses,
-            knownErrant(previous),
-            restorers.apply(c, m),
-            statusSink(context, c));
-    report(c, m, tick);
-    if (blockReason != null) {
-      // The role labels still follow the primary, so the Services reach the one after a failover.
-      labelRoles(client, cache, c, tick, addresses);
-      return blockedAfterRound(context, c, m, tick, addresses, blockReason, blockMessage);
-    }
+            r.addresses,
+            knownErrant(r.previous),
+            restorers.apply(r.c, r.m),
+            statusSink(r.context, r.c));
+    report(r.c, r.m, r.tick);
+  }
 
-    // Scale changes wait while the primary is missing: removing a pod then could remove the
-    // only copy of an acknowledged commit.
-    boolean primaryMissing = primaryUnavailable(tick);
-    String deferred = null;
-    int stsReplicas =
-        Math.max(
-            m.replicas(),
-            tick.record().primary() == null ? 0 : ordinal(tick.record().primary()) + 1);
-    if (primaryMissing && liveSts != null && stsReplicas != liveReplicas) {
-      deferred =
-          "spec.replicas is "
-              + m.replicas()
-              + " but the change waits until the cluster has a primary again";
-      stsReplicas = liveReplicas;
-    }
-    String holdBack =
-        liveSts != null && stsReplicas < liveReplicas
-            ? ScaleDown.holdBack(tick.observed(), stsReplicas, controller.dialect().gtids())
-            : null;
-    if (holdBack != null) {
-      deferred = holdBack;
-      stsReplicas = liveReplicas;
-    }
-    labelRoles(client, cache, c, tick, addresses);
+  /** Step 4: the StatefulSet's size, with the reason a change the spec asks for waits. */
+  private static ScaleGuard.Decision guardScale(Round r) {
+    String primary = r.tick.record().primary();
+    return ScaleGuard.decide(
+        r.m.replicas(),
+        primary == null ? -1 : ordinal(primary),
+        primaryUnavailable(r.tick),
+        r.liveSts == null ? null : r.liveReplicas(),
+        keep -> ScaleDown.holdBack(r.tick.observed(), keep, r.controller.dialect().gtids()));
+  }
+
+  /**
+   * Step 6: the Kubernetes objects, each applied only when it differs from what was last applied;
+   * an object of the same name someone else controls stops here.
+   */
+  private Optional<UpdateControl<MySQLCluster>> applyObjects(Round r, int stsReplicas) {
     try {
-      Applier applier = new Applier(client, cache);
-      applier.apply(c, ClusterObjects.config(c, m));
-      applier.apply(c, ClusterObjects.headless(c, m));
-      applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.PRIMARY));
-      applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.REPLICA));
-      applier.apply(c, ClusterObjects.statefulSet(c, m, stsReplicas));
-      DisruptionBudget budget = ClusterObjects.disruptionBudget(c);
+      Applier applier = new Applier(r.client, r.cache);
+      applier.apply(r.c, ClusterObjects.config(r.c, r.m));
+      applier.apply(r.c, ClusterObjects.headless(r.c, r.m));
+      applier.apply(r.c, ClusterObjects.roleService(r.c, r.m, MySQLOperator.PRIMARY));
+      applier.apply(r.c, ClusterObjects.roleService(r.c, r.m, MySQLOperator.REPLICA));
+      applier.apply(r.c, ClusterObjects.statefulSet(r.c, r.m, stsReplicas));
+      DisruptionBudget budget = ClusterObjects.disruptionBudget(r.c);
       PodDisruptionBudgets.ensure(
-          client,
-          c,
+          r.client,
+          r.c,
           budget,
           MySQLOperator.NAME,
-          cache.named(GenericKubernetesResource.class, budget.name()));
+          r.cache.named(GenericKubernetesResource.class, budget.name()));
+      return Optional.empty();
     } catch (Applier.ForeignObjectException e) {
-      return blockedAfterRound(
-          context,
-          c,
-          m,
-          tick,
-          addresses,
-          "ResourceConflict",
-          HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH));
+      return Optional.of(
+          blockedAfterRound(
+              r,
+              "ResourceConflict",
+              HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH)));
     }
-    rollingUpgrade(client, cache, c, m, tick, addresses);
+  }
 
-    MySQLClusterStatus status = statusBuilder.build(c, m, tick, addresses, deferred);
-    announce(c, previous, status);
-    CachedStatusWrites.applyIfChanged(c, status, context);
+  /** Step 8: the status, written only when it changed; the next health round is scheduled. */
+  private UpdateControl<MySQLCluster> recordStatus(Round r, String deferred) {
+    MySQLClusterStatus status = statusBuilder.build(r.c, r.m, r.tick, r.addresses, deferred);
+    announce(r.c, r.previous, status);
+    CachedStatusWrites.applyIfChanged(r.c, status, r.context);
     return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(pollInterval);
   }
 
@@ -278,18 +325,11 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
    * The status of a round that ran while the spec, a Secret or a foreign object blocks the rest:
    * one Warning per new block, and the next health round after the poll interval.
    */
-  private UpdateControl<MySQLCluster> blockedAfterRound(
-      Context<MySQLCluster> context,
-      MySQLCluster c,
-      ClusterModel m,
-      TopologyController.Tick tick,
-      Map<String, Address> addresses,
-      String reason,
-      String message) {
-    warnOnce(c, m, reason, message);
+  private UpdateControl<MySQLCluster> blockedAfterRound(Round r, String reason, String message) {
+    warnOnce(r.c, r.m, reason, message);
     MySQLClusterStatus status =
-        statusBuilder.blockedAfterRound(c, m, tick, addresses, reason, message);
-    CachedStatusWrites.applyIfChanged(c, status, context);
+        statusBuilder.blockedAfterRound(r.c, r.m, r.tick, r.addresses, reason, message);
+    CachedStatusWrites.applyIfChanged(r.c, status, r.context);
     return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(pollInterval);
   }
 
@@ -396,16 +436,16 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   }
 
   /**
-   * One move of a rolling upgrade when the cluster is steady and healthy: replicas first, the
-   * primary last after a switchover (spec.switchover.target, when set, wins).
+   * Step 7: one move of a rolling upgrade when the cluster is steady and healthy: replicas first,
+   * the primary last after a switchover (spec.switchover.target, when set, wins).
    */
-  private void rollingUpgrade(
-      KubernetesClient client,
-      ChildCache<MySQLCluster> cache,
-      MySQLCluster c,
-      ClusterModel m,
-      TopologyController.Tick tick,
-      Map<String, Address> addresses) {
+  private void rollingUpgrade(Round r) {
+    KubernetesClient client = r.client;
+    ChildCache<MySQLCluster> cache = r.cache;
+    MySQLCluster c = r.c;
+    ClusterModel m = r.m;
+    TopologyController.Tick tick = r.tick;
+    Map<String, Address> addresses = r.addresses;
     String uid = c.getMetadata().getUid();
     String primary = tick.record().primary();
     if (upgradeSwitchovers.containsKey(uid) && upgradeSwitchovers.get(uid).equals(primary)) {
@@ -437,13 +477,13 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     }
   }
 
-  /** Moves the role label so the primary and replicas Services follow the topology. */
-  private void labelRoles(
-      KubernetesClient client,
-      ChildCache<MySQLCluster> cache,
-      MySQLCluster c,
-      TopologyController.Tick tick,
-      Map<String, Address> addresses) {
+  /** Step 5: moves the role label so the primary and replicas Services follow the topology. */
+  private void labelRoles(Round r) {
+    KubernetesClient client = r.client;
+    ChildCache<MySQLCluster> cache = r.cache;
+    MySQLCluster c = r.c;
+    TopologyController.Tick tick = r.tick;
+    Map<String, Address> addresses = r.addresses;
     String primary = tick.record().primary();
     Address primaryAddress = primary == null ? null : addresses.get(primary);
     Map<String, String> roles = new HashMap<>();
@@ -492,16 +532,10 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
         .toList();
   }
 
-  private UpdateControl<MySQLCluster> block(
-      Context<MySQLCluster> context,
-      MySQLCluster c,
-      ClusterModel m,
-      String reason,
-      String message,
-      boolean retry) {
-    MySQLClusterStatus status = statusBuilder.blocked(c, m, reason, message);
-    warnOnce(c, m, reason, message);
-    CachedStatusWrites.applyIfChanged(c, status, context);
+  private UpdateControl<MySQLCluster> block(Round r, String reason, String message, boolean retry) {
+    MySQLClusterStatus status = statusBuilder.blocked(r.c, r.m, reason, message);
+    warnOnce(r.c, r.m, reason, message);
+    CachedStatusWrites.applyIfChanged(r.c, status, r.context);
     UpdateControl<MySQLCluster> control = UpdateControl.noUpdate();
     return retry ? control.rescheduleAfter(Duration.ofSeconds(30)) : control;
   }
