@@ -174,121 +174,219 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             .anyMatch(c -> "NamespaceTerminating".equals(c.getReason()));
   }
 
-  private UpdateControl<EtcdCluster> reconcileCluster(
-      EtcdCluster cluster, Context<EtcdCluster> context) {
-    KubernetesClient client = context.getClient();
-    ChildCache<EtcdCluster> cache = new ChildCache<>(context);
-    MemberInventory inventory = MemberInventory.cached(cache, cluster);
+  /** What one reconcile of a cluster has learnt so far, handed from step to step. */
+  private static final class Round {
+    final EtcdCluster cluster;
+    final Context<EtcdCluster> context;
+    final KubernetesClient client;
+    final ChildCache<EtcdCluster> cache;
+    final EtcdClusterStatus previous;
+    final ClusterRef ref;
+    MemberInventory inventory;
+    EtcdClients clients;
+    EtcdMembership etcd;
+    EtcdView view;
+    Step step;
+    Optional<RestoreSource> restore = Optional.empty();
+    DisasterRecovery.Decision recovery;
 
-    List<String> problems =
-        EtcdClusterValidator.validate(
-            cluster.getMetadata().getName(), cluster.getSpec(), inventory.runningVersions());
-    if (!problems.isEmpty()) {
-      String message = "invalid spec: " + String.join("; ", problems);
-      EtcdClusterStatus status = statuses.blocked(cluster, INVALID_SPEC, message);
-      if (!sameReady(cluster.getStatus(), status)) {
-        LOG.warn("{}: {}", INVALID_SPEC, message);
-        events.warning(cluster, INVALID_SPEC, message);
-      }
-      // No reschedule: the next spec change brings us back; nothing is changed meanwhile.
-      return record(context, cluster, status);
+    Round(EtcdCluster cluster, Context<EtcdCluster> context, ClusterRef ref) {
+      this.cluster = cluster;
+      this.context = context;
+      this.client = context.getClient();
+      this.cache = new ChildCache<>(context);
+      this.previous = cluster.getStatus();
+      this.ref = ref;
+      this.inventory = MemberInventory.cached(cache, cluster);
     }
 
-    ensureService(client, cache, ClusterServices.peer(cluster), cluster);
-    ensureService(client, cache, ClusterServices.client(cluster), cluster);
+    String namespace() {
+      return cluster.getMetadata().getNamespace();
+    }
+  }
 
-    ClusterRef ref = ref(cluster);
-    EtcdClients clients;
+  private UpdateControl<EtcdCluster> reconcileCluster(
+      EtcdCluster cluster, Context<EtcdCluster> context) {
+    Round r = new Round(cluster, context, ref(cluster));
+    Optional<UpdateControl<EtcdCluster>> stop = validateSpec(r);
+    if (stop.isPresent()) {
+      return stop.get();
+    }
+    ensureServices(r);
+    stop = connect(r);
+    if (stop.isPresent()) {
+      return stop.get();
+    }
+    if (r.previous != null && r.previous.getRecoveringFrom() != null) {
+      return recover(
+          context, cluster, r.client, r.ref, r.etcd, MemberInventory.read(r.client, cluster));
+    }
+    observe(r);
+    ensureBudget(r);
+    planStep(r);
+    findRestoreSource(r);
+    stop = startDisasterRecovery(r);
+    if (stop.isPresent()) {
+      return stop.get();
+    }
+    StepExecutor.Outcome outcome = executeStep(r);
+    return recordStatus(r, outcome);
+  }
+
+  /** Step 1: what the schema cannot check; an invalid spec changes nothing and waits for a fix. */
+  private Optional<UpdateControl<EtcdCluster>> validateSpec(Round r) {
+    List<String> problems =
+        EtcdClusterValidator.validate(
+            r.cluster.getMetadata().getName(), r.cluster.getSpec(), r.inventory.runningVersions());
+    if (problems.isEmpty()) {
+      return Optional.empty();
+    }
+    String message = "invalid spec: " + String.join("; ", problems);
+    EtcdClusterStatus status = statuses.blocked(r.cluster, INVALID_SPEC, message);
+    if (!sameReady(r.previous, status)) {
+      LOG.warn("{}: {}", INVALID_SPEC, message);
+      events.warning(r.cluster, INVALID_SPEC, message);
+    }
+    // No reschedule: the next spec change brings us back; nothing is changed meanwhile.
+    return Optional.of(record(r.context, r.cluster, status));
+  }
+
+  /** Step 2: the headless peer Service and the client Service. */
+  private void ensureServices(Round r) {
+    ensureService(r.client, r.cache, ClusterServices.peer(r.cluster), r.cluster);
+    ensureService(r.client, r.cache, ClusterServices.client(r.cluster), r.cluster);
+  }
+
+  /** Step 3: clients for the members; an unusable TLS Secret stops here and is looked at again. */
+  private Optional<UpdateControl<EtcdCluster>> connect(Round r) {
     try {
-      clients = connections.of(client, cluster);
+      r.clients = connections.of(r.client, r.cluster);
     } catch (IllegalArgumentException e) {
       // The connections' own sentence about the Secret, bounded: it may quote a parser's reason.
       String message = HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH);
-      EtcdClusterStatus status = statuses.blocked(cluster, "TlsSecretUnusable", message);
-      if (!sameReady(cluster.getStatus(), status)) {
-        events.warning(cluster, "TlsSecretUnusable", message);
+      EtcdClusterStatus status = statuses.blocked(r.cluster, "TlsSecretUnusable", message);
+      if (!sameReady(r.previous, status)) {
+        events.warning(r.cluster, "TlsSecretUnusable", message);
       }
-      return record(context, cluster, status).rescheduleAfter(Duration.ofSeconds(10));
+      return Optional.of(
+          record(r.context, r.cluster, status).rescheduleAfter(Duration.ofSeconds(10)));
     }
-    EtcdMembership etcd = new EtcdMembership(clients);
-    // Retained volumes belong to former members: no client is opened for them.
-    Set<String> known = new HashSet<>(inventory.pods().keySet());
-    known.addAll(inventory.volumes().keySet());
-    if (cluster.getStatus() != null && cluster.getStatus().getMembers() != null) {
-      cluster.getStatus().getMembers().forEach(m -> known.add(m.getName()));
-    }
-    EtcdClusterStatus previous = cluster.getStatus();
-    if (previous != null && previous.getRecoveringFrom() != null) {
-      return recover(context, cluster, client, ref, etcd, MemberInventory.read(client, cluster));
-    }
-    EtcdView view = new ClusterObserver(etcd, addressing).observe(ref, known);
-    pdbs.ensure(
-        client,
-        cluster,
-        MemberBudget.minAvailable(view, previous, cluster.getSpec().getSize()),
-        cache.named(GenericKubernetesResource.class, cluster.getMetadata().getName()));
+    r.etcd = new EtcdMembership(r.clients);
+    return Optional.empty();
+  }
 
-    var resources = inventory.resources();
-    Step step = plan(cluster, view, inventory);
-    if (!(step instanceof Step.Converged) && inventory.fromCache()) {
+  /** Step 4: etcd's membership and every known member's status, read over the client API. */
+  private void observe(Round r) {
+    // Retained volumes belong to former members: no client is opened for them.
+    Set<String> known = new HashSet<>(r.inventory.pods().keySet());
+    known.addAll(r.inventory.volumes().keySet());
+    if (r.previous != null && r.previous.getMembers() != null) {
+      r.previous.getMembers().forEach(m -> known.add(m.getName()));
+    }
+    r.view = new ClusterObserver(r.etcd, addressing).observe(r.ref, known);
+  }
+
+  /** Step 5: the budget that keeps a quorum through voluntary disruptions. */
+  private void ensureBudget(Round r) {
+    pdbs.ensure(
+        r.client,
+        r.cluster,
+        MemberBudget.minAvailable(r.view, r.previous, r.cluster.getSpec().getSize()),
+        r.cache.named(GenericKubernetesResource.class, r.cluster.getMetadata().getName()));
+  }
+
+  /** Step 6: the one membership step the planner chooses. */
+  private void planStep(Round r) {
+    r.step = plan(r.cluster, r.view, r.inventory);
+    if (!(r.step instanceof Step.Converged) && r.inventory.fromCache()) {
       // The planner wants to act on members: decide that on the API server's list, never on a
       // cache that may not yet hold a Pod or volume made a moment ago.
-      inventory = MemberInventory.read(client, cluster);
-      resources = inventory.resources();
-      step = plan(cluster, view, inventory);
+      r.inventory = MemberInventory.read(r.client, r.cluster);
+      r.step = plan(r.cluster, r.view, r.inventory);
     }
-    Optional<RestoreSource> restore = Optional.empty();
-    var fromBackup =
-        cluster.getSpec().getBootstrap() == null
-            ? null
-            : cluster.getSpec().getBootstrap().getFromBackup();
-    if (step instanceof Step.Bootstrap && fromBackup != null) {
-      try {
-        restore =
-            Optional.of(
-                restoreSources.newest(
-                    client, cluster.getMetadata().getNamespace(), fromBackup.getBackupName()));
-      } catch (RestoreSources.NotRestorable e) {
-        // Never start an empty cluster when a restored one was asked for.
-        step = new Step.Wait(e.reason(), e.getMessage());
-      }
+  }
+
+  /** Step 7: the snapshot a first member starts from when the spec asks for a restored cluster. */
+  private void findRestoreSource(Round r) {
+    var bootstrap = r.cluster.getSpec().getBootstrap();
+    var fromBackup = bootstrap == null ? null : bootstrap.getFromBackup();
+    if (!(r.step instanceof Step.Bootstrap) || fromBackup == null) {
+      return;
     }
-    DisasterRecovery.Decision recovery =
+    try {
+      r.restore =
+          Optional.of(restoreSources.newest(r.client, r.namespace(), fromBackup.getBackupName()));
+    } catch (RestoreSources.NotRestorable e) {
+      // Never start an empty cluster when a restored one was asked for.
+      r.step = new Step.Wait(e.reason(), e.getMessage());
+    }
+  }
+
+  /** Step 8: a lost quorum past its grace period, when opted in, starts a disaster recovery. */
+  private Optional<UpdateControl<EtcdCluster>> startDisasterRecovery(Round r) {
+    r.recovery =
         DisasterRecovery.decide(
-            cluster,
-            step,
-            previous == null ? null : previous.getQuorumLostSince(),
+            r.cluster,
+            r.step,
+            r.previous == null ? null : r.previous.getQuorumLostSince(),
             clock.instant(),
             () ->
                 restoreSources.newest(
-                    client,
-                    cluster.getMetadata().getNamespace(),
-                    cluster.getSpec().getDisasterRecovery().getRestoreFromBackup()));
-    if (recovery instanceof DisasterRecovery.Start start) {
-      DisasterRecovery.stopMembers(client, cluster, inventory, events, start.source().location());
-      EtcdClusterStatus status =
-          statuses.build(cluster, ref, addressing, view, resources, step, start.condition());
-      status.setRecoveringFrom(start.source().location());
-      announce(cluster, status);
-      return record(context, cluster, status).rescheduleAfter(Duration.ofSeconds(1));
+                    r.client,
+                    r.namespace(),
+                    r.cluster.getSpec().getDisasterRecovery().getRestoreFromBackup()));
+    if (!(r.recovery instanceof DisasterRecovery.Start start)) {
+      return Optional.empty();
     }
-    StepExecutor executor = new StepExecutor(client, etcd, addressing, events, operatorImage);
-    StepExecutor.Outcome outcome = executor.execute(cluster, ref, view, inventory, step, restore);
-    if (view.reachable()) {
-      labelVoters(executor, cluster, view, inventory);
-    }
-    clients.retain(inUse(ref, view, inventory));
-
+    DisasterRecovery.stopMembers(
+        r.client, r.cluster, r.inventory, events, start.source().location());
     EtcdClusterStatus status =
         statuses.build(
-            cluster, ref, addressing, view, resources, outcome.step(), recovery.condition());
-    if (outcome.done() && restore.isPresent()) {
-      status.setRestoredFrom(restore.get().location());
+            r.cluster,
+            r.ref,
+            addressing,
+            r.view,
+            r.inventory.resources(),
+            r.step,
+            start.condition());
+    status.setRecoveringFrom(start.source().location());
+    announce(r.cluster, status);
+    return Optional.of(record(r.context, r.cluster, status).rescheduleAfter(Duration.ofSeconds(1)));
+  }
+
+  /** Step 9: carry out the step, move the voter labels, close clients no member needs. */
+  private StepExecutor.Outcome executeStep(Round r) {
+    StepExecutor executor = new StepExecutor(r.client, r.etcd, addressing, events, operatorImage);
+    StepExecutor.Outcome outcome =
+        executor.execute(r.cluster, r.ref, r.view, r.inventory, r.step, r.restore);
+    if (r.view.reachable()) {
+      labelVoters(executor, r.cluster, r.view, r.inventory);
     }
-    boolean maintained = maintain(cluster, ref, etcd, view, outcome.step(), status);
-    announce(cluster, status);
+    r.clients.retain(inUse(r.ref, r.view, r.inventory));
+    return outcome;
+  }
+
+  /**
+   * Step 10: maintenance when converged, then the status (written only when it changed) and when to
+   * look again.
+   */
+  private UpdateControl<EtcdCluster> recordStatus(Round r, StepExecutor.Outcome outcome) {
+    EtcdClusterStatus status =
+        statuses.build(
+            r.cluster,
+            r.ref,
+            addressing,
+            r.view,
+            r.inventory.resources(),
+            outcome.step(),
+            r.recovery.condition());
+    if (outcome.done() && r.restore.isPresent()) {
+      status.setRestoredFrom(r.restore.get().location());
+    }
+    boolean maintained = maintain(r.cluster, r.ref, r.etcd, r.view, outcome.step(), status);
+    announce(r.cluster, status);
     Duration next = maintained ? Duration.ofMillis(500) : nextLook(outcome);
-    return record(context, cluster, status).rescheduleAfter(next);
+    return record(r.context, r.cluster, status).rescheduleAfter(next);
   }
 
   private Step plan(EtcdCluster cluster, EtcdView view, MemberInventory inventory) {
