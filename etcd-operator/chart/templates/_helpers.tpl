@@ -1,115 +1,12 @@
 {{/*
-The chart's name, or nameOverride.
+What only this chart defines; the names, labels and objects every operator chart shares come
+from the bosun-library chart (charts/library), as "bosun.*".
 */}}
-{{- define "bosun-etcd-operator.name" -}}
-{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
-{{- end }}
-
-{{/*
-The release's full name: fullnameOverride, else the release name when it already contains the
-chart name, else "<release>-<chart>"; truncated to 63 characters (the DNS label limit).
-*/}}
-{{- define "bosun-etcd-operator.fullname" -}}
-{{- if .Values.fullnameOverride }}
-{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
-{{- else }}
-{{- $name := include "bosun-etcd-operator.name" . }}
-{{- if contains $name .Release.Name }}
-{{- .Release.Name | trunc 63 | trimSuffix "-" }}
-{{- else }}
-{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
-{{- end }}
-{{- end }}
-{{- end }}
-
-{{/*
-Chart name and version, for the helm.sh/chart label.
-*/}}
-{{- define "bosun-etcd-operator.chart" -}}
-{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
-{{- end }}
-
-{{/*
-Labels of every object of the chart.
-*/}}
-{{- define "bosun-etcd-operator.labels" -}}
-helm.sh/chart: {{ include "bosun-etcd-operator.chart" . }}
-{{ include "bosun-etcd-operator.selectorLabels" . }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/managed-by: {{ .Release.Service }}
-app.kubernetes.io/part-of: bosun
-app.kubernetes.io/component: operator
-{{- end }}
-
-{{/*
-Labels that select the operator pods (immutable in the Deployment's selector: keep them stable).
-*/}}
-{{- define "bosun-etcd-operator.selectorLabels" -}}
-app.kubernetes.io/name: {{ include "bosun-etcd-operator.name" . }}
-app.kubernetes.io/instance: {{ .Release.Name }}
-{{- end }}
-
-{{/*
-The ServiceAccount the operator runs as.
-*/}}
-{{- define "bosun-etcd-operator.serviceAccountName" -}}
-{{- if .Values.serviceAccount.create }}
-{{- default (include "bosun-etcd-operator.fullname" .) .Values.serviceAccount.name }}
-{{- else }}
-{{- default "default" .Values.serviceAccount.name }}
-{{- end }}
-{{- end }}
-
-{{/*
-The operator image reference. An umbrella chart's global.image.registry prefixes the repository;
-the tag is image.tag, else global.image.tag, else the chart's appVersion.
-*/}}
-{{- define "bosun-etcd-operator.image" -}}
-{{- $global := (.Values.global | default dict).image | default dict }}
-{{- $repository := .Values.image.repository }}
-{{- with $global.registry }}
-{{- $repository = printf "%s/%s" (trimSuffix "/" .) $repository }}
-{{- end }}
-{{- printf "%s:%s" $repository (.Values.image.tag | default $global.tag | default .Chart.AppVersion) }}
-{{- end }}
-
-{{/*
-The operator container's resources: an umbrella chart's global.resources when set, else resources.
-*/}}
-{{- define "bosun-etcd-operator.resources" -}}
-{{- (.Values.global | default dict).resources | default .Values.resources | toYaml }}
-{{- end }}
-
-{{/*
-Name of the Lease the operator takes: "<operator name>-leader", fixed by the operator
-(OperatorSettings.leaseName()), not by the release.
-*/}}
-{{- define "bosun-etcd-operator.leaseName" -}}
-bosun-etcd-operator-leader
-{{- end }}
-
-{{/*
-A cross-field rule, also stated in values.schema.json; checked here as well so that it holds when
-schema validation is skipped (--skip-schema-validation).
-*/}}
-{{- define "bosun-etcd-operator.validate" -}}
-{{- if and (not .Values.leaderElection.enabled) (gt (int .Values.replicaCount) 1) }}
-{{- fail "replicaCount > 1 needs leaderElection.enabled=true: only one replica may reconcile" }}
-{{- end }}
-{{- end }}
-
-{{/*
-The watched namespaces as a JSON list: watchNamespaces, else an umbrella chart's
-global.watchNamespaces. Read it with: include "bosun-etcd-operator.watchNamespaces" . | fromJsonArray
-*/}}
-{{- define "bosun-etcd-operator.watchNamespaces" -}}
-{{- .Values.watchNamespaces | default (.Values.global | default dict).watchNamespaces | default list | toJson }}
-{{- end }}
 
 {{/*
 The URL member Pods fetch volume snapshots from: backup.volume.operatorUrl, else the metrics
 Service (service.yaml, which selects every replica) by its cluster DNS name.
 */}}
 {{- define "bosun-etcd-operator.operatorUrl" -}}
-{{- .Values.backup.volume.operatorUrl | default (printf "http://%s-metrics.%s.svc:%v" (include "bosun-etcd-operator.fullname" .) .Release.Namespace .Values.metrics.port) }}
+{{- .Values.backup.volume.operatorUrl | default (printf "http://%s-metrics.%s.svc:%v" (include "bosun.fullname" .) .Release.Namespace .Values.metrics.port) }}
 {{- end }}

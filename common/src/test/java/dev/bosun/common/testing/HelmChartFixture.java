@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -117,9 +118,12 @@ public final class HelmChartFixture {
     }
   }
 
-  /** Copies the chart into {@code target} and returns the copy, rendered as the same release. */
+  /**
+   * Copies the chart into {@code target} and returns the copy, rendered as the same release. Links
+   * are followed, so the copy holds the library chart itself, not a link that no longer resolves.
+   */
   public HelmChartFixture copyTo(Path target) {
-    try (Stream<Path> files = Files.walk(chart)) {
+    try (Stream<Path> files = Files.walk(chart, FileVisitOption.FOLLOW_LINKS)) {
       for (Path source : files.toList()) {
         Path destination = target.resolve(chart.relativize(source).toString());
         if (Files.isDirectory(source)) {

@@ -280,4 +280,27 @@ public abstract class OperatorChartContract {
           .isEqualTo(-1L);
     }
   }
+
+  @Test
+  void sharedTemplatesComeFromTheOneLibraryChart() throws IOException {
+    Path library = chart().dir().resolve("..").resolve("..").resolve("charts").resolve("library");
+    Path linked = chart().dir().resolve("charts").resolve("bosun-library");
+
+    assertThat(Files.isSymbolicLink(linked))
+        .as("charts/bosun-library is a link to the repository's charts/library, never a copy")
+        .isTrue();
+    assertThat(linked.toRealPath()).isEqualTo(library.toRealPath());
+    assertThat(chart().chartYaml().get("dependencies").toString())
+        .contains("name=bosun-library")
+        .contains("repository=file://../../charts/library");
+    try (Stream<Path> templates = Files.list(chart().dir().resolve("templates"))) {
+      assertThat(templates.map(p -> p.getFileName().toString()))
+          .as("the shared helpers are defined once, in the library")
+          .allSatisfy(
+              name ->
+                  assertThat(Files.readString(chart().dir().resolve("templates").resolve(name)))
+                      .doesNotContain("define \"" + operatorName() + ".fullname\"")
+                      .doesNotContain("define \"" + operatorName() + ".labels\""));
+    }
+  }
 }

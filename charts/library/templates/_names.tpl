@@ -1,7 +1,12 @@
 {{/*
+Names, labels and references every operator chart shares. They read the including chart's own
+context: .Chart.Name is the operator chart's name, never this library's.
+*/}}
+
+{{/*
 The chart's name, or nameOverride.
 */}}
-{{- define "bosun-configsync-operator.name" -}}
+{{- define "bosun.name" -}}
 {{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
@@ -9,11 +14,11 @@ The chart's name, or nameOverride.
 The release's full name: fullnameOverride, else the release name when it already contains the
 chart name, else "<release>-<chart>"; truncated to 63 characters (the DNS label limit).
 */}}
-{{- define "bosun-configsync-operator.fullname" -}}
+{{- define "bosun.fullname" -}}
 {{- if .Values.fullnameOverride }}
 {{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
 {{- else }}
-{{- $name := include "bosun-configsync-operator.name" . }}
+{{- $name := include "bosun.name" . }}
 {{- if contains $name .Release.Name }}
 {{- .Release.Name | trunc 63 | trimSuffix "-" }}
 {{- else }}
@@ -25,16 +30,16 @@ chart name, else "<release>-<chart>"; truncated to 63 characters (the DNS label 
 {{/*
 Chart name and version, for the helm.sh/chart label.
 */}}
-{{- define "bosun-configsync-operator.chart" -}}
+{{- define "bosun.chart" -}}
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
 {{/*
 Labels of every object of the chart.
 */}}
-{{- define "bosun-configsync-operator.labels" -}}
-helm.sh/chart: {{ include "bosun-configsync-operator.chart" . }}
-{{ include "bosun-configsync-operator.selectorLabels" . }}
+{{- define "bosun.labels" -}}
+helm.sh/chart: {{ include "bosun.chart" . }}
+{{ include "bosun.selectorLabels" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: bosun
@@ -44,17 +49,17 @@ app.kubernetes.io/component: operator
 {{/*
 Labels that select the operator pods (immutable in the Deployment's selector: keep them stable).
 */}}
-{{- define "bosun-configsync-operator.selectorLabels" -}}
-app.kubernetes.io/name: {{ include "bosun-configsync-operator.name" . }}
+{{- define "bosun.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "bosun.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
 {{/*
 The ServiceAccount the operator runs as.
 */}}
-{{- define "bosun-configsync-operator.serviceAccountName" -}}
+{{- define "bosun.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
-{{- default (include "bosun-configsync-operator.fullname" .) .Values.serviceAccount.name }}
+{{- default (include "bosun.fullname" .) .Values.serviceAccount.name }}
 {{- else }}
 {{- default "default" .Values.serviceAccount.name }}
 {{- end }}
@@ -64,7 +69,7 @@ The ServiceAccount the operator runs as.
 The operator image reference. An umbrella chart's global.image.registry prefixes the repository;
 the tag is image.tag, else global.image.tag, else the chart's appVersion.
 */}}
-{{- define "bosun-configsync-operator.image" -}}
+{{- define "bosun.image" -}}
 {{- $global := (.Values.global | default dict).image | default dict }}
 {{- $repository := .Values.image.repository }}
 {{- with $global.registry }}
@@ -76,23 +81,35 @@ the tag is image.tag, else global.image.tag, else the chart's appVersion.
 {{/*
 The operator container's resources: an umbrella chart's global.resources when set, else resources.
 */}}
-{{- define "bosun-configsync-operator.resources" -}}
+{{- define "bosun.resources" -}}
 {{- (.Values.global | default dict).resources | default .Values.resources | toYaml }}
 {{- end }}
 
 {{/*
 Name of the Lease the operator takes: "<operator name>-leader", fixed by the operator
-(OperatorSettings.leaseName()), not by the release.
+(OperatorSettings.leaseName()) and equal to the chart's name, not the release's.
 */}}
-{{- define "bosun-configsync-operator.leaseName" -}}
-bosun-configsync-operator-leader
+{{- define "bosun.leaseName" -}}
+{{- printf "%s-leader" .Chart.Name }}
 {{- end }}
 
 {{/*
-A cross-field rule, also stated in values.schema.json; checked here as well so that it holds when
-schema validation is skipped (--skip-schema-validation).
+The watched namespaces as a JSON list: watchNamespaces, else an umbrella chart's
+global.watchNamespaces. Read it with: include "bosun.watchNamespaces" . | fromJsonArray
 */}}
-{{- define "bosun-configsync-operator.validate" -}}
+{{- define "bosun.watchNamespaces" -}}
+{{- .Values.watchNamespaces | default (.Values.global | default dict).watchNamespaces | default list | toJson }}
+{{- end }}
+
+{{/*
+Cross-field rules, also stated in each chart's values.schema.json; checked here as well so that
+they hold when schema validation is skipped (--skip-schema-validation). rbac.scope is checked only
+in the charts that offer it.
+*/}}
+{{- define "bosun.validate" -}}
+{{- if and (eq ((.Values.rbac | default dict).scope | default "") "namespace") (empty (include "bosun.watchNamespaces" . | fromJsonArray)) }}
+{{- fail "rbac.scope=namespace needs watchNamespaces: the namespaces to create a Role in" }}
+{{- end }}
 {{- if and (not .Values.leaderElection.enabled) (gt (int .Values.replicaCount) 1) }}
 {{- fail "replicaCount > 1 needs leaderElection.enabled=true: only one replica may reconcile" }}
 {{- end }}

@@ -1,0 +1,161 @@
+{{/*
+Objects every operator chart renders the same way. A chart's template file includes one, e.g.
+templates/serviceaccount.yaml holds {{ include "bosun.serviceAccount" . }}.
+*/}}
+
+{{/*
+The ServiceAccount the operator runs as (serviceAccount.create).
+*/}}
+{{- define "bosun.serviceAccount" -}}
+{{- if .Values.serviceAccount.create }}
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: {{ include "bosun.serviceAccountName" . }}
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- include "bosun.labels" . | nindent 4 }}
+automountServiceAccountToken: true
+{{- end }}
+{{- end }}
+
+{{/*
+Leader election on a Lease in the release namespace. Creating cannot be limited to one name;
+reading and renewing are limited to the operator's Lease.
+*/}}
+{{- define "bosun.leaderElectionRole" -}}
+{{- if and .Values.rbac.create .Values.leaderElection.enabled }}
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: {{ include "bosun.fullname" . }}-leader-election
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- include "bosun.labels" . | nindent 4 }}
+rules:
+  - apiGroups: ["coordination.k8s.io"]
+    resources: ["leases"]
+    verbs: ["create"]
+  - apiGroups: ["coordination.k8s.io"]
+    resources: ["leases"]
+    resourceNames: [{{ include "bosun.leaseName" . | quote }}]
+    # fabric8's LeaseLock renews with PATCH (found by the e2e suite under the chart's own RBAC).
+    verbs: ["get", "update", "patch"]
+{{- end }}
+{{- end }}
+
+{{/*
+Binds the leader election Role to the operator's ServiceAccount.
+*/}}
+{{- define "bosun.leaderElectionRoleBinding" -}}
+{{- if and .Values.rbac.create .Values.leaderElection.enabled }}
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: {{ include "bosun.fullname" . }}-leader-election
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- include "bosun.labels" . | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: {{ include "bosun.fullname" . }}-leader-election
+subjects:
+  - kind: ServiceAccount
+    name: {{ include "bosun.serviceAccountName" . }}
+    namespace: {{ .Release.Namespace }}
+{{- end }}
+{{- end }}
+
+{{/*
+The Service in front of every replica's metrics (and health) port.
+*/}}
+{{- define "bosun.metricsService" -}}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "bosun.fullname" . }}-metrics
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- include "bosun.labels" . | nindent 4 }}
+spec:
+  type: ClusterIP
+  selector:
+    {{- include "bosun.selectorLabels" . | nindent 4 }}
+  ports:
+    - name: http-metrics
+      port: {{ .Values.metrics.port }}
+      targetPort: http-metrics
+      protocol: TCP
+{{- end }}
+
+{{/*
+Binds the chart's ClusterRole (named like the release) to the operator's ServiceAccount: always
+in a chart without rbac.scope, only with rbac.scope=cluster in one that has it.
+*/}}
+{{- define "bosun.clusterRoleBinding" -}}
+{{- if and .Values.rbac.create (ne ((.Values.rbac | default dict).scope | default "cluster") "namespace") }}
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: {{ include "bosun.fullname" . }}
+  labels:
+    {{- include "bosun.labels" . | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: {{ include "bosun.fullname" . }}
+subjects:
+  - kind: ServiceAccount
+    name: {{ include "bosun.serviceAccountName" . }}
+    namespace: {{ .Release.Namespace }}
+{{- end }}
+{{- end }}
+
+{{/*
+With rbac.scope=namespace: the chart's rules (its "<chart name>.rules" template) as a Role in
+each watched namespace.
+*/}}
+{{- define "bosun.namespacedRoles" -}}
+{{- if and .Values.rbac.create (eq .Values.rbac.scope "namespace") }}
+{{- range $namespace := include "bosun.watchNamespaces" . | fromJsonArray }}
+---
+# The operator's rules, granted only in the watched namespace {{ $namespace }}.
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: {{ include "bosun.fullname" $ }}
+  namespace: {{ $namespace }}
+  labels:
+    {{- include "bosun.labels" $ | nindent 4 }}
+rules:
+  {{- include (printf "%s.rules" $.Chart.Name) $ | nindent 2 }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+With rbac.scope=namespace: binds each watched namespace's Role to the operator's ServiceAccount.
+*/}}
+{{- define "bosun.namespacedRoleBindings" -}}
+{{- if and .Values.rbac.create (eq .Values.rbac.scope "namespace") }}
+{{- range $namespace := include "bosun.watchNamespaces" . | fromJsonArray }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: {{ include "bosun.fullname" $ }}
+  namespace: {{ $namespace }}
+  labels:
+    {{- include "bosun.labels" $ | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: {{ include "bosun.fullname" $ }}
+subjects:
+  - kind: ServiceAccount
+    name: {{ include "bosun.serviceAccountName" $ }}
+    namespace: {{ $.Release.Namespace }}
+{{- end }}
+{{- end }}
+{{- end }}
