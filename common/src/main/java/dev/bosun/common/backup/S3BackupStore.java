@@ -24,8 +24,12 @@ import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -93,6 +97,7 @@ public final class S3BackupStore implements BackupStore {
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
             .overrideConfiguration(
                 ClientOverrideConfiguration.builder()
+                    .addExecutionInterceptor(new NoExpectContinue())
                     .apiCallTimeout(CALL_TIMEOUT)
                     .scheduledExecutorService(TIMER)
                     .build())
@@ -218,5 +223,20 @@ public final class S3BackupStore implements BackupStore {
       out.append(out.isEmpty() ? "" : ", ").append("Message: ").append(details.errorMessage());
     }
     return out.isEmpty() ? "" : " (" + out + ")";
+  }
+
+  /**
+   * Drops the "Expect: 100-continue" header S3's own interceptor puts on every upload. Through the
+   * JDK's HttpURLConnection a store that refuses the request before the body (wrong key, no bucket)
+   * then left the client waiting up to 5 s for a "100" and retrying on a reset connection, so a
+   * refused upload ended after about 24 s as "the connection failed" instead of the store's own
+   * answer. Backups are spooled to a file first, so sending the body at once costs nothing.
+   */
+  private static final class NoExpectContinue implements ExecutionInterceptor {
+    @Override
+    public SdkHttpRequest modifyHttpRequest(
+        Context.ModifyHttpRequest context, ExecutionAttributes executionAttributes) {
+      return context.httpRequest().toBuilder().removeHeader("Expect").build();
+    }
   }
 }
