@@ -113,3 +113,15 @@ Service (service.yaml, which selects every replica) by its cluster DNS name.
 {{- define "bosun-etcd-operator.operatorUrl" -}}
 {{- .Values.backup.volume.operatorUrl | default (printf "http://%s-metrics.%s.svc:%v" (include "bosun-etcd-operator.fullname" .) .Release.Namespace .Values.metrics.port) }}
 {{- end }}
+
+{{/*
+The ServiceMonitor settings as JSON: serviceMonitor, where an umbrella chart's
+global.serviceMonitor fills in what is not set here (enabled if either enables it; labels merged,
+these winning). Read it with: include "bosun-etcd-operator.serviceMonitor" . | fromJson
+*/}}
+{{- define "bosun-etcd-operator.serviceMonitor" -}}
+{{- $global := (.Values.global | default dict).serviceMonitor | default dict }}
+{{- $own := .Values.serviceMonitor }}
+{{- $labels := merge (deepCopy ($own.labels | default dict)) ($global.labels | default dict) }}
+{{- dict "enabled" (or $own.enabled $global.enabled) "interval" ($own.interval | default $global.interval | default "") "scrapeTimeout" ($own.scrapeTimeout | default $global.scrapeTimeout | default "") "labels" $labels | toJson }}
+{{- end }}

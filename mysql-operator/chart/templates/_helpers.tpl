@@ -139,3 +139,15 @@ global.watchNamespaces. Read it with: include "bosun-mysql-operator.watchNamespa
 {{- define "bosun-mysql-operator.watchNamespaces" -}}
 {{- .Values.watchNamespaces | default (.Values.global | default dict).watchNamespaces | default list | toJson }}
 {{- end }}
+
+{{/*
+The ServiceMonitor settings as JSON: serviceMonitor, where an umbrella chart's
+global.serviceMonitor fills in what is not set here (enabled if either enables it; labels merged,
+these winning). Read it with: include "bosun-mysql-operator.serviceMonitor" . | fromJson
+*/}}
+{{- define "bosun-mysql-operator.serviceMonitor" -}}
+{{- $global := (.Values.global | default dict).serviceMonitor | default dict }}
+{{- $own := .Values.serviceMonitor }}
+{{- $labels := merge (deepCopy ($own.labels | default dict)) ($global.labels | default dict) }}
+{{- dict "enabled" (or $own.enabled $global.enabled) "interval" ($own.interval | default $global.interval | default "") "scrapeTimeout" ($own.scrapeTimeout | default $global.scrapeTimeout | default "") "labels" $labels | toJson }}
+{{- end }}

@@ -142,3 +142,15 @@ global.watchNamespaces. Read it with: include "bosun-webservice-operator.watchNa
 {{- define "bosun-webservice-operator.watchNamespaces" -}}
 {{- .Values.watchNamespaces | default (.Values.global | default dict).watchNamespaces | default list | toJson }}
 {{- end }}
+
+{{/*
+The ServiceMonitor settings as JSON: serviceMonitor, where an umbrella chart's
+global.serviceMonitor fills in what is not set here (enabled if either enables it; labels merged,
+these winning). Read it with: include "bosun-webservice-operator.serviceMonitor" . | fromJson
+*/}}
+{{- define "bosun-webservice-operator.serviceMonitor" -}}
+{{- $global := (.Values.global | default dict).serviceMonitor | default dict }}
+{{- $own := .Values.serviceMonitor }}
+{{- $labels := merge (deepCopy ($own.labels | default dict)) ($global.labels | default dict) }}
+{{- dict "enabled" (or $own.enabled $global.enabled) "interval" ($own.interval | default $global.interval | default "") "scrapeTimeout" ($own.scrapeTimeout | default $global.scrapeTimeout | default "") "labels" $labels | toJson }}
+{{- end }}
