@@ -35,6 +35,7 @@ class MysqldExporterIT {
   private static final String PASSWORD = "metrics-secret-1";
   private final SqlDialect dialect = new MariaDbDialect();
   private final List<LocalProcess> exporters = new ArrayList<>();
+  private final MetricsUsers users = new MetricsUsers(Duration.ofSeconds(5));
   private MariaDbServers fleet;
 
   @BeforeAll
@@ -53,10 +54,7 @@ class MysqldExporterIT {
 
   @Test
   void theExporterScrapesItsServerAsTheMetricsUserWhichCannotWrite() throws Exception {
-    fleet = new MariaDbServers();
-    MariaDbServers.Server server = fleet.create("m0", 1).start();
-    MetricsUsers users = new MetricsUsers(Duration.ofSeconds(5));
-    users.ensure("uid-1", dialect, MariaDbServers.CREDENTIALS, server.address(), PASSWORD);
+    MariaDbServers.Server server = serverWithMetricsUser("uid-1");
     // Done once per primary and password: a second round issues no statement, even to a server
     // that is gone.
     server.stop();
@@ -85,14 +83,19 @@ class MysqldExporterIT {
 
   @Test
   void aRotatedPasswordIsAppliedAndTheOldOneNoLongerScrapes() throws Exception {
-    fleet = new MariaDbServers();
-    MariaDbServers.Server server = fleet.create("m1", 2).start();
-    MetricsUsers users = new MetricsUsers(Duration.ofSeconds(5));
-    users.ensure("uid-2", dialect, MariaDbServers.CREDENTIALS, server.address(), PASSWORD);
+    MariaDbServers.Server server = serverWithMetricsUser("uid-2");
     users.ensure("uid-2", dialect, MariaDbServers.CREDENTIALS, server.address(), "rotated-2");
 
     assertThat(scrape(startExporter(server.address().port(), "rotated-2"))).contains("mysql_up 1");
     assertThat(scrape(startExporter(server.address().port(), PASSWORD))).contains("mysql_up 0");
+  }
+
+  /** A started server on which the operator ensured the metrics user for cluster {@code uid}. */
+  private MariaDbServers.Server serverWithMetricsUser(String uid) throws InstanceException {
+    fleet = new MariaDbServers();
+    MariaDbServers.Server server = fleet.create(uid, 1).start();
+    users.ensure(uid, dialect, MariaDbServers.CREDENTIALS, server.address(), PASSWORD);
+    return server;
   }
 
   /** The exporter as the sidecar runs it, on a free port; returns its metrics URL. */
