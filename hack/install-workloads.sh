@@ -2,6 +2,7 @@
 # Installs, once, the real servers the operators' tests run as their workloads:
 #   etcd (Debian's etcd-server/etcd-client) for the etcd operator's members,
 #   MariaDB (Debian's mariadb-server/mariadb-client/mariadb-backup) for the MySQL operator's instances,
+#   mysqld_exporter (Debian's prometheus-mysqld-exporter 0.14) for their metrics sidecar,
 #   s3rver (npm, pinned) as the S3-compatible object store the backup tests write to.
 # Usage: hack/install-workloads.sh   -> prints the folder holding the s3rver launcher.
 # Cache: ${BOSUN_CACHE:-~/.cache/bosun}/s3rver ; a second run returns immediately.
@@ -12,7 +13,7 @@ log() { echo "[workloads] $*" >&2; }
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 
 missing=()
-for p in etcd-server etcd-client mariadb-server mariadb-client mariadb-backup nodejs npm; do
+for p in etcd-server etcd-client mariadb-server mariadb-client mariadb-backup prometheus-mysqld-exporter nodejs npm; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 # A machine may carry node and npm from elsewhere: then Debian's are not needed.
@@ -23,7 +24,8 @@ read -r -a missing <<<"${missing[*]}"
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing Debian packages: ${missing[*]}"
   $SUDO apt-get update -q >&2
-  # The machine's policy keeps the package from starting a system MariaDB: tests start their own.
+  # The machine's policy keeps the packages from starting a system MariaDB or exporter: tests
+  # start their own.
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
 

@@ -114,3 +114,15 @@ in the charts that offer it.
 {{- fail "replicaCount > 1 needs leaderElection.enabled=true: only one replica may reconcile" }}
 {{- end }}
 {{- end }}
+
+{{/*
+The ServiceMonitor settings as JSON: serviceMonitor, where an umbrella chart's
+global.serviceMonitor fills in what is not set here (enabled if either enables it; labels merged,
+these winning). Read it with: include "bosun.serviceMonitorSettings" . | fromJson
+*/}}
+{{- define "bosun.serviceMonitorSettings" -}}
+{{- $global := (.Values.global | default dict).serviceMonitor | default dict }}
+{{- $own := .Values.serviceMonitor }}
+{{- $labels := merge (deepCopy ($own.labels | default dict)) ($global.labels | default dict) }}
+{{- dict "enabled" (or $own.enabled $global.enabled) "interval" ($own.interval | default $global.interval | default "") "scrapeTimeout" ($own.scrapeTimeout | default $global.scrapeTimeout | default "") "labels" $labels | toJson }}
+{{- end }}

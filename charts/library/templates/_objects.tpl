@@ -159,3 +159,42 @@ subjects:
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/*
+A Prometheus Operator ServiceMonitor for the metrics Service (service.yaml). On a cluster that does
+not serve the monitoring.coreos.com/v1 ServiceMonitor API, enabling it fails the release with a
+message saying why, rather than rendering an object the API server would refuse or silently
+rendering nothing the user asked for.
+*/}}
+{{- define "bosun.serviceMonitor" -}}
+{{- $monitor := include "bosun.serviceMonitorSettings" . | fromJson }}
+{{- if $monitor.enabled }}
+{{- if not (.Capabilities.APIVersions.Has "monitoring.coreos.com/v1/ServiceMonitor") }}
+{{- fail "A ServiceMonitor (serviceMonitor.enabled, or global.serviceMonitor.enabled in the platform chart) needs the Prometheus Operator's ServiceMonitor API (monitoring.coreos.com/v1), which this cluster does not serve: install the Prometheus Operator (or its CRDs) first, or leave serviceMonitor.enabled false. With helm template, pass --api-versions monitoring.coreos.com/v1/ServiceMonitor." }}
+{{- end }}
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata:
+  name: {{ include "bosun.fullname" . }}
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- mustMergeOverwrite (include "bosun.labels" . | fromYaml) $monitor.labels | toYaml | nindent 4 }}
+spec:
+  namespaceSelector:
+    matchNames:
+      - {{ .Release.Namespace }}
+  selector:
+    matchLabels:
+      {{- include "bosun.selectorLabels" . | nindent 6 }}
+  endpoints:
+    - port: http-metrics
+      path: /metrics
+      scheme: http
+      {{- with $monitor.interval }}
+      interval: {{ . }}
+      {{- end }}
+      {{- with $monitor.scrapeTimeout }}
+      scrapeTimeout: {{ . }}
+      {{- end }}
+{{- end }}
+{{- end }}

@@ -138,6 +138,35 @@ public final class HelmChartFixture {
     return new HelmChartFixture(target, release, namespace);
   }
 
+  /**
+   * Copies the chart into {@code target} as it renders on a cluster serving {@code api}
+   * ("group/version/Kind"), returning the copy. helm-java 0.0.21 cannot pass helm's --api-versions,
+   * so every {@code .Capabilities.APIVersions.Has "<api>"} in the copy's templates, the library
+   * chart's included (there must be one), becomes {@code true}: nothing else changes.
+   */
+  public HelmChartFixture copyServing(Path target, String api) {
+    HelmChartFixture copy = copyTo(target);
+    String check = ".Capabilities.APIVersions.Has \"" + api + "\"";
+    int replaced = 0;
+    try (Stream<Path> files = Files.walk(target)) {
+      for (Path file :
+          files
+              .filter(Files::isRegularFile)
+              .filter(f -> f.toString().endsWith(".tpl") || f.toString().endsWith(".yaml"))
+              .toList()) {
+        String text = Files.readString(file);
+        if (text.contains(check)) {
+          Files.writeString(file, text.replace(check, "true"));
+          replaced++;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(replaced).as("templates checking %s", check).isPositive();
+    return copy;
+  }
+
   /** Replaces {@code defaults} (which must be there) by {@code replacement} in values.yaml. */
   public void editValues(String defaults, String replacement) {
     Path values = chart.resolve("values.yaml");

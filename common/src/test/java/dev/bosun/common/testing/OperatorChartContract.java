@@ -14,11 +14,14 @@ import static dev.bosun.common.testing.ChartAssertions.serviceAccountName;
 import static dev.bosun.common.testing.HelmChartFixture.all;
 import static dev.bosun.common.testing.HelmChartFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -28,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -42,6 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
  * NamespaceScopedChartContract}) and adds what is particular to it.
  */
 public abstract class OperatorChartContract {
+
+  private static final String SERVICE_MONITOR = "ServiceMonitor";
+  private static final String SERVICE_MONITOR_API = "monitoring.coreos.com/v1/ServiceMonitor";
 
   private final HelmChartFixture chart;
   private final String operatorName;
@@ -255,6 +262,87 @@ public abstract class OperatorChartContract {
   @Test
   void probesAndMetricsUseTheOperatorsHttpPort() {
     assertMetricsAndProbesOn(chart().render(), 8080);
+  }
+
+  @Test
+  void serviceMonitorIsOffByDefault() {
+    assertThat(chart().render()).noneMatch(o -> SERVICE_MONITOR.equals(o.getKind()));
+  }
+
+  @Test
+  void serviceMonitorScrapesTheMetricsServicesPortWhereTheApiIsServed(@TempDir Path copy) {
+    List<HasMetadata> objects =
+        renderWhereMonitorsAreServed(
+            copy,
+            "serviceMonitor.enabled",
+            "true",
+            "serviceMonitor.interval",
+            "15s",
+            "serviceMonitor.scrapeTimeout",
+            "5s",
+            "serviceMonitor.labels.release",
+            "prometheus");
+    GenericKubernetesResource monitor = serviceMonitor(objects);
+    Service metrics = only(objects, Service.class);
+    Map<String, Object> endpoint = monitor.get("spec", "endpoints", 0);
+
+    assertThat(monitor.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+    assertThat(monitor.getMetadata().getName()).isEqualTo(fullname());
+    assertThat(monitor.getMetadata().getNamespace()).isEqualTo(chart().namespace());
+    assertThat(monitor.getMetadata().getLabels())
+        .containsEntry("release", "prometheus")
+        .containsEntry("app.kubernetes.io/name", operatorName());
+    Map<String, String> selector = monitor.get("spec", "selector", "matchLabels");
+    assertThat(metrics.getMetadata().getLabels()).containsAllEntriesOf(selector);
+    assertThat(selector).containsKeys("app.kubernetes.io/name", "app.kubernetes.io/instance");
+    assertThat(metrics.getSpec().getPorts())
+        .anyMatch(p -> p.getName().equals(endpoint.get("port")) && p.getPort() == 8080);
+    assertThat(endpoint)
+        .containsEntry("port", ChartAssertions.METRICS_PORT)
+        .containsEntry("path", "/metrics")
+        .containsEntry("interval", "15s")
+        .containsEntry("scrapeTimeout", "5s");
+    List<String> namespaces = monitor.get("spec", "namespaceSelector", "matchNames");
+    assertThat(namespaces).containsExactly(chart().namespace());
+  }
+
+  @Test
+  void anUmbrellaChartsGlobalServiceMonitorEnablesIt(@TempDir Path copy) {
+    Map<String, Object> endpoint =
+        serviceMonitor(
+                renderWhereMonitorsAreServed(
+                    copy,
+                    "global.serviceMonitor.enabled",
+                    "true",
+                    "global.serviceMonitor.interval",
+                    "1m"))
+            .get("spec", "endpoints", 0);
+
+    assertThat(endpoint).containsEntry("interval", "1m").doesNotContainKey("scrapeTimeout");
+  }
+
+  @Test
+  void enablingTheServiceMonitorWithoutTheApiFailsSayingWhy() {
+    assertThatThrownBy(() -> chart().render("serviceMonitor.enabled", "true"))
+        .hasMessageContaining("ServiceMonitor API (monitoring.coreos.com/v1)")
+        .hasMessageContaining("leave serviceMonitor.enabled false");
+  }
+
+  @Test
+  void serviceMonitorDurationsMustBePrometheusDurations() {
+    chart().assertSchemaRejects(List.of("serviceMonitor.interval", "soon"), "serviceMonitor");
+  }
+
+  /** Renders a copy of the chart in {@code copy} as on a cluster serving ServiceMonitors. */
+  private List<HasMetadata> renderWhereMonitorsAreServed(Path copy, String... keysAndValues) {
+    return chart().copyServing(copy, SERVICE_MONITOR_API).render(keysAndValues);
+  }
+
+  private static GenericKubernetesResource serviceMonitor(List<HasMetadata> objects) {
+    List<HasMetadata> monitors =
+        objects.stream().filter(o -> SERVICE_MONITOR.equals(o.getKind())).toList();
+    assertThat(monitors).hasSize(1);
+    return (GenericKubernetesResource) monitors.get(0);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.bosun.etcd.dependent;
 
 import dev.bosun.common.meta.Labels;
+import dev.bosun.common.meta.MetricsEndpoints;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;
@@ -9,7 +10,9 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,7 +24,13 @@ public final class ClusterServices {
 
   private ClusterServices() {}
 
+  /** The headless Service; it also carries the members' metrics port when that is enabled. */
   public static Service peer(EtcdCluster cluster) {
+    List<ServicePort> ports = new ArrayList<>();
+    ports.add(port("client", MemberAddressing.CLIENT_PORT));
+    ports.add(port("peer", MemberAddressing.PEER_PORT));
+    MemberMetrics.port(cluster.getSpec())
+        .ifPresent(p -> ports.add(MetricsEndpoints.servicePort(p)));
     return new ServiceBuilder()
         .withNewMetadata()
         .withName(ServiceAddressing.peerService(cluster.getMetadata().getName()))
@@ -32,8 +41,7 @@ public final class ClusterServices {
         .withClusterIP("None")
         .withPublishNotReadyAddresses(true)
         .withSelector(MemberPods.selector(cluster))
-        .withPorts(
-            port("client", MemberAddressing.CLIENT_PORT), port("peer", MemberAddressing.PEER_PORT))
+        .withPorts(ports)
         .endSpec()
         .build();
   }

@@ -2,6 +2,7 @@ package dev.bosun.etcd.dependent;
 
 import dev.bosun.common.meta.EnvVars;
 import dev.bosun.common.meta.Labels;
+import dev.bosun.common.meta.MetricsEndpoints;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.backup.BackupStores;
 import dev.bosun.etcd.membership.ClusterRef;
@@ -18,6 +19,7 @@ import dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -38,6 +40,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -105,6 +108,24 @@ public final class MemberPods {
     args.add("--initial-cluster-state=" + (state == State.NEW ? "new" : "existing"));
     args.add("--initial-cluster-token=" + cluster.getMetadata().getUid());
     args.addAll(maintenanceFlags(spec));
+    List<ContainerPort> ports = new ArrayList<>();
+    ports.add(
+        new ContainerPortBuilder()
+            .withName("client")
+            .withContainerPort(MemberAddressing.CLIENT_PORT)
+            .build());
+    ports.add(
+        new ContainerPortBuilder()
+            .withName("peer")
+            .withContainerPort(MemberAddressing.PEER_PORT)
+            .build());
+    Optional<Integer> metricsPort = MemberMetrics.port(spec);
+    if (metricsPort.isPresent()) {
+      int port = metricsPort.get();
+      args.addAll(MemberMetrics.flags(spec, addressing.listenMetricsUrl(ref, member, port)));
+      ports.add(MetricsEndpoints.containerPort(port));
+      annotations.putAll(MetricsEndpoints.scrapeAnnotations(port));
+    }
     List<VolumeMount> mounts = new ArrayList<>();
     mounts.add(new VolumeMountBuilder().withName("data").withMountPath(DATA_MOUNT).build());
     List<Volume> volumes = new ArrayList<>();
@@ -164,15 +185,7 @@ public final class MemberPods {
             .withImage(spec.getRepository() + ":v" + spec.getVersion())
             .withCommand("etcd")
             .withArgs(args)
-            .withPorts(
-                new ContainerPortBuilder()
-                    .withName("client")
-                    .withContainerPort(MemberAddressing.CLIENT_PORT)
-                    .build(),
-                new ContainerPortBuilder()
-                    .withName("peer")
-                    .withContainerPort(MemberAddressing.PEER_PORT)
-                    .build())
+            .withPorts(ports)
             .withVolumeMounts(mounts)
             .withResources(resources.build())
             .withReadinessProbe(readiness(spec, addressing.clientUrl(ref, member)))

@@ -26,4 +26,12 @@ public interface MemberAddressing {
 
   /** What the member binds its client port to. */
   URI listenClientUrl(ClusterRef cluster, String member);
+
+  /**
+   * What the member binds its plain-HTTP metrics listener to: the client listener's address on
+   * {@code port}.
+   */
+  default URI listenMetricsUrl(ClusterRef cluster, String member, int port) {
+    return URI.create("http://" + listenClientUrl(cluster, member).getHost() + ":" + port);
+  }
 }

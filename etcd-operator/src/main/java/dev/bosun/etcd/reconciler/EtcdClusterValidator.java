@@ -2,6 +2,8 @@ package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.meta.KubernetesNames;
 import dev.bosun.common.schedule.CronSchedule;
+import dev.bosun.etcd.dependent.MemberMetrics;
+import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.MemberNames;
 import dev.bosun.etcd.membership.ServiceAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
@@ -67,6 +69,16 @@ public final class EtcdClusterValidator {
         && (tls.getServerSecretName() == null) != (tls.getOperatorSecretName() == null)) {
       problems.add("tls.serverSecretName and tls.operatorSecretName go together");
     }
+    MemberMetrics.port(spec)
+        .filter(p -> p == MemberAddressing.CLIENT_PORT || p == MemberAddressing.PEER_PORT)
+        .ifPresent(
+            p ->
+                problems.add(
+                    "metrics.port "
+                        + p
+                        + " is etcd's client or peer port; choose another (the default is "
+                        + MemberMetrics.DEFAULT_PORT
+                        + ")"));
     var maintenance = spec.getMaintenance();
     if (maintenance != null) {
       var compaction = maintenance.getCompaction();

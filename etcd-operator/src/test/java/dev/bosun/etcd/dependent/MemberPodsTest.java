@@ -4,18 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.LoopbackAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;
 import dev.bosun.etcd.restore.FetchSnapshot;
 import dev.bosun.etcd.restore.RestoreSecrets;
 import dev.bosun.etcd.restore.RestoreSource;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.Metrics;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Storage;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Tls;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ServicePort;
 import java.net.URI;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -61,6 +65,72 @@ class MemberPodsTest {
             "--initial-cluster-token=uid-1");
     assertThat(pod.getSpec().getContainers().get(0).getImage())
         .isEqualTo("gcr.io/etcd-development/etcd:v3.5.17");
+  }
+
+  @Test
+  void withoutMetricsEnabledOnlyTheClientAndPeerPortsAreServed() {
+    Pod pod = pod(cluster(), MemberPods.State.NEW, true);
+    Container etcd = pod.getSpec().getContainers().get(0);
+
+    assertThat(etcd.getPorts())
+        .extracting(ContainerPort::getName)
+        .containsExactly("client", "peer");
+    assertThat(etcd.getArgs()).noneMatch(a -> a.startsWith("--listen-metrics-urls"));
+    assertThat(pod.getMetadata().getAnnotations()).doesNotContainKey("prometheus.io/scrape");
+    assertThat(ClusterServices.peer(cluster()).getSpec().getPorts())
+        .extracting(ServicePort::getName)
+        .containsExactly("client", "peer");
+  }
+
+  @Test
+  void enabledMetricsListenOnTheirOwnPortNamedMetricsAndAnnounceIt() {
+    EtcdCluster c = cluster();
+    c.getSpec().setMetrics(new Metrics());
+    c.getSpec().getMetrics().setEnabled(true);
+    c.getSpec().getMetrics().setPort(9379);
+    c.getSpec().getMetrics().setLevel(Metrics.Level.EXTENSIVE);
+
+    Pod pod = pod(c, MemberPods.State.NEW, true);
+    Container etcd = pod.getSpec().getContainers().get(0);
+
+    assertThat(etcd.getArgs())
+        .contains("--listen-metrics-urls=http://0.0.0.0:9379", "--metrics=extensive");
+    assertThat(etcd.getPorts())
+        .filteredOn(p -> p.getName().equals("metrics"))
+        .singleElement()
+        .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(9379));
+    assertThat(pod.getMetadata().getAnnotations())
+        .containsEntry("prometheus.io/scrape", "true")
+        .containsEntry("prometheus.io/port", "9379")
+        .containsEntry("prometheus.io/path", "/metrics");
+    assertThat(ClusterServices.peer(c).getSpec().getPorts())
+        .filteredOn(p -> p.getName().equals("metrics"))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getPort()).isEqualTo(9379);
+              assertThat(p.getTargetPort().getStrVal()).isEqualTo("metrics");
+            });
+  }
+
+  @Test
+  void metricsDefaultToBasicOnPort2381AtTheMembersOwnAddressInTests() {
+    EtcdCluster c = cluster();
+    c.getSpec().setMetrics(new Metrics());
+    c.getSpec().getMetrics().setEnabled(true);
+
+    Pod pod =
+        MemberPods.desired(
+            c,
+            REF,
+            new LoopbackAddressing(7),
+            "demo-1",
+            Map.of("demo-1", URI.create("http://127.0.7.2:2380")),
+            MemberPods.State.NEW,
+            true);
+
+    assertThat(pod.getSpec().getContainers().get(0).getArgs())
+        .contains("--listen-metrics-urls=http://127.0.7.2:2381", "--metrics=basic");
   }
 
   @Test

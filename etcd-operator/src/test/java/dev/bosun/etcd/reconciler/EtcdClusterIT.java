@@ -15,12 +15,18 @@ import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.testing.TestCertificates;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.Metrics;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -246,6 +252,39 @@ class EtcdClusterIT {
       assertThat(read).as("every acknowledged write is readable").containsAllEntriesOf(acked);
     }
     assertThat(eventReasons("beta")).contains("RemovingMember", "VolumeDeleted");
+  }
+
+  @Test
+  void withMetricsEnabledEveryMemberServesThemOnItsOwnPort() throws Exception {
+    EtcdCluster cluster = new EtcdCluster();
+    cluster.setMetadata(new ObjectMetaBuilder().withName("mu").withNamespace(ns).build());
+    cluster.setSpec(new EtcdClusterSpec());
+    cluster.getSpec().setSize(2);
+    cluster.getSpec().setVersion(VERSION);
+    cluster.getSpec().setMetrics(new Metrics());
+    cluster.getSpec().getMetrics().setEnabled(true);
+    operator.client.resource(cluster).create();
+    awaitReady("mu", 2);
+
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    for (String member : List.of("mu-0", "mu-1")) {
+      URI metrics =
+          EtcdUnderTest.ADDRESSING
+              .listenMetricsUrl(new ClusterRef(ns, "mu", false, false), member, 2381)
+              .resolve("/metrics");
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
+              HttpResponse.BodyHandlers.ofString());
+
+      assertThat(response.statusCode()).as("GET %s", metrics).isEqualTo(200);
+      assertThat(response.body()).contains("etcd_server_has_leader 1");
+    }
+    assertThat(operator.client.services().inNamespace(ns).withName("mu-peer").get())
+        .satisfies(
+            peer ->
+                assertThat(peer.getSpec().getPorts())
+                    .anyMatch(p -> p.getName().equals("metrics") && p.getPort() == 2381));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.bosun.etcd.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.Metrics;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Tls;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -116,5 +117,29 @@ class EtcdClusterValidatorTest {
         .singleElement()
         .asString()
         .contains("the peer Service name 'main.shop-peer'", "(no '.')");
+  }
+
+  @Test
+  void aMetricsPortOnEtcdsClientOrPeerPortIsRefused() {
+    for (int port : List.of(2379, 2380)) {
+      EtcdClusterSpec s = spec("3.5.17");
+      s.setMetrics(new Metrics());
+      s.getMetrics().setEnabled(true);
+      s.getMetrics().setPort(port);
+
+      assertThat(EtcdClusterValidator.validate("main", s, List.of()))
+          .singleElement()
+          .asString()
+          .contains("metrics.port " + port, "2381");
+    }
+  }
+
+  @Test
+  void aDisabledMetricsEndpointsPortIsNotChecked() {
+    EtcdClusterSpec s = spec("3.5.17");
+    s.setMetrics(new Metrics());
+    s.getMetrics().setPort(2379);
+
+    assertThat(EtcdClusterValidator.validate("main", s, List.of())).isEmpty();
   }
 }

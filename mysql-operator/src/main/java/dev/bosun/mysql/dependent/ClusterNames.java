@@ -38,6 +38,11 @@ public final class ClusterNames {
     return c.getMetadata().getName() + "-replication";
   }
 
+  /** The metrics exporter's password, generated while spec.metrics is enabled. */
+  public static String metricsSecret(MySQLCluster c) {
+    return c.getMetadata().getName() + "-metrics";
+  }
+
   public static String operatorSecret(MySQLCluster c) {
     return c.getMetadata().getName() + "-operator";
   }

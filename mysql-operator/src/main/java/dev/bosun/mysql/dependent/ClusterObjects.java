@@ -3,6 +3,7 @@ package dev.bosun.mysql.dependent;
 import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.meta.EnvVars;
 import dev.bosun.common.meta.Labels;
+import dev.bosun.common.meta.MetricsEndpoints;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.sql.Flavour;
@@ -19,8 +20,11 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,21 +66,32 @@ public final class ClusterObjects {
         .build();
   }
 
-  /** The headless Service giving each pod its stable DNS name (ready or not). */
+  /**
+   * The headless Service giving each pod its stable DNS name (ready or not); with spec.metrics it
+   * also names every exporter's port, for a ServiceMonitor.
+   */
   public static Service headless(MySQLCluster c, ClusterModel m) {
-    return new ServiceBuilder()
-        .withMetadata(meta(c, ClusterNames.headless(c)))
-        .withNewSpec()
-        .withClusterIP("None")
-        .withPublishNotReadyAddresses(true)
-        .withSelector(selector(c))
-        .addNewPort()
+    ServiceBuilder service =
+        new ServiceBuilder()
+            .withMetadata(meta(c, ClusterNames.headless(c)))
+            .withNewSpec()
+            .withClusterIP("None")
+            .withPublishNotReadyAddresses(true)
+            .withSelector(selector(c))
+            .addToPorts(serverPort(m))
+            .endSpec();
+    if (m.exporter().enabled()) {
+      service.editSpec().addToPorts(MetricsEndpoints.servicePort(m.exporter().port())).endSpec();
+    }
+    return service.build();
+  }
+
+  private static ServicePort serverPort(ClusterModel m) {
+    return new ServicePortBuilder()
         .withName("mysql")
         .withProtocol("TCP")
         .withPort(m.port())
         .withNewTargetPort(m.port())
-        .endPort()
-        .endSpec()
         .build();
   }
 
@@ -93,12 +108,7 @@ public final class ClusterObjects {
         .withNewSpec()
         .withType("ClusterIP")
         .withSelector(sel)
-        .addNewPort()
-        .withName("mysql")
-        .withProtocol("TCP")
-        .withPort(m.port())
-        .withNewTargetPort(m.port())
-        .endPort()
+        .addToPorts(serverPort(m))
         .endSpec()
         .build();
   }
@@ -142,15 +152,31 @@ public final class ClusterObjects {
         GRANT REPLICATION SLAVE ON *.* TO 'bosun_repl'@'%';
         CREATE USER IF NOT EXISTS 'bosun_operator'@'%' IDENTIFIED BY '$BOSUN_OPERATOR_PASSWORD';
         GRANT ALL PRIVILEGES ON *.* TO 'bosun_operator'@'%' WITH GRANT OPTION;
-        SQL
+        METRICS_USERSQL
         """
-            .replace("CLIENT", client);
+            .replace("CLIENT", client)
+            .replace("METRICS_USER", metricsUserSql(d, m));
     return new ConfigMapBuilder()
         .withMetadata(meta(c, ClusterNames.config(c)))
         .addToData("bosun.cnf", cnf.toString())
         .addToData("start.sh", start)
         .addToData("init-users.sh", users)
         .build();
+  }
+
+  /**
+   * The metrics user's statements for init-users.sh while spec.metrics is on (the shell fills in
+   * the password from the environment), each on its own line; nothing otherwise.
+   */
+  private static String metricsUserSql(SqlDialect d, ClusterModel m) {
+    if (!m.exporter().enabled()) {
+      return "";
+    }
+    StringBuilder sql = new StringBuilder();
+    for (String statement : d.metricsUser("$" + ExporterSidecar.PASSWORD_VAR)) {
+      sql.append(statement).append(";\n");
+    }
+    return sql.toString();
   }
 
   /**
@@ -162,7 +188,7 @@ public final class ClusterObjects {
     String rootVar =
         m.flavour() == Flavour.MARIADB ? "MARIADB_ROOT_PASSWORD" : "MYSQL_ROOT_PASSWORD";
     List<EnvVar> env =
-        List.of(
+        List.<EnvVar>of(
             new EnvVarBuilder()
                 .withName("POD_NAME")
                 .withNewValueFrom()
@@ -178,6 +204,13 @@ public final class ClusterObjects {
                 "BOSUN_REPLICATION_PASSWORD", ClusterNames.replicationSecret(c), "password"),
             EnvVars.fromSecret(
                 "BOSUN_OPERATOR_PASSWORD", ClusterNames.operatorSecret(c), "password"));
+    if (m.exporter().enabled()) {
+      // For init-users.sh on an empty data directory.
+      env = new ArrayList<>(env);
+      env.add(
+          EnvVars.fromSecret(
+              ExporterSidecar.PASSWORD_VAR, ClusterNames.metricsSecret(c), "password"));
+    }
     Map<String, Quantity> requests = new TreeMap<>();
     m.requests().forEach((k, v) -> requests.put(k, new Quantity(v)));
     Map<String, Quantity> limits = new TreeMap<>();
@@ -197,78 +230,86 @@ public final class ClusterObjects {
             .endSpec()
             .build();
     Map<String, String> podLabels = new LinkedHashMap<>(labels(c));
-    return new StatefulSetBuilder()
-        .withMetadata(meta(c, c.getMetadata().getName()))
-        .withNewSpec()
-        .withReplicas(replicas)
-        .withServiceName(ClusterNames.headless(c))
-        .withPodManagementPolicy("Parallel")
-        .withNewUpdateStrategy()
-        .withType("OnDelete")
-        .endUpdateStrategy()
-        .withNewSelector()
-        .withMatchLabels(selector(c))
-        .endSelector()
-        .withNewTemplate()
-        .withNewMetadata()
-        .withLabels(podLabels)
-        .endMetadata()
-        .withNewSpec()
-        .withTerminationGracePeriodSeconds(60L)
-        .withEnableServiceLinks(false)
-        .addNewContainer()
-        .withName(MySQLOperator.CONTAINER)
-        .withImage(m.image())
-        .withCommand("/bin/sh", "/etc/bosun/start.sh")
-        .withEnv(env)
-        .addNewPort()
-        .withName("mysql")
-        .withProtocol("TCP")
-        .withContainerPort(m.port())
-        .endPort()
-        .withNewReadinessProbe()
-        .withNewTcpSocket()
-        .withNewPort(m.port())
-        .endTcpSocket()
-        .withPeriodSeconds(5)
-        .endReadinessProbe()
-        .withNewLivenessProbe()
-        .withNewTcpSocket()
-        .withNewPort(m.port())
-        .endTcpSocket()
-        .withInitialDelaySeconds(60)
-        .withPeriodSeconds(10)
-        .withFailureThreshold(6)
-        .endLivenessProbe()
-        .withNewResources()
-        .withRequests(requests)
-        .withLimits(limits)
-        .endResources()
-        .addNewVolumeMount()
-        .withName("data")
-        .withMountPath("/var/lib/mysql")
-        .endVolumeMount()
-        .addNewVolumeMount()
-        .withName("config")
-        .withMountPath("/etc/bosun")
-        .endVolumeMount()
-        .addNewVolumeMount()
-        .withName("config")
-        .withMountPath("/docker-entrypoint-initdb.d/10-bosun-users.sh")
-        .withSubPath("init-users.sh")
-        .endVolumeMount()
-        .endContainer()
-        .addNewVolume()
-        .withName("config")
-        .withNewConfigMap()
-        .withName(ClusterNames.config(c))
-        .endConfigMap()
-        .endVolume()
-        .endSpec()
-        .endTemplate()
-        .withVolumeClaimTemplates(pvc)
-        .endSpec()
-        .build();
+    Map<String, String> podAnnotations =
+        m.exporter().enabled() ? ExporterSidecar.annotations(m) : Map.of();
+    StatefulSet sts =
+        new StatefulSetBuilder()
+            .withMetadata(meta(c, c.getMetadata().getName()))
+            .withNewSpec()
+            .withReplicas(replicas)
+            .withServiceName(ClusterNames.headless(c))
+            .withPodManagementPolicy("Parallel")
+            .withNewUpdateStrategy()
+            .withType("OnDelete")
+            .endUpdateStrategy()
+            .withNewSelector()
+            .withMatchLabels(selector(c))
+            .endSelector()
+            .withNewTemplate()
+            .withNewMetadata()
+            .withLabels(podLabels)
+            .withAnnotations(podAnnotations.isEmpty() ? null : podAnnotations)
+            .endMetadata()
+            .withNewSpec()
+            .withTerminationGracePeriodSeconds(60L)
+            .withEnableServiceLinks(false)
+            .addNewContainer()
+            .withName(MySQLOperator.CONTAINER)
+            .withImage(m.image())
+            .withCommand("/bin/sh", "/etc/bosun/start.sh")
+            .withEnv(env)
+            .addNewPort()
+            .withName("mysql")
+            .withProtocol("TCP")
+            .withContainerPort(m.port())
+            .endPort()
+            .withNewReadinessProbe()
+            .withNewTcpSocket()
+            .withNewPort(m.port())
+            .endTcpSocket()
+            .withPeriodSeconds(5)
+            .endReadinessProbe()
+            .withNewLivenessProbe()
+            .withNewTcpSocket()
+            .withNewPort(m.port())
+            .endTcpSocket()
+            .withInitialDelaySeconds(60)
+            .withPeriodSeconds(10)
+            .withFailureThreshold(6)
+            .endLivenessProbe()
+            .withNewResources()
+            .withRequests(requests)
+            .withLimits(limits)
+            .endResources()
+            .addNewVolumeMount()
+            .withName("data")
+            .withMountPath("/var/lib/mysql")
+            .endVolumeMount()
+            .addNewVolumeMount()
+            .withName("config")
+            .withMountPath("/etc/bosun")
+            .endVolumeMount()
+            .addNewVolumeMount()
+            .withName("config")
+            .withMountPath("/docker-entrypoint-initdb.d/10-bosun-users.sh")
+            .withSubPath("init-users.sh")
+            .endVolumeMount()
+            .endContainer()
+            .addNewVolume()
+            .withName("config")
+            .withNewConfigMap()
+            .withName(ClusterNames.config(c))
+            .endConfigMap()
+            .endVolume()
+            .endSpec()
+            .endTemplate()
+            .withVolumeClaimTemplates(pvc)
+            .endSpec()
+            .build();
+    if (m.exporter().enabled()) {
+      sts.getSpec().getTemplate().getSpec().getContainers().add(ExporterSidecar.container(c, m));
+    }
+    return sts;
   }
 
   /** At most one member down by choice at a time (drains, upgrades). */

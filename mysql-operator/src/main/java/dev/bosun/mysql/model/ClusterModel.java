@@ -26,7 +26,8 @@ public record ClusterModel(
     long semiSyncTimeoutMillis,
     String switchoverTarget,
     String fromBackup,
-    String fromBackupArtifact) {
+    String fromBackupArtifact,
+    ExporterModel exporter) {
 
   /** Maps a cluster's spec. */
   public static ClusterModel of(MySQLCluster c) {
@@ -74,7 +75,8 @@ public record ClusterModel(
             : s.getSemiSync().getTimeoutMilliseconds(),
         s.getSwitchover() == null ? null : s.getSwitchover().getTarget(),
         s.getFromBackup() == null ? null : s.getFromBackup().getBackupName(),
-        s.getFromBackup() == null ? null : s.getFromBackup().getArtifact());
+        s.getFromBackup() == null ? null : s.getFromBackup().getArtifact(),
+        ExporterModel.of(s));
   }
 
   /** The official image of a flavour and version. */

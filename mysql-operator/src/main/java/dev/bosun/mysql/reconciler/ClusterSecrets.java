@@ -2,6 +2,7 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.mysql.dependent.ClusterNames;
 import dev.bosun.mysql.dependent.ClusterObjects;
+import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.Credentials;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -24,7 +25,8 @@ final class ClusterSecrets {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** Credentials found, or a problem (reason + message, never a password). */
-  record Found(Credentials credentials, String problemReason, String problem) {
+  record Found(
+      Credentials credentials, String metricsPassword, String problemReason, String problem) {
     boolean ok() {
       return problem == null;
     }
@@ -86,13 +88,29 @@ final class ClusterSecrets {
           replPw == null ? ClusterNames.replicationSecret(c) : ClusterNames.operatorSecret(c);
       return new Found(
           null,
+          null,
           "SecretInvalid",
           "Secret "
               + bad
               + " has no non-empty key password; restore it (delete it only on a new cluster)");
     }
+    String metricsPw = null;
+    if (ClusterModel.of(c).exporter().enabled()) {
+      // Only while metrics are on: a cluster without them has no metrics user and no Secret.
+      metricsPw = value(getOrCreate(client, lookup, c, ClusterNames.metricsSecret(c)), "password");
+      if (metricsPw == null && rootProblem == null) {
+        rootReason = "SecretInvalid";
+        rootProblem =
+            "Secret "
+                + ClusterNames.metricsSecret(c)
+                + " has no non-empty key password; delete it and the operator generates a new one";
+      }
+    }
     return new Found(
-        new Credentials("bosun_operator", opPw, "bosun_repl", replPw), rootReason, rootProblem);
+        new Credentials("bosun_operator", opPw, "bosun_repl", replPw),
+        metricsPw,
+        rootReason,
+        rootProblem);
   }
 
   private static Secret getOrCreate(

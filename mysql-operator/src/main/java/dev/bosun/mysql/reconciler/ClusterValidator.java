@@ -2,6 +2,7 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.meta.KubernetesNames;
 import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.model.ExporterModel;
 import dev.bosun.mysql.sql.Flavour;
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
@@ -33,6 +34,14 @@ final class ClusterValidator {
     if (m.flavour() == Flavour.MARIADB
         && !(m.version().startsWith("10.11") || m.version().startsWith("11."))) {
       problems.add("the MariaDB flavour supports versions 10.11.x and 11.x, not " + m.version());
+    }
+    if (m.exporter().enabled() && m.exporter().port() == m.port()) {
+      problems.add(
+          "metrics.port "
+              + m.exporter().port()
+              + " is the server's port; the exporter needs its own (the default is "
+              + ExporterModel.DEFAULT_PORT
+              + ")");
     }
     List<String> owned = SqlDialect.of(m.flavour()).ownedSettings();
     for (String key : m.serverConfig().keySet()) {

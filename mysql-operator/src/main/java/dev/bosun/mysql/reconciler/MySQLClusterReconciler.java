@@ -24,6 +24,7 @@ import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
 import dev.bosun.mysql.workload.Credentials;
 import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.workload.MetricsUsers;
 import dev.bosun.mysql.workload.RecordSink;
 import dev.bosun.mysql.workload.Restorer;
 import dev.bosun.mysql.workload.TopologyController;
@@ -88,6 +89,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private final Map<String, Controller> controllers = new ConcurrentHashMap<>();
   private final Map<String, String> upgradeSwitchovers = new ConcurrentHashMap<>();
   private final SecretLookups secretLookups = new SecretLookups();
+  private final MetricsUsers metricsUsers;
 
   private record Controller(Credentials credentials, TopologyController controller) {}
 
@@ -109,6 +111,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     this.clock = clock;
     this.statusBuilder = new ClusterStatusBuilder(clock);
     this.restorers = restorers;
+    this.metricsUsers = new MetricsUsers(sqlTimeout);
   }
 
   @Override
@@ -174,6 +177,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
       return stop.get();
     }
     runHealthRound(round);
+    ensureMetricsUser(round);
     if (round.blockReason != null) {
       // The role labels still follow the primary, so the Services reach the one after a failover.
       labelRoles(round);
@@ -250,6 +254,32 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             restorers.apply(r.c, r.m),
             statusSink(r.context, r.c));
     report(r.c, r.m, r.tick);
+  }
+
+  /**
+   * Step 3b: with spec.metrics on, the exporters' user on a steady primary (it replicates); a
+   * failure is logged and retried next round, it holds nothing else back.
+   */
+  private void ensureMetricsUser(Round r) {
+    String uid = r.c.getMetadata().getUid();
+    String primary = r.tick.record().primary();
+    if (!r.m.exporter().enabled() || r.secrets.metricsPassword() == null) {
+      metricsUsers.forget(uid);
+      return;
+    }
+    if (!r.tick.steady() || primary == null || !r.addresses.containsKey(primary)) {
+      return;
+    }
+    try {
+      metricsUsers.ensure(
+          uid,
+          r.controller.dialect(),
+          r.secrets.credentials(),
+          r.addresses.get(primary),
+          r.secrets.metricsPassword());
+    } catch (InstanceException e) {
+      LOG.warn("{}/{}: metrics user not ensured: {}", r.m.namespace(), r.m.name(), e.getMessage());
+    }
   }
 
   /** Step 4: the StatefulSet's size, with the reason a change the spec asks for waits. */

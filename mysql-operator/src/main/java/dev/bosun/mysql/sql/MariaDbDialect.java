@@ -151,6 +151,13 @@ public final class MariaDbDialect implements SqlDialect {
   }
 
   @Override
+  public List<String> metricsPrivileges() {
+    // 10.5+ split REPLICATION CLIENT: SHOW SLAVE STATUS needs REPLICA MONITOR, binlog status
+    // BINLOG MONITOR (REPLICATION CLIENT is only an alias of the latter).
+    return List.of("PROCESS", "BINLOG MONITOR", "REPLICA MONITOR");
+  }
+
+  @Override
   public List<String> bootstrapUsers(
       String rootPassword, String replicationPassword, String operatorPassword) {
     // Bootstrap runs with skip-grant-tables: FLUSH PRIVILEGES first so CREATE USER works.

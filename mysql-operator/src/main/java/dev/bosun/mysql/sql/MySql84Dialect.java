@@ -141,6 +141,11 @@ public final class MySql84Dialect implements SqlDialect {
   }
 
   @Override
+  public List<String> metricsPrivileges() {
+    return List.of("PROCESS", "REPLICATION CLIENT");
+  }
+
+  @Override
   public List<String> bootstrapUsers(
       String rootPassword, String replicationPassword, String operatorPassword) {
     return List.of(

@@ -116,6 +116,37 @@ public interface SqlDialect {
     return "bosun_repl";
   }
 
+  /** The metrics exporter's user: it connects over TCP from its own Pod only. */
+  default String metricsUser() {
+    return "bosun_metrics";
+  }
+
+  /** The host part of the metrics user: the exporter sidecar shares the server's loopback. */
+  default String metricsHost() {
+    return "127.0.0.1";
+  }
+
+  /**
+   * Creates the metrics user, or gives an existing one this password, with what mysqld_exporter's
+   * default collectors read and nothing more: process list, replica and binlog status, global
+   * status and variables (readable by anyone), performance_schema; at most 3 connections.
+   */
+  default List<String> metricsUser(String password) {
+    String account = quote(metricsUser()) + "@" + quote(metricsHost());
+    return List.of(
+        "CREATE USER IF NOT EXISTS "
+            + account
+            + " IDENTIFIED BY "
+            + quote(password)
+            + " WITH MAX_USER_CONNECTIONS 3",
+        "ALTER USER " + account + " IDENTIFIED BY " + quote(password),
+        "GRANT " + String.join(", ", metricsPrivileges()) + " ON *.* TO " + account,
+        "GRANT SELECT ON performance_schema.* TO " + account);
+  }
+
+  /** The global privileges of the metrics user in this flavour. */
+  List<String> metricsPrivileges();
+
   /** Name of the operator's own user. */
   default String operatorUser() {
     return "bosun_operator";

@@ -6,11 +6,15 @@ import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
+import dev.bosun.mysql.v1alpha1.mysqlclusterspec.Metrics;
 import dev.bosun.mysql.v1alpha1.mysqlclusterspec.Resources;
 import dev.bosun.mysql.v1alpha1.mysqlclusterspec.RootPasswordSecret;
 import dev.bosun.mysql.v1alpha1.mysqlclusterspec.resources.Requests;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,6 +28,119 @@ public class ClusterObjectsTest {
         new ObjectMetaBuilder().withName("db").withNamespace("shop").withUid("u-1").build());
     c.setSpec(spec);
     return c;
+  }
+
+  static MySQLCluster withMetrics(Metrics metrics) {
+    MySQLClusterSpec spec = new MySQLClusterSpec();
+    spec.setFlavour(MySQLClusterSpec.Flavour.MARIADB);
+    spec.setVersion("10.11");
+    spec.setMetrics(metrics);
+    return cluster(spec);
+  }
+
+  @Test
+  void withoutMetricsThereIsNoExporterNoMetricsPortAndNoMetricsUser() {
+    MySQLCluster c = withMetrics(null);
+    ClusterModel m = ClusterModel.of(c);
+    var pod = ClusterObjects.statefulSet(c, m, 3).getSpec().getTemplate();
+
+    assertThat(pod.getSpec().getContainers())
+        .extracting(Container::getName)
+        .containsExactly("mysql");
+    assertThat(pod.getMetadata().getAnnotations()).isNullOrEmpty();
+    assertThat(pod.getSpec().getContainers().get(0).getEnv())
+        .extracting(EnvVar::getName)
+        .doesNotContain(ExporterSidecar.PASSWORD_VAR);
+    assertThat(ClusterObjects.headless(c, m).getSpec().getPorts())
+        .extracting(ServicePort::getName)
+        .containsExactly("mysql");
+    assertThat(ClusterObjects.config(c, m).getData().get("init-users.sh"))
+        .doesNotContain("bosun_metrics");
+  }
+
+  @Test
+  void withMetricsEachPodRunsAnExporterOnItsOwnServerAsTheMetricsUser() {
+    Metrics metrics = new Metrics();
+    metrics.setEnabled(true);
+    MySQLCluster c = withMetrics(metrics);
+    ClusterModel m = ClusterModel.of(c);
+    var pod = ClusterObjects.statefulSet(c, m, 3).getSpec().getTemplate();
+    Container exporter = pod.getSpec().getContainers().get(1);
+
+    assertThat(exporter.getName()).isEqualTo("mysqld-exporter");
+    assertThat(exporter.getImage()).isEqualTo("docker.io/prom/mysqld-exporter:v0.14.0");
+    assertThat(exporter.getCommand()).isEmpty();
+    assertThat(exporter.getArgs())
+        .contains("--web.listen-address=:9104", "--web.telemetry-path=/metrics");
+    assertThat(exporter.getPorts())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getName()).isEqualTo("metrics");
+              assertThat(p.getContainerPort()).isEqualTo(9104);
+            });
+    // The password is a Secret reference; the DSN only names its variable.
+    assertThat(exporter.getEnv())
+        .extracting(EnvVar::getName)
+        .containsExactly(ExporterSidecar.PASSWORD_VAR, "DATA_SOURCE_NAME");
+    assertThat(exporter.getEnv().get(0).getValueFrom().getSecretKeyRef().getName())
+        .isEqualTo("db-metrics");
+    assertThat(exporter.getEnv().get(1).getValue())
+        .isEqualTo("bosun_metrics:$(BOSUN_METRICS_PASSWORD)@tcp(127.0.0.1:3306)/");
+    assertThat(exporter.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(exporter.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(exporter.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(exporter.getResources().getRequests())
+        .containsEntry("cpu", new Quantity("10m"))
+        .containsEntry("memory", new Quantity("32Mi"));
+    assertThat(exporter.getResources().getLimits()).containsEntry("memory", new Quantity("64Mi"));
+    assertThat(pod.getMetadata().getAnnotations())
+        .containsEntry("prometheus.io/scrape", "true")
+        .containsEntry("prometheus.io/port", "9104")
+        .containsEntry("prometheus.io/path", "/metrics");
+    assertThat(ClusterObjects.headless(c, m).getSpec().getPorts())
+        .filteredOn(p -> p.getName().equals("metrics"))
+        .singleElement()
+        .satisfies(p -> assertThat(p.getPort()).isEqualTo(9104));
+    // A new data directory gets the user at initialisation, with the password from the Secret.
+    assertThat(pod.getSpec().getContainers().get(0).getEnv())
+        .extracting(EnvVar::getName)
+        .contains(ExporterSidecar.PASSWORD_VAR);
+    assertThat(ClusterObjects.config(c, m).getData().get("init-users.sh"))
+        .contains(
+            "CREATE USER IF NOT EXISTS 'bosun_metrics'@'127.0.0.1' IDENTIFIED BY"
+                + " '$BOSUN_METRICS_PASSWORD' WITH MAX_USER_CONNECTIONS 3;",
+            "GRANT PROCESS, BINLOG MONITOR, REPLICA MONITOR ON *.* TO 'bosun_metrics'@'127.0.0.1';",
+            "GRANT SELECT ON performance_schema.* TO 'bosun_metrics'@'127.0.0.1';\nSQL\n");
+  }
+
+  @Test
+  void theExportersPortImageCommandAndResourcesComeFromTheSpec() {
+    Metrics metrics = new Metrics();
+    metrics.setEnabled(true);
+    metrics.setPort(9200);
+    metrics.setImage("docker.io/bosun/workloads:1");
+    metrics.setCommand(java.util.List.of("/usr/bin/prometheus-mysqld-exporter"));
+    var resources = new dev.bosun.mysql.v1alpha1.mysqlclusterspec.metrics.Resources();
+    var limits = new dev.bosun.mysql.v1alpha1.mysqlclusterspec.metrics.resources.Limits();
+    limits.setCpu("100m");
+    resources.setLimits(limits);
+    metrics.setResources(resources);
+    MySQLCluster c = withMetrics(metrics);
+    Container exporter =
+        ClusterObjects.statefulSet(c, ClusterModel.of(c), 1)
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(1);
+
+    assertThat(exporter.getImage()).isEqualTo("docker.io/bosun/workloads:1");
+    assertThat(exporter.getCommand()).containsExactly("/usr/bin/prometheus-mysqld-exporter");
+    assertThat(exporter.getArgs()).contains("--web.listen-address=:9200");
+    assertThat(exporter.getResources().getLimits())
+        .containsEntry("cpu", new Quantity("100m"))
+        .containsEntry("memory", new Quantity("64Mi"));
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.bosun.mysql.dependent.ClusterObjectsTest;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
+import dev.bosun.mysql.v1alpha1.mysqlclusterspec.Metrics;
 import dev.bosun.mysql.v1alpha1.mysqlclusterspec.Switchover;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -149,5 +150,20 @@ class ClusterValidatorTest {
         .singleElement()
         .asString()
         .contains("the headless Service name 'db.shop-headless'", "(no '.')");
+  }
+
+  @Test
+  void theExporterNeedsAPortOfItsOwn() {
+    MySQLClusterSpec s = mariadb("10.11");
+    s.setMetrics(new Metrics());
+    s.getMetrics().setEnabled(true);
+    s.getMetrics().setPort(3306);
+
+    assertThat(ClusterValidator.validate(model(s), null))
+        .singleElement()
+        .asString()
+        .contains("metrics.port 3306 is the server's port", "9104");
+    s.getMetrics().setEnabled(false);
+    assertThat(ClusterValidator.validate(model(s), null)).isEmpty();
   }
 }

@@ -12,6 +12,8 @@ import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
 import dev.bosun.mysql.testing.MySQLUnderTest;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import dev.bosun.mysql.workload.Credentials;
+import dev.bosun.mysql.workload.InstanceClient;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -225,6 +227,46 @@ class MySQLClusterIT {
                 "True/Replicating".equals(condition("db", "Ready"))
                     && "replica".equals(role("db-0")));
     assertThat(get("db").getStatus().getHealthyInstances()).isEqualTo(3);
+  }
+
+  @Test
+  void withMetricsTheOperatorGeneratesTheExportersSecretAndItsUserReplicatesFromThePrimary() {
+    serversFor("mx", 2);
+    create("mx", MARIADB + "replicas: 2\nmetrics: {enabled: true}");
+
+    await("Ready")
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> "True/Replicating".equals(condition("mx", "Ready")));
+    Secret secret = operator.client.secrets().inNamespace(ns).withName("mx-metrics").get();
+    String password =
+        new String(
+            Base64.getDecoder().decode(secret.getData().get("password")), StandardCharsets.UTF_8);
+    assertThat(password).hasSize(24);
+    assertThat(secret.getMetadata().getOwnerReferences()).isNullOrEmpty();
+    // Created on the primary by the operator, read on the replica: it came by replication.
+    InstanceClient replicaAsMetricsUser =
+        new InstanceClient(
+            servers.get("mx-1").address(),
+            new Credentials("bosun_metrics", password, "none", "none"),
+            Duration.ofSeconds(5));
+    await("the metrics user on the replica")
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(() -> !replicaAsMetricsUser.query("SELECT 1", Duration.ofSeconds(5)).isEmpty());
+    StatefulSet sts = operator.client.apps().statefulSets().inNamespace(ns).withName("mx").get();
+    assertThat(sts.getSpec().getTemplate().getSpec().getContainers())
+        .extracting(c -> c.getName())
+        .containsExactly("mysql", "mysqld-exporter");
+    assertThat(
+            operator
+                .client
+                .services()
+                .inNamespace(ns)
+                .withName("mx-headless")
+                .get()
+                .getSpec()
+                .getPorts())
+        .anyMatch(p -> p.getName().equals("metrics") && p.getPort() == 9104);
   }
 
   @Test

@@ -111,4 +111,15 @@ class MySql84DialectTest {
     assertThat(Flavour.fromSpec("MariaDB")).isEqualTo(Flavour.MARIADB);
     assertThat(Flavour.fromSpec("MySQL")).isEqualTo(Flavour.MYSQL);
   }
+
+  @Test
+  void theMetricsUserReadsStatusOnlyFromTheLoopbackWithAFewConnections() {
+    assertThat(d.metricsUser("m'pw"))
+        .containsExactly(
+            "CREATE USER IF NOT EXISTS 'bosun_metrics'@'127.0.0.1' IDENTIFIED BY 'm''pw'"
+                + " WITH MAX_USER_CONNECTIONS 3",
+            "ALTER USER 'bosun_metrics'@'127.0.0.1' IDENTIFIED BY 'm''pw'",
+            "GRANT PROCESS, REPLICATION CLIENT ON *.* TO 'bosun_metrics'@'127.0.0.1'",
+            "GRANT SELECT ON performance_schema.* TO 'bosun_metrics'@'127.0.0.1'");
+  }
 }

@@ -1,0 +1,47 @@
+package dev.bosun.mysql.workload;
+
+import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.topology.Address;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps each cluster's metrics user on its primary, from where it replicates to every member: also
+ * on clusters whose data was initialised before spec.metrics was turned on. Done once per primary
+ * and password in this process, so a steady cluster costs no statement; an operator restart repeats
+ * it once (the statements are idempotent).
+ */
+public final class MetricsUsers {
+
+  private final Duration timeout;
+  private final Map<String, String> ensured = new ConcurrentHashMap<>();
+
+  /** {@code timeout} bounds connecting and each statement. */
+  public MetricsUsers(Duration timeout) {
+    this.timeout = timeout;
+  }
+
+  /**
+   * Creates the metrics user on {@code primary} or sets its password, unless already done for this
+   * primary and password of cluster {@code uid}.
+   */
+  public void ensure(
+      String uid, SqlDialect dialect, Credentials credentials, Address primary, String password)
+      throws InstanceException {
+    // Only a digest of the password is kept: it tells a rotated Secret from the one applied.
+    String key =
+        primary.host() + ":" + primary.port() + "/" + Integer.toHexString(password.hashCode());
+    if (key.equals(ensured.get(uid))) {
+      return;
+    }
+    new InstanceClient(primary, credentials, timeout, dialect.jdbcOptions())
+        .execute("metrics-user", dialect.metricsUser(password));
+    ensured.put(uid, key);
+  }
+
+  /** Forgets a cluster (deleted, or spec.metrics turned off). */
+  public void forget(String uid) {
+    ensured.remove(uid);
+  }
+}
