@@ -195,6 +195,31 @@ class MemberPodsTest {
   }
 
   @Test
+  void withClientTlsTheMetricsListenerStaysPlainHttpSoPrometheusNeedsNoCertificate() {
+    EtcdCluster c = cluster();
+    Tls tls = new Tls();
+    tls.setServerSecretName("srv");
+    tls.setOperatorSecretName("op");
+    c.getSpec().setTls(tls);
+    c.getSpec().setMetrics(new Metrics());
+    c.getSpec().getMetrics().setEnabled(true);
+    Pod pod =
+        MemberPods.desired(
+            c,
+            new ClusterRef("team", "demo", true, false),
+            new ServiceAddressing(),
+            "demo-0",
+            Map.of(),
+            MemberPods.State.NEW,
+            true);
+
+    assertThat(pod.getSpec().getContainers().get(0).getArgs())
+        .contains(
+            "--listen-client-urls=https://0.0.0.0:2379",
+            "--listen-metrics-urls=http://0.0.0.0:2381");
+  }
+
+  @Test
   void readinessIsEtcdsOwnHealthNotAnOpenPort() {
     var probe =
         pod(cluster(), MemberPods.State.EXISTING, true)

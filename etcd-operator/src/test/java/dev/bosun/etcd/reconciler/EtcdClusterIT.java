@@ -285,6 +285,12 @@ class EtcdClusterIT {
             peer ->
                 assertThat(peer.getSpec().getPorts())
                     .anyMatch(p -> p.getName().equals("metrics") && p.getPort() == 2381));
+    // The extra Service port is not re-applied round after round: idle stays idle.
+    operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(30));
+    int reads = operator.writes.readCount();
+    assertThat(operator.writes.writesDuring(EtcdClusterReconciler.HEALTH_INTERVAL.plusSeconds(2)))
+        .isEmpty();
+    assertThat(operator.writes.readsSince(reads)).as("API reads while idle").isEmpty();
   }
 
   @Test

@@ -40,13 +40,11 @@ public record ClusterModel(
     if (s.getResources() != null) {
       var r = s.getResources().getRequests();
       if (r != null) {
-        putIf(requests, "cpu", r.getCpu());
-        putIf(requests, "memory", r.getMemory());
+        putCpuMemory(requests, r.getCpu(), r.getMemory());
       }
       var l = s.getResources().getLimits();
       if (l != null) {
-        putIf(limits, "cpu", l.getCpu());
-        putIf(limits, "memory", l.getMemory());
+        putCpuMemory(limits, l.getCpu(), l.getMemory());
       }
     }
     var failover = s.getFailover();
@@ -86,9 +84,13 @@ public record ClusterModel(
         : "docker.io/library/mysql:" + version;
   }
 
-  private static void putIf(Map<String, String> m, String k, String v) {
-    if (v != null) {
-      m.put(k, v);
+  /** Sets {@code cpu} and {@code memory} in {@code m} where the spec gives them. */
+  static void putCpuMemory(Map<String, String> m, String cpu, String memory) {
+    if (cpu != null) {
+      m.put("cpu", cpu);
+    }
+    if (memory != null) {
+      m.put("memory", memory);
     }
   }
 }

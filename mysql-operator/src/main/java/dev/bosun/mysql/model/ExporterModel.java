@@ -29,13 +29,11 @@ public record ExporterModel(
     if (m.getResources() != null) {
       var r = m.getResources().getRequests();
       if (r != null) {
-        put(requests, "cpu", r.getCpu());
-        put(requests, "memory", r.getMemory());
+        ClusterModel.putCpuMemory(requests, r.getCpu(), r.getMemory());
       }
       var l = m.getResources().getLimits();
       if (l != null) {
-        put(limits, "cpu", l.getCpu());
-        put(limits, "memory", l.getMemory());
+        ClusterModel.putCpuMemory(limits, l.getCpu(), l.getMemory());
       }
     }
     return new ExporterModel(
@@ -45,11 +43,5 @@ public record ExporterModel(
         m.getCommand() == null ? List.of() : List.copyOf(m.getCommand()),
         requests,
         limits);
-  }
-
-  private static void put(Map<String, String> m, String k, String v) {
-    if (v != null) {
-      m.put(k, v);
-    }
   }
 }

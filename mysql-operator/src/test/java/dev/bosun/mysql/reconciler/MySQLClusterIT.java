@@ -267,6 +267,11 @@ class MySQLClusterIT {
                 .getSpec()
                 .getPorts())
         .anyMatch(p -> p.getName().equals("metrics") && p.getPort() == 9104);
+    // Metrics cost an idle cluster nothing: no writes, no API reads (the Secret is in the cache).
+    operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
+    int readsBefore = operator.writes.readCount();
+    assertThat(operator.writes.writesDuring(Duration.ofSeconds(5))).isEmpty();
+    assertThat(operator.writes.readsSince(readsBefore)).as("API reads while idle").isEmpty();
   }
 
   @Test
