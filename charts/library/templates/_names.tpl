@@ -86,11 +86,23 @@ The operator container's resources: an umbrella chart's global.resources when se
 {{- end }}
 
 {{/*
+The operator's own name, from the chart's bosun.dev/operator annotation: an umbrella chart's alias
+replaces .Chart.Name, never the annotations.
+*/}}
+{{- define "bosun.operatorName" -}}
+{{- $name := index (.Chart.Annotations | default dict) "bosun.dev/operator" }}
+{{- if not $name }}
+{{- fail (printf "chart %s lacks the bosun.dev/operator annotation naming its operator" .Chart.Name) }}
+{{- end }}
+{{- $name }}
+{{- end }}
+
+{{/*
 Name of the Lease the operator takes: "<operator name>-leader", fixed by the operator
-(OperatorSettings.leaseName()) and equal to the chart's name, not the release's.
+(OperatorSettings.leaseName()), not by the release or an alias.
 */}}
 {{- define "bosun.leaseName" -}}
-{{- printf "%s-leader" .Chart.Name }}
+{{- printf "%s-leader" (include "bosun.operatorName" .) }}
 {{- end }}
 
 {{/*

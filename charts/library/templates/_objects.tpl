@@ -113,8 +113,9 @@ subjects:
 {{- end }}
 
 {{/*
-With rbac.scope=namespace: the chart's rules (its "<chart name>.rules" template) as a Role in
-each watched namespace.
+With rbac.scope=namespace: the chart's rules (its "<operator name>.rules" template, named after
+the bosun.dev/operator annotation, which an alias does not change) as a Role in each watched
+namespace.
 */}}
 {{- define "bosun.namespacedRoles" -}}
 {{- if and .Values.rbac.create (eq .Values.rbac.scope "namespace") }}
@@ -129,7 +130,7 @@ metadata:
   labels:
     {{- include "bosun.labels" $ | nindent 4 }}
 rules:
-  {{- include (printf "%s.rules" $.Chart.Name) $ | nindent 2 }}
+  {{- include (printf "%s.rules" (include "bosun.operatorName" $)) $ | nindent 2 }}
 {{- end }}
 {{- end }}
 {{- end }}

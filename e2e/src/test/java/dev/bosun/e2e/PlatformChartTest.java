@@ -8,6 +8,7 @@ import dev.bosun.common.testing.LocalControlPlane;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -163,5 +164,53 @@ class PlatformChartTest {
         .contains("kubectl get mysqlclusters,mysqlbackups -A")
         .doesNotContain("etcdclusters")
         .contains("helm show crds");
+  }
+
+  @Test
+  void eachOperatorMayRenewItsOwnLeaseUnderItsAlias() {
+    // The subcharts run under aliases (webservice, etcd, ...), which change .Chart.Name; the Lease
+    // the operator takes is fixed by the operator itself.
+    Map<String, List<String>> leases =
+        all(chart.render(), Role.class).stream()
+            .filter(r -> r.getMetadata().getName().endsWith("-leader-election"))
+            .collect(
+                java.util.stream.Collectors.toMap(
+                    r -> r.getMetadata().getLabels().get("app.kubernetes.io/name"),
+                    r ->
+                        r.getRules().stream()
+                            .flatMap(rule -> rule.getResourceNames().stream())
+                            .toList()));
+
+    assertThat(leases).hasSize(PlatformChart.OPERATORS.size());
+    leases.forEach(
+        (operator, names) -> assertThat(names).as(operator).containsExactly(operator + "-leader"));
+  }
+
+  @Test
+  void namespaceScopedRbacRendersTheOperatorsRulesUnderItsAlias() {
+    List<Role> roles =
+        all(
+                chart.render(
+                    "mysql.rbac.scope",
+                    "namespace",
+                    "mysql.watchNamespaces[0]",
+                    "team-a",
+                    "webservice.rbac.scope",
+                    "namespace",
+                    "webservice.watchNamespaces[0]",
+                    "team-a"),
+                Role.class)
+            .stream()
+            .filter(r -> "team-a".equals(r.getMetadata().getNamespace()))
+            .toList();
+
+    assertThat(roles)
+        .extracting(r -> r.getMetadata().getLabels().get("app.kubernetes.io/name"))
+        .containsExactlyInAnyOrder("bosun-mysql-operator", "bosun-webservice-operator");
+    assertThat(roles)
+        .allSatisfy(
+            r ->
+                assertThat(r.getRules())
+                    .anySatisfy(rule -> assertThat(rule.getResources()).contains("pods")));
   }
 }
