@@ -26,7 +26,7 @@ public record ClusterModel(
     long semiSyncTimeoutMillis,
     String switchoverTarget,
     String fromBackup,
-    String fromBackupArtifact) {
+    String fromBackupKey) {
 
   /** Maps a cluster's spec. */
   public static ClusterModel of(MySQLCluster c) {
@@ -74,7 +74,7 @@ public record ClusterModel(
             : s.getSemiSync().getTimeoutMilliseconds(),
         s.getSwitchover() == null ? null : s.getSwitchover().getTarget(),
         s.getFromBackup() == null ? null : s.getFromBackup().getBackupName(),
-        s.getFromBackup() == null ? null : s.getFromBackup().getArtifact());
+        s.getFromBackup() == null ? null : s.getFromBackup().getKey());
   }
 
   /** The official image of a flavour and version. */

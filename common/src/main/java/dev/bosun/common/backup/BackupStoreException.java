@@ -1,0 +1,30 @@
+package dev.bosun.common.backup;
+
+/**
+ * Why a backup's store cannot be opened: a sentence for a condition (never a secret, never an
+ * exception's text) and the condition reason that goes with it.
+ */
+public final class BackupStoreException extends Exception {
+
+  /** The spec must change: no retry helps. */
+  public static final String INVALID_SPEC = "InvalidSpec";
+
+  /** Something the spec points at (the credentials Secret) is missing or incomplete for now. */
+  public static final String STORE_UNAVAILABLE = "StoreUnavailable";
+
+  private final String reason;
+
+  public BackupStoreException(String reason, String message) {
+    super(message);
+    this.reason = reason;
+  }
+
+  public String reason() {
+    return reason;
+  }
+
+  /** True when retrying cannot help until the spec changes. */
+  public boolean invalidSpec() {
+    return INVALID_SPEC.equals(reason);
+  }
+}
