@@ -3,6 +3,7 @@ package dev.bosun.mysql.reconciler;
 import dev.bosun.common.backup.BackupRecord;
 import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.backup.BackupTarget;
+import dev.bosun.common.backup.BackupTiming;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.Conditions;
@@ -118,18 +119,16 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
         previous == null || previous.getLastBackup() == null
             ? null
             : previous.getLastBackup().time();
-    boolean due;
-    if (schedule == null) {
-      due = last == null;
-    } else {
-      ZonedDateTime from =
-          last != null ? last : ZonedDateTime.parse(b.getMetadata().getCreationTimestamp());
-      due = !schedule.next(from).isAfter(now);
-    }
+    BackupTiming.Decision decision =
+        BackupTiming.decide(
+            Optional.ofNullable(schedule),
+            Optional.ofNullable(last),
+            ZonedDateTime.parse(b.getMetadata().getCreationTimestamp()),
+            now);
     MySQLBackupStatus status = copy(previous);
     String jobKey = b.getMetadata().getUid();
     var job = dumps.state(jobKey);
-    if (due && job.isEmpty()) {
+    if (decision.due() && job.isEmpty()) {
       return startDump(b, cluster, target, now, context.getClient());
     }
     if (job.isPresent() && job.get() instanceof BackgroundJobs.Running<DumpRun> running) {
@@ -163,7 +162,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
         dumps.forget(jobKey);
       }
     }
-    ZonedDateTime next = schedule == null ? null : schedule.next(now);
+    ZonedDateTime next = decision.next().orElse(null);
     status.setNextScheduleTime(next);
     status.setObservedGeneration(b.getMetadata().getGeneration());
     String when =
