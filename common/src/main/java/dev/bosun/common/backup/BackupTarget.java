@@ -44,6 +44,22 @@ public record BackupTarget(BackupStore store, String prefix) {
   }
 
   /**
+   * The key a restore loads: {@code named} when given (it must be one of this backup's keys: the
+   * store is shared by every backup of the volume or bucket), else the newest; empty when the
+   * backup holds nothing yet.
+   */
+  public Optional<String> restoreKey(String named) throws IOException {
+    if (named == null) {
+      return newest().map(StoredObject::key);
+    }
+    if (!within(named)) {
+      throw new IllegalArgumentException(
+          named + " is not a key of this backup (its keys start with " + prefix + ")");
+    }
+    return Optional.of(named);
+  }
+
+  /**
    * Deletes the objects beyond the newest {@code keep} and returns the ones kept, oldest first, as
    * a status lists them.
    */

@@ -1,6 +1,7 @@
 package dev.bosun.common.backup;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
@@ -55,5 +56,21 @@ class BackupTargetTest {
     assertThat(Files.exists(root.resolve("team-a/demo/nightly/a.db"))).isFalse();
     assertThat(Files.exists(root.resolve("team-a/demo/nightlyx/other.db"))).isTrue();
     assertThat(target().newest()).map(StoredObject::key).hasValue("team-a/demo/nightly/c.db");
+  }
+
+  @Test
+  void aRestoreLoadsTheNamedKeyOfThisBackupOrTheNewest() throws Exception {
+    assertThat(target().restoreKey(null)).isEmpty();
+    write("team-a/demo/nightly/a.db", 100);
+    write("team-a/demo/nightly/b.db", 200);
+
+    assertThat(target().restoreKey(null)).hasValue("team-a/demo/nightly/b.db");
+    assertThat(target().restoreKey("team-a/demo/nightly/a.db"))
+        .hasValue("team-a/demo/nightly/a.db");
+    assertThatThrownBy(() -> target().restoreKey("team-b/demo/nightly/a.db"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "team-b/demo/nightly/a.db is not a key of this backup (its keys start with"
+                + " team-a/demo/nightly/)");
   }
 }

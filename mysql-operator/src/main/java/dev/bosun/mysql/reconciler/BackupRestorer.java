@@ -1,7 +1,6 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.backup.BackupTarget;
-import dev.bosun.common.backup.StoredObject;
 import dev.bosun.mysql.backup.BackgroundJobs;
 import dev.bosun.mysql.backup.LogicalDump;
 import dev.bosun.mysql.backup.MySQLBackupStores;
@@ -83,26 +82,18 @@ public final class BackupRestorer implements BiFunction<MySQLCluster, ClusterMod
       throw new InstanceException("MySQLBackup " + m.fromBackup() + " does not exist");
     }
     BackupTarget target = stores.open(b);
-    String dump = m.fromBackupKey();
-    if (dump == null) {
+    String dump;
+    try {
       dump =
           target
-              .newest()
-              .map(StoredObject::key)
+              .restoreKey(m.fromBackupKey())
               .orElseThrow(
                   () ->
                       new InstanceException(
                           "MySQLBackup " + m.fromBackup() + " holds no dump yet"));
-    } else if (!target.within(dump)) {
+    } catch (IllegalArgumentException e) {
       // The store is the whole backup volume or bucket: only this backup's own keys are loaded.
-      throw new InstanceException(
-          "fromBackup.key "
-              + dump
-              + " is not a dump of MySQLBackup "
-              + m.fromBackup()
-              + " (its keys start with "
-              + target.prefix()
-              + ")");
+      throw new InstanceException("fromBackup.key " + e.getMessage());
     }
     ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, cluster);
     if (secrets.credentials() == null) {
