@@ -1,10 +1,12 @@
 package dev.bosun.common.backup;
 
+import dev.bosun.common.status.ReasonedException;
+
 /**
  * Why a backup's store cannot be opened: a sentence for a condition (never a secret, never an
  * exception's text) and the condition reason that goes with it.
  */
-public final class BackupStoreException extends Exception {
+public final class BackupStoreException extends ReasonedException {
 
   /** The spec must change: no retry helps. */
   public static final String INVALID_SPEC = "InvalidSpec";
@@ -12,19 +14,12 @@ public final class BackupStoreException extends Exception {
   /** Something the spec points at (the credentials Secret) is missing or incomplete for now. */
   public static final String STORE_UNAVAILABLE = "StoreUnavailable";
 
-  private final String reason;
-
   public BackupStoreException(String reason, String message) {
-    super(message);
-    this.reason = reason;
-  }
-
-  public String reason() {
-    return reason;
+    super(reason, message);
   }
 
   /** True when retrying cannot help until the spec changes. */
   public boolean invalidSpec() {
-    return INVALID_SPEC.equals(reason);
+    return INVALID_SPEC.equals(reason());
   }
 }

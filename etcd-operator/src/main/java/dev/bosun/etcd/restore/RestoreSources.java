@@ -3,6 +3,7 @@ package dev.bosun.etcd.restore;
 import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.backup.StoredObject;
 import dev.bosun.common.status.HumanMessages;
+import dev.bosun.common.status.ReasonedException;
 import dev.bosun.etcd.backup.EtcdBackupStores;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -31,16 +32,9 @@ public final class RestoreSources {
   }
 
   /** Why no restore source could be found; the reason is a condition reason. */
-  public static final class NotRestorable extends Exception {
-    private final String reason;
-
+  public static final class NotRestorable extends ReasonedException {
     public NotRestorable(String reason, String message) {
-      super(message);
-      this.reason = reason;
-    }
-
-    public String reason() {
-      return reason;
+      super(reason, message);
     }
   }
 
