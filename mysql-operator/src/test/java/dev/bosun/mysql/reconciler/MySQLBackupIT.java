@@ -217,4 +217,38 @@ class MySQLBackupIT {
         .atMost(Duration.ofSeconds(30))
         .until(() -> "False/ClusterNotFound".equals(ready(backup("orphan"))));
   }
+
+  @Test
+  void aStoreTheSchemaAcceptsButTheOperatorCannotUseIsNamedWithItsField() {
+    String s3 = "{endpoint: 'http://127.0.0.1:1', bucket: backups, credentialsSecret: {name: ";
+    // A prefix climbing out of the namespace passes the schema's pattern, not the operator.
+    Crds.createRaw(
+        operator.client,
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLBackup",
+        ns,
+        "climbing",
+        "clusterName: src\nstore: {s3: " + s3 + "c}, prefix: 'a/../../other'}}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/InvalidSpec".equals(ready(backup("climbing"))));
+    assertThat(message(backup("climbing"))).startsWith("invalid spec: store.s3.prefix: ");
+    // A missing Secret may still be created: its own reason, retried.
+    Crds.createRaw(
+        operator.client,
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLBackup",
+        ns,
+        "no-secret",
+        "clusterName: src\nstore: {s3: " + s3 + "absent}}}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/StoreUnavailable".equals(ready(backup("no-secret"))));
+    assertThat(message(backup("no-secret")))
+        .isEqualTo("Secret absent with the S3 credentials does not exist");
+  }
+
+  private static String message(MySQLBackup b) {
+    return Conditions.find(b.getStatus().getConditions(), "Ready").orElseThrow().getMessage();
+  }
 }
