@@ -98,4 +98,15 @@ class BackupStoresTest {
     assertThat(target.store().location("team-a/orders/nightly/1.db"))
         .isEqualTo("file:/backups/team-a/orders/nightly/1.db");
   }
+
+  @Test
+  void aSpecMistakeWaitsForTheSpecAMissingSecretIsRetried() {
+    BackupStoreException spec = new BackupStoreException(BackupStoreException.INVALID_SPEC, "x");
+    BackupStoreException secret =
+        new BackupStoreException(BackupStoreException.STORE_UNAVAILABLE, "Secret s is missing");
+    assertThat(spec.conditionMessage()).isEqualTo("invalid spec: x");
+    assertThat(spec.retryAfter()).isNull();
+    assertThat(secret.conditionMessage()).isEqualTo("Secret s is missing");
+    assertThat(secret.retryAfter()).isEqualTo(java.time.Duration.ofSeconds(30));
+  }
 }

@@ -107,10 +107,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     try {
       target = EtcdBackupStores.open(context.getClient(), volumeRoot, backup);
     } catch (BackupStoreException e) {
-      String message = HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH);
-      return e.invalidSpec()
-          ? blocked(backup, e.reason(), "invalid spec: " + message, null)
-          : blocked(backup, e.reason(), message, Duration.ofSeconds(30));
+      return blocked(backup, e.reason(), e.conditionMessage(), e.retryAfter());
     }
 
     ZonedDateTime now = ZonedDateTime.now(clock).withNano(0);

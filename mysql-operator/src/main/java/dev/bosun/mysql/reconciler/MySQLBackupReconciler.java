@@ -93,11 +93,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     try {
       target = stores.open(b);
     } catch (BackupStoreException e) {
-      String message = HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH);
-      // A spec mistake waits for the spec to change; a missing Secret may appear any time.
-      return e.invalidSpec()
-          ? fail(b, e.reason(), "invalid spec: " + message, null)
-          : fail(b, e.reason(), message, Duration.ofSeconds(30));
+      return fail(b, e.reason(), e.conditionMessage(), e.retryAfter());
     }
     MySQLCluster cluster =
         context
