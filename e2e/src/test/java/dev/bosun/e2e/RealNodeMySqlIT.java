@@ -293,7 +293,7 @@ class RealNodeMySqlIT {
         apiVersion: mysql.bosun.dev/v1alpha1
         kind: MySQLBackup
         metadata: {name: shop-nightly}
-        spec: {clusterName: shop, storage: {volume: {}}}
+        spec: {clusterName: shop, store: {volume: {}}}
         """);
     Resources.awaitReady(
         admin,
@@ -305,7 +305,9 @@ class RealNodeMySqlIT {
     @SuppressWarnings("unchecked")
     Map<String, Object> backupStatus =
         (Map<String, Object>) backup("shop-nightly").getAdditionalProperties().get("status");
-    System.err.println("[e2e] MySQLBackup shop-nightly: " + backupStatus.get("lastLocation"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> lastBackup = (Map<String, Object>) backupStatus.get("lastBackup");
+    System.err.println("[e2e] MySQLBackup shop-nightly: " + lastBackup.get("location"));
 
     cluster("shop-copy", 2, "  fromBackup: {backupName: shop-nightly}\n");
     awaitReady("shop-copy", 2);

@@ -3,7 +3,7 @@ package dev.bosun.mysql;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
-import dev.bosun.mysql.backup.BackupStores;
+import dev.bosun.mysql.backup.MySQLBackupStores;
 import dev.bosun.mysql.reconciler.BackupRestorer;
 import dev.bosun.mysql.reconciler.MySQLBackupReconciler;
 import dev.bosun.mysql.reconciler.MySQLClusterReconciler;
@@ -66,7 +66,7 @@ public final class Main {
       Path backupRoot) {
     EventRecorder events = new EventRecorder(client, MySQLOperator.NAME);
     Addressing where = addressing != null ? addressing : Addressing.headlessService();
-    BackupStores stores = new BackupStores(client, backupRoot);
+    MySQLBackupStores stores = new MySQLBackupStores(client, backupRoot);
     return new OperatorRuntime(settings, client)
         .register(
             new MySQLClusterReconciler(

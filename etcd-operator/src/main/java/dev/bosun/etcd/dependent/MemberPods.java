@@ -1,10 +1,10 @@
 package dev.bosun.etcd.dependent;
 
+import dev.bosun.common.backup.BackupStores;
 import dev.bosun.common.meta.EnvVars;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.meta.MetricsEndpoints;
 import dev.bosun.etcd.EtcdOperator;
-import dev.bosun.etcd.backup.BackupStores;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;

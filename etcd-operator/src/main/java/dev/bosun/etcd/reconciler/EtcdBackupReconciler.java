@@ -1,8 +1,9 @@
 package dev.bosun.etcd.reconciler;
 
-import dev.bosun.common.backup.BackupStore;
-import dev.bosun.common.backup.Retention;
-import dev.bosun.common.backup.StoredObject;
+import dev.bosun.common.backup.BackupRecord;
+import dev.bosun.common.backup.BackupStoreException;
+import dev.bosun.common.backup.BackupTarget;
+import dev.bosun.common.backup.BackupTiming;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.Conditions;
@@ -11,8 +12,7 @@ import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.etcd.EtcdOperator;
-import dev.bosun.etcd.backup.BackupStores;
-import dev.bosun.etcd.backup.BackupTiming;
+import dev.bosun.etcd.backup.EtcdBackupStores;
 import dev.bosun.etcd.backup.SnapshotJobs;
 import dev.bosun.etcd.backup.SnapshotTaker;
 import dev.bosun.etcd.etcd.EtcdClients;
@@ -24,7 +24,6 @@ import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdBackupStatus;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.etcdbackupstatus.InProgress;
-import dev.bosun.etcd.v1alpha1.etcdbackupstatus.LastBackup;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -39,8 +38,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -60,8 +57,6 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
   static final String READY = "Ready";
   static final String DEGRADED = "Degraded";
   private static final Logger LOG = LoggerFactory.getLogger(EtcdBackupReconciler.class);
-  private static final DateTimeFormatter KEY_TIME =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
   private final MemberAddressing addressing;
   private final EventRecorder events;
@@ -98,30 +93,33 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     EtcdBackup backup = live.get();
     EtcdBackupStatus previous = backup.getStatus();
     Optional<CronSchedule> schedule;
-    BackupStore store;
-    String prefix;
+    BackupTarget target;
     try {
       schedule = Optional.ofNullable(backup.getSpec().getSchedule()).map(CronSchedule::parse);
-      store = new BackupStores(context.getClient(), volumeRoot).open(backup);
-      prefix = BackupStores.prefix(backup);
     } catch (IllegalArgumentException e) {
       return blocked(
           backup,
           "InvalidSpec",
-          "invalid spec: " + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
+          "invalid spec: schedule: "
+              + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
           null);
+    }
+    try {
+      target = EtcdBackupStores.open(context.getClient(), volumeRoot, backup);
+    } catch (BackupStoreException e) {
+      return blocked(backup, e.reason(), e.conditionMessage(), e.retryAfter());
     }
 
     ZonedDateTime now = ZonedDateTime.now(clock).withNano(0);
     ZonedDateTime created = ZonedDateTime.parse(backup.getMetadata().getCreationTimestamp());
     Optional<ZonedDateTime> last =
-        Optional.ofNullable(previous).map(EtcdBackupStatus::getLastBackup).map(LastBackup::getTime);
+        Optional.ofNullable(previous).map(EtcdBackupStatus::getLastBackup).map(BackupRecord::time);
     BackupTiming.Decision decision = BackupTiming.decide(schedule, last, created, now);
     String uid = backup.getMetadata().getUid();
     Optional<SnapshotJobs.Job> running = jobs.job(uid);
     if (running.isPresent()) {
       return running.get().done()
-          ? record(backup, running.get(), decision, store)
+          ? record(backup, running.get(), decision, target)
           : inProgress(backup, running.get(), decision);
     }
     if (!decision.due()) {
@@ -145,7 +143,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
       return blocked(backup, "WaitingForCluster", message, Duration.ofSeconds(10));
     }
 
-    String key = prefix + KEY_TIME.format(now) + ".db";
+    String key = target.newKey(now.toInstant(), "db");
     EtcdClients clients;
     try {
       clients = connections.of(context.getClient(), cluster);
@@ -165,7 +163,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
               key,
               bytes ->
                   new SnapshotTaker(new EtcdMembership(clients))
-                      .take(endpoints, store, key, bytes));
+                      .take(endpoints, target.store(), key, bytes));
     } catch (RejectedExecutionException e) {
       return blocked(
           backup,
@@ -216,24 +214,18 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
 
   /** A finished job: record its snapshot and apply retention, or report its failure. */
   private UpdateControl<EtcdBackup> record(
-      EtcdBackup backup, SnapshotJobs.Job job, BackupTiming.Decision decision, BackupStore store) {
+      EtcdBackup backup,
+      SnapshotJobs.Job job,
+      BackupTiming.Decision decision,
+      BackupTarget target) {
     jobs.collect(backup.getMetadata().getUid());
     EtcdBackupStatus previous = backup.getStatus();
-    String prefix = BackupStores.prefix(backup);
     SnapshotTaker.Snapshot snapshot;
-    List<StoredObject> kept;
+    List<BackupRecord> kept;
     try {
       snapshot = job.result().join();
-      List<StoredObject> existing = store.list(prefix);
-      List<StoredObject> expired = Retention.toDelete(existing, backup.getSpec().getKeep());
-      for (StoredObject old : expired) {
-        // Only keys under this backup's own prefix (inside its namespace) are ever deleted.
-        if (BackupStores.within(prefix, old.key())) {
-          store.delete(old.key());
-        }
-      }
-      kept = new ArrayList<>(existing);
-      kept.removeAll(expired);
+      // Only keys under this backup's own prefix (inside its namespace) are ever deleted.
+      kept = target.retain(backup.getSpec().getKeep());
     } catch (IOException | UncheckedIOException | java.util.concurrent.CompletionException e) {
       Throwable cause =
           e instanceof java.util.concurrent.CompletionException && e.getCause() != null
@@ -245,16 +237,11 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
       return blocked(backup, "BackupFailed", message, Duration.ofSeconds(30));
     }
 
-    ZonedDateTime startedAt = job.startedAt().atZone(ZoneOffset.UTC);
-    LastBackup lastBackup = new LastBackup();
-    lastBackup.setKey(snapshot.stored().key());
-    lastBackup.setTime(startedAt);
-    lastBackup.setRevision(snapshot.revision());
-    lastBackup.setSize(snapshot.stored().size());
-    lastBackup.setLocation(snapshot.stored().location());
     EtcdBackupStatus status = copy(previous, backup);
-    status.setLastBackup(lastBackup);
+    status.setLastBackup(BackupRecord.of(snapshot.stored(), job.startedAt()));
+    status.setLastRevision(snapshot.revision());
     status.setInProgress(null);
+    status.setBackups(kept);
     status.setBackupCount(kept.size());
     status.setNextScheduleTime(decision.next().orElse(null));
     String message =
@@ -318,7 +305,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             && Conditions.find(previous.getConditions(), READY)
                 .map(c -> reason.equals(c.getReason()))
                 .orElse(false);
-    if (!repeated && "InvalidSpec".equals(reason)) {
+    if (!repeated && ("InvalidSpec".equals(reason) || "StoreUnavailable".equals(reason))) {
       LOG.warn("{}: {}", reason, message);
       events.warning(backup, reason, message);
     }

@@ -1,16 +1,15 @@
 package dev.bosun.etcd.restore;
 
-import dev.bosun.common.backup.BackupStore;
+import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.backup.StoredObject;
 import dev.bosun.common.status.HumanMessages;
-import dev.bosun.etcd.backup.BackupStores;
+import dev.bosun.common.status.ReasonedException;
+import dev.bosun.etcd.backup.EtcdBackupStores;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -33,16 +32,9 @@ public final class RestoreSources {
   }
 
   /** Why no restore source could be found; the reason is a condition reason. */
-  public static final class NotRestorable extends Exception {
-    private final String reason;
-
+  public static final class NotRestorable extends ReasonedException {
     public NotRestorable(String reason, String message) {
-      super(message);
-      this.reason = reason;
-    }
-
-    public String reason() {
-      return reason;
+      super(reason, message);
     }
   }
 
@@ -62,7 +54,7 @@ public final class RestoreSources {
   public RestoreSource newest(KubernetesClient client, EtcdBackup backup) throws NotRestorable {
     String name = backup.getMetadata().getName();
     var store = backup.getSpec().getStore();
-    var s3 = store == null ? null : store.getS3();
+    var s3 = store == null ? null : store.s3();
     if (s3 == null) {
       refuseUnservableVolume(name);
     }
@@ -74,11 +66,11 @@ public final class RestoreSources {
     return new RestoreSource.S3(
         name,
         newest.key(),
-        s3.getEndpoint(),
-        s3.getRegion(),
-        s3.getBucket(),
-        !Boolean.FALSE.equals(s3.getPathStyle()),
-        s3.getCredentialsSecretName(),
+        s3.endpoint(),
+        s3.region(),
+        s3.bucket(),
+        !Boolean.FALSE.equals(s3.pathStyle()),
+        s3.credentialsSecret().name(),
         newest.lastModified());
   }
 
@@ -107,11 +99,14 @@ public final class RestoreSources {
   private StoredObject newestSnapshot(KubernetesClient client, EtcdBackup backup)
       throws NotRestorable {
     String name = backup.getMetadata().getName();
-    List<StoredObject> snapshots;
     try {
-      BackupStore store = new BackupStores(client, backupDir).open(backup);
-      snapshots = store.list(BackupStores.prefix(backup));
-    } catch (IllegalArgumentException e) {
+      return EtcdBackupStores.open(client, backupDir, backup)
+          .newest()
+          .orElseThrow(
+              () ->
+                  new NotRestorable(
+                      "WaitingForBackup", "EtcdBackup " + name + " has no snapshot yet"));
+    } catch (BackupStoreException e) {
       // The stores' own sentences about what the user must fix.
       throw new NotRestorable(
           "WaitingForBackup", "cannot list the snapshots of " + name + ": " + e.getMessage());
@@ -120,11 +115,5 @@ public final class RestoreSources {
           "WaitingForBackup",
           "cannot list the snapshots of " + name + ": " + HumanMessages.describe(e));
     }
-    return snapshots.stream()
-        .max(Comparator.comparing(StoredObject::lastModified).thenComparing(StoredObject::key))
-        .orElseThrow(
-            () ->
-                new NotRestorable(
-                    "WaitingForBackup", "EtcdBackup " + name + " has no snapshot yet"));
   }
 }

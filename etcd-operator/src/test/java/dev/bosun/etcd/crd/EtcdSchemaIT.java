@@ -121,7 +121,7 @@ class EtcdSchemaIT {
         Arguments.of("empty store", "clusterName: demo\nstore: {}", "spec.store"),
         Arguments.of(
             "both stores",
-            "clusterName: demo\nstore: {volume: {}, s3: {endpoint: 'http://s3', bucket: bkt, credentialsSecretName: c}}",
+            "clusterName: demo\nstore: {volume: {}, s3: {endpoint: 'http://s3', bucket: bkt, credentialsSecret: {name: c}}}",
             "spec.store"),
         Arguments.of("bad cluster name", "clusterName: Demo\n" + vol, "spec.clusterName"),
         Arguments.of(
@@ -138,20 +138,20 @@ class EtcdSchemaIT {
             "spec.store.volume.prefix"),
         Arguments.of(
             "s3 without bucket",
-            "clusterName: demo\nstore: {s3: {endpoint: 'http://s3', credentialsSecretName: c}}",
+            "clusterName: demo\nstore: {s3: {endpoint: 'http://s3', credentialsSecret: {name: c}}}",
             "spec.store.s3.bucket"),
         Arguments.of(
             "s3 endpoint not a URL",
-            "clusterName: demo\nstore: {s3: {endpoint: 's3.local', bucket: bkt, credentialsSecretName: c}}",
+            "clusterName: demo\nstore: {s3: {endpoint: 's3.local', bucket: bkt, credentialsSecret: {name: c}}}",
             "spec.store.s3.endpoint"),
         Arguments.of(
             "s3 bucket with capitals",
-            "clusterName: demo\nstore: {s3: {endpoint: 'http://s3', bucket: Backups, credentialsSecretName: c}}",
+            "clusterName: demo\nstore: {s3: {endpoint: 'http://s3', bucket: Backups, credentialsSecret: {name: c}}}",
             "spec.store.s3.bucket"),
         Arguments.of(
             "s3 without credentials",
             "clusterName: demo\nstore: {s3: {endpoint: 'http://s3', bucket: bkt}}",
-            "spec.store.s3.credentialsSecretName"));
+            "spec.store.s3.credentialsSecret"));
   }
 
   static String manyEntries(int n) {

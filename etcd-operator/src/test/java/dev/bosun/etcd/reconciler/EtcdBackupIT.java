@@ -2,6 +2,8 @@ package dev.bosun.etcd.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bosun.common.backup.BackupRecord;
+import dev.bosun.common.backup.BackupStoreSpec;
 import dev.bosun.common.backup.S3BackupStore;
 import dev.bosun.common.backup.StoredObject;
 import dev.bosun.common.status.Conditions;
@@ -19,9 +21,6 @@ import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdBackupSpec;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
-import dev.bosun.etcd.v1alpha1.etcdbackupspec.Store;
-import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.S3;
-import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.Volume;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Bootstrap;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.DisasterRecovery;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.bootstrap.FromBackup;
@@ -116,7 +115,7 @@ class EtcdBackupIT {
     return data;
   }
 
-  EtcdBackup backup(String name, String cluster, Store store, Integer keep) {
+  EtcdBackup backup(String name, String cluster, BackupStoreSpec store, Integer keep) {
     EtcdBackup b = new EtcdBackup();
     b.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
     EtcdBackupSpec spec = new EtcdBackupSpec();
@@ -143,18 +142,20 @@ class EtcdBackupIT {
   @Test
   void aSnapshotOnTheBackupVolumeRestoresEveryKey() throws Exception {
     Map<String, String> data = clusterWithData("vol", 300);
-    Store store = new Store();
-    store.setVolume(new Volume());
+    BackupStoreSpec store = BackupStoreSpec.volume(null);
     EtcdBackup done =
         awaitSucceeded(backup("vol-once", "vol", store, null).getMetadata().getName());
 
     var last = done.getStatus().getLastBackup();
-    assertThat(last.getRevision()).isGreaterThanOrEqualTo(300L);
-    assertThat(last.getSize()).isPositive();
-    assertThat(last.getKey()).startsWith(ns + "/vol/vol-once/").endsWith(".db");
-    Path file = EtcdUnderTest.BACKUP_DIR.resolve(last.getKey());
-    assertThat(file).exists().hasSize(last.getSize());
+    assertThat(done.getStatus().getLastRevision()).isGreaterThanOrEqualTo(300L);
+    assertThat(last.size()).isPositive();
+    assertThat(last.key()).startsWith(ns + "/vol/vol-once/").endsWith(".db");
+    Path file = EtcdUnderTest.BACKUP_DIR.resolve(last.key());
+    assertThat(file).exists().hasSize(last.size());
     assertThat(done.getStatus().getBackupCount()).isEqualTo(1);
+    assertThat(done.getStatus().getBackups())
+        .extracting(BackupRecord::key)
+        .containsExactly(last.key());
     assertThat(done.getStatus().getNextScheduleTime()).as("one-shot").isNull();
 
     try (RestoredEtcd restored = RestoredEtcd.start(file, "127.0.99.1")) {
@@ -177,13 +178,8 @@ class EtcdBackupIT {
     String outside = "team/obj/obj-nightly/";
     direct.write(outside + "20200101T000000Z.db", new ByteArrayInputStream(new byte[] {1}));
 
-    Store store = new Store();
-    S3 target = new S3();
-    target.setEndpoint(s3.endpoint().toString());
-    target.setBucket(s3.bucket());
-    target.setPrefix("team/obj");
-    target.setCredentialsSecretName("s3-credentials");
-    store.setS3(target);
+    BackupStoreSpec store =
+        BackupStoreSpec.s3(s3.endpoint().toString(), s3.bucket(), "team/obj", "s3-credentials");
     EtcdBackup done =
         awaitSucceeded(backup("obj-nightly", "obj", store, 2).getMetadata().getName());
 
@@ -192,17 +188,17 @@ class EtcdBackupIT {
         .extracting(StoredObject::key)
         .as("the two oldest were deleted")
         .hasSize(2)
-        .contains(done.getStatus().getLastBackup().getKey())
+        .contains(done.getStatus().getLastBackup().key())
         .doesNotContain(prefix + "20200101T000000Z.db", prefix + "20200102T000000Z.db");
-    assertThat(done.getStatus().getLastBackup().getKey()).startsWith(ns + "/");
+    assertThat(done.getStatus().getLastBackup().key()).startsWith(ns + "/");
     assertThat(direct.list(outside))
         .extracting(StoredObject::key)
         .as("nothing outside the namespace is deleted")
         .contains(outside + "20200101T000000Z.db");
-    assertThat(done.getStatus().getLastBackup().getLocation()).startsWith("s3://");
+    assertThat(done.getStatus().getLastBackup().location()).startsWith("s3://");
 
     Path copy = Files.createTempFile("from-s3", ".db");
-    try (InputStream in = direct.read(done.getStatus().getLastBackup().getKey())) {
+    try (InputStream in = direct.read(done.getStatus().getLastBackup().key())) {
       Files.copy(in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
     try (RestoredEtcd restored = RestoredEtcd.start(copy, "127.0.99.2")) {
@@ -214,18 +210,14 @@ class EtcdBackupIT {
   void aNewClusterBootstrapsFromTheNewestSnapshotAndGrowsWithTheData() throws Exception {
     Map<String, String> data = clusterWithData("src", 150);
     createS3Secret();
-    Store store = new Store();
-    S3 target = new S3();
-    target.setEndpoint(s3.endpoint().toString());
-    target.setBucket(s3.bucket());
-    target.setCredentialsSecretName("s3-credentials");
-    store.setS3(target);
+    BackupStoreSpec store =
+        BackupStoreSpec.s3(s3.endpoint().toString(), s3.bucket(), null, "s3-credentials");
     EtcdBackup done =
         awaitSucceeded(backup("src-backup", "src", store, null).getMetadata().getName());
 
     EtcdCluster ready = restoredCluster("dst", 3, "src-backup");
     assertThat(ready.getStatus().getRestoredFrom())
-        .isEqualTo("s3://" + s3.bucket() + "/" + done.getStatus().getLastBackup().getKey());
+        .isEqualTo("s3://" + s3.bucket() + "/" + done.getStatus().getLastBackup().key());
     // The members that joined later got the data from the restored one: read from the newest.
     assertThat(readData("dst", "dst-2")).isEqualTo(data);
   }
@@ -274,11 +266,10 @@ class EtcdBackupIT {
   void aNewClusterBootstrapsFromAVolumeSnapshotTheOperatorServesToItsInitContainer()
       throws Exception {
     Map<String, String> data = clusterWithData("vsrc", 120);
-    Store store = new Store();
-    store.setVolume(new Volume());
+    BackupStoreSpec store = BackupStoreSpec.volume(null);
     EtcdBackup done =
         awaitSucceeded(backup("vsrc-backup", "vsrc", store, null).getMetadata().getName());
-    String key = done.getStatus().getLastBackup().getKey();
+    String key = done.getStatus().getLastBackup().key();
 
     // The fetch init container (run by the process kubelet) got the snapshot from the operator's
     // HTTP port with the token of the cluster's restore Secret.
@@ -331,12 +322,8 @@ class EtcdBackupIT {
       throws Exception {
     Map<String, String> data = clusterWithData("dr", 3, 100);
     createS3Secret();
-    Store store = new Store();
-    S3 target = new S3();
-    target.setEndpoint(s3.endpoint().toString());
-    target.setBucket(s3.bucket());
-    target.setCredentialsSecretName("s3-credentials");
-    store.setS3(target);
+    BackupStoreSpec store =
+        BackupStoreSpec.s3(s3.endpoint().toString(), s3.bucket(), null, "s3-credentials");
     EtcdBackup done =
         awaitSucceeded(backup("dr-backup", "dr", store, null).getMetadata().getName());
     EtcdClusters.edit(
@@ -409,7 +396,7 @@ class EtcdBackupIT {
                     && c.getStatus().getRestoredFrom() != null
                     && !c.getStatus().getMembers().get(0).getName().equals("dr-0"));
     assertThat(rebuilt.getStatus().getRestoredFrom())
-        .endsWith(done.getStatus().getLastBackup().getKey());
+        .endsWith(done.getStatus().getLastBackup().key());
     var recoveryEvents = ClusterObjects.events(operator.client, ns, "dr");
     assertThat(recoveryEvents)
         .extracting(io.fabric8.kubernetes.api.model.Event::getReason)
@@ -516,8 +503,7 @@ class EtcdBackupIT {
 
   @Test
   void aBadScheduleIsInvalidSpecAndNothingIsTaken() {
-    Store store = new Store();
-    store.setVolume(new Volume());
+    BackupStoreSpec store = BackupStoreSpec.volume(null);
     EtcdBackup b = new EtcdBackup();
     b.setMetadata(new ObjectMetaBuilder().withName("bad-cron").withNamespace(ns).build());
     EtcdBackupSpec spec = new EtcdBackupSpec();

@@ -3,6 +3,7 @@ package dev.bosun.etcd.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bosun.common.backup.BackupStoreSpec;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
@@ -22,8 +23,6 @@ import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdBackupSpec;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
-import dev.bosun.etcd.v1alpha1.etcdbackupspec.Store;
-import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.S3;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.DisasterRecovery;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -249,7 +248,7 @@ class EtcdDrillIT {
                     && !c.getStatus().getMembers().get(0).getName().equals(name + "-0"));
     double seconds = secondsSince(fault);
     assertThat(rebuilt.getStatus().getRestoredFrom())
-        .endsWith(backup.getStatus().getLastBackup().getKey());
+        .endsWith(backup.getStatus().getLastBackup().key());
     Event stopped =
         events(name).stream()
             .filter(e -> "OldMembersStopped".equals(e.getReason()))
@@ -532,12 +531,8 @@ class EtcdDrillIT {
     b.setMetadata(new ObjectMetaBuilder().withName(cluster + "-backup").withNamespace(ns).build());
     EtcdBackupSpec spec = new EtcdBackupSpec();
     spec.setClusterName(cluster);
-    Store store = new Store();
-    S3 target = new S3();
-    target.setEndpoint(s3.endpoint().toString());
-    target.setBucket(s3.bucket());
-    target.setCredentialsSecretName("s3-credentials");
-    store.setS3(target);
+    BackupStoreSpec store =
+        BackupStoreSpec.s3(s3.endpoint().toString(), s3.bucket(), null, "s3-credentials");
     spec.setStore(store);
     b.setSpec(spec);
     operator.client.resource(b).create();

@@ -3,10 +3,9 @@ package dev.bosun.etcd.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bosun.common.backup.BackupStoreSpec;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdBackupSpec;
-import dev.bosun.etcd.v1alpha1.etcdbackupspec.Store;
-import dev.bosun.etcd.v1alpha1.etcdbackupspec.store.Volume;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.net.URI;
 import java.nio.file.Files;
@@ -32,8 +31,7 @@ class RestoreSourcesTest {
     b.setMetadata(new ObjectMetaBuilder().withName("nightly").withNamespace("team").build());
     EtcdBackupSpec spec = new EtcdBackupSpec();
     spec.setClusterName("demo");
-    Store store = new Store();
-    store.setVolume(new Volume());
+    BackupStoreSpec store = BackupStoreSpec.volume(null);
     spec.setStore(store);
     b.setSpec(spec);
     return b;

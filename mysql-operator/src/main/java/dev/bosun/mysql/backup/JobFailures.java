@@ -1,5 +1,6 @@
 package dev.bosun.mysql.backup;
 
+import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.mysql.workload.InstanceException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -34,7 +35,7 @@ public final class JobFailures {
       if (t instanceof KubernetesClientException) {
         return HumanMessages.describe(t);
       }
-      if (t instanceof InstanceException || t instanceof BackupStores.StoreException) {
+      if (t instanceof InstanceException || t instanceof BackupStoreException) {
         // Written by this operator for people: no statement text, no secret.
         return t.getMessage();
       }

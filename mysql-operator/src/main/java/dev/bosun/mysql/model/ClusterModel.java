@@ -26,7 +26,7 @@ public record ClusterModel(
     long semiSyncTimeoutMillis,
     String switchoverTarget,
     String fromBackup,
-    String fromBackupArtifact,
+    String fromBackupKey,
     ExporterModel exporter) {
 
   /** Maps a cluster's spec. */
@@ -73,7 +73,7 @@ public record ClusterModel(
             : s.getSemiSync().getTimeoutMilliseconds(),
         s.getSwitchover() == null ? null : s.getSwitchover().getTarget(),
         s.getFromBackup() == null ? null : s.getFromBackup().getBackupName(),
-        s.getFromBackup() == null ? null : s.getFromBackup().getArtifact(),
+        s.getFromBackup() == null ? null : s.getFromBackup().getKey(),
         ExporterModel.of(s));
   }
 

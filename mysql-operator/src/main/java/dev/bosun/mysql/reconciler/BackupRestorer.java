@@ -1,10 +1,9 @@
 package dev.bosun.mysql.reconciler;
 
-import dev.bosun.common.backup.BackupStore;
-import dev.bosun.common.backup.StoredObject;
+import dev.bosun.common.backup.BackupTarget;
 import dev.bosun.mysql.backup.BackgroundJobs;
-import dev.bosun.mysql.backup.BackupStores;
 import dev.bosun.mysql.backup.LogicalDump;
+import dev.bosun.mysql.backup.MySQLBackupStores;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
@@ -14,8 +13,6 @@ import dev.bosun.mysql.workload.Restorer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.List;
 import java.util.function.BiFunction;
 
 /**
@@ -25,15 +22,15 @@ import java.util.function.BiFunction;
 public final class BackupRestorer implements BiFunction<MySQLCluster, ClusterModel, Restorer> {
 
   private final KubernetesClient client;
-  private final BackupStores stores;
+  private final MySQLBackupStores stores;
   private final Clock clock;
   private final BackgroundJobs<String> loads = new BackgroundJobs<>("mysql-restore", 1, 16);
 
-  public BackupRestorer(KubernetesClient client, BackupStores stores) {
+  public BackupRestorer(KubernetesClient client, MySQLBackupStores stores) {
     this(client, stores, Clock.systemUTC());
   }
 
-  BackupRestorer(KubernetesClient client, BackupStores stores, Clock clock) {
+  BackupRestorer(KubernetesClient client, MySQLBackupStores stores, Clock clock) {
     this.client = client;
     this.stores = stores;
     this.clock = clock;
@@ -84,26 +81,26 @@ public final class BackupRestorer implements BiFunction<MySQLCluster, ClusterMod
     if (b == null) {
       throw new InstanceException("MySQLBackup " + m.fromBackup() + " does not exist");
     }
-    BackupStore store = stores.open(b);
-    String dump = m.fromBackupArtifact();
-    if (dump == null) {
-      List<StoredObject> dumps =
-          store.list("").stream().filter(o -> o.key().endsWith(".sql")).toList();
+    BackupTarget target = stores.open(b);
+    String dump;
+    try {
       dump =
-          dumps.stream()
-              .max(Comparator.comparing(StoredObject::key))
-              .map(StoredObject::key)
+          target
+              .restoreKey(m.fromBackupKey())
               .orElseThrow(
                   () ->
                       new InstanceException(
                           "MySQLBackup " + m.fromBackup() + " holds no dump yet"));
+    } catch (IllegalArgumentException e) {
+      // The store is the whole backup volume or bucket: only this backup's own keys are loaded.
+      throw new InstanceException("fromBackup.key " + e.getMessage());
     }
     ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, cluster);
     if (secrets.credentials() == null) {
       throw new InstanceException(secrets.problem());
     }
     new LogicalDump(SqlDialect.of(m.flavour()), secrets.credentials(), Duration.ofSeconds(10))
-        .load(store, dump, to);
-    return store.location(dump);
+        .load(target.store(), dump, to);
+    return target.store().location(dump);
   }
 }

@@ -1,8 +1,9 @@
 package dev.bosun.mysql.reconciler;
 
-import dev.bosun.common.backup.BackupStore;
-import dev.bosun.common.backup.Retention;
-import dev.bosun.common.backup.StoredObject;
+import dev.bosun.common.backup.BackupRecord;
+import dev.bosun.common.backup.BackupStoreException;
+import dev.bosun.common.backup.BackupTarget;
+import dev.bosun.common.backup.BackupTiming;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.Conditions;
@@ -12,9 +13,9 @@ import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.backup.BackgroundJobs;
-import dev.bosun.mysql.backup.BackupStores;
 import dev.bosun.mysql.backup.JobFailures;
 import dev.bosun.mysql.backup.LogicalDump;
+import dev.bosun.mysql.backup.MySQLBackupStores;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
@@ -22,9 +23,9 @@ import dev.bosun.mysql.topology.Addressing;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLBackupStatus;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.v1alpha1.mysqlbackupstatus.Artifacts;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -33,7 +34,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -50,19 +50,17 @@ import org.slf4j.LoggerFactory;
 public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
 
   private static final Logger LOG = LoggerFactory.getLogger(MySQLBackupReconciler.class);
-  private static final DateTimeFormatter KEY_TIME =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
   private final EventRecorder events;
   private final Addressing addressing;
-  private final BackupStores stores;
+  private final MySQLBackupStores stores;
   private static final Duration PROGRESS_POLL = Duration.ofSeconds(2);
   private final Clock clock;
   // Dumps take as long as the data is large: never on a reconcile thread. Two at a time here.
   private final BackgroundJobs<DumpRun> dumps = new BackgroundJobs<>("mysql-backup", 2, 32);
 
   public MySQLBackupReconciler(
-      EventRecorder events, Addressing addressing, BackupStores stores, Clock clock) {
+      EventRecorder events, Addressing addressing, MySQLBackupStores stores, Clock clock) {
     this.events = events;
     this.addressing = addressing;
     this.stores = stores;
@@ -91,15 +89,11 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
             null);
       }
     }
-    BackupStore store;
+    BackupTarget target;
     try {
-      store = stores.open(b);
-    } catch (BackupStores.StoreException e) {
-      return fail(
-          b,
-          "StorageUnavailable",
-          HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
-          Duration.ofSeconds(30));
+      target = stores.open(b);
+    } catch (BackupStoreException e) {
+      return fail(b, e.reason(), e.conditionMessage(), e.retryAfter());
     }
     MySQLCluster cluster =
         context
@@ -117,20 +111,21 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     }
     ZonedDateTime now = ZonedDateTime.now(clock).withZoneSameInstant(ZoneOffset.UTC);
     MySQLBackupStatus previous = b.getStatus();
-    ZonedDateTime last = previous == null ? null : previous.getLastBackupTime();
-    boolean due;
-    if (schedule == null) {
-      due = last == null;
-    } else {
-      ZonedDateTime from =
-          last != null ? last : ZonedDateTime.parse(b.getMetadata().getCreationTimestamp());
-      due = !schedule.next(from).isAfter(now);
-    }
+    ZonedDateTime last =
+        previous == null || previous.getLastBackup() == null
+            ? null
+            : previous.getLastBackup().time();
+    BackupTiming.Decision decision =
+        BackupTiming.decide(
+            Optional.ofNullable(schedule),
+            Optional.ofNullable(last),
+            ZonedDateTime.parse(b.getMetadata().getCreationTimestamp()),
+            now);
     MySQLBackupStatus status = copy(previous);
     String jobKey = b.getMetadata().getUid();
     var job = dumps.state(jobKey);
-    if (due && job.isEmpty()) {
-      return startDump(b, cluster, store, now, context.getClient());
+    if (decision.due() && job.isEmpty()) {
+      return startDump(b, cluster, target, now, context.getClient());
     }
     if (job.isPresent() && job.get() instanceof BackgroundJobs.Running<DumpRun> running) {
       return progress(b, "BackingUp", running.description() + " since " + running.since());
@@ -147,7 +142,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     }
     if (job.isPresent() && job.get() instanceof BackgroundJobs.Done<DumpRun> done) {
       try {
-        record(b, status, store, done.result());
+        record(b, status, target, done.result());
       } catch (Exception e) {
         // The status gets a sentence; the log keeps the exception.
         LOG.warn("recording the dump of {} failed", done.result().source(), e);
@@ -163,11 +158,11 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
         dumps.forget(jobKey);
       }
     }
-    ZonedDateTime next = schedule == null ? null : schedule.next(now);
-    status.setNextBackupTime(next);
+    ZonedDateTime next = decision.next().orElse(null);
+    status.setNextScheduleTime(next);
     status.setObservedGeneration(b.getMetadata().getGeneration());
     String when =
-        status.getLastBackupTime() == null ? "never" : status.getLastBackupTime().toString();
+        status.getLastBackup() == null ? "never" : status.getLastBackup().time().toString();
     status.setConditions(
         Conditions.merge(
             previous == null ? null : previous.getConditions(),
@@ -196,7 +191,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
   private UpdateControl<MySQLBackup> startDump(
       MySQLBackup b,
       MySQLCluster cluster,
-      BackupStore store,
+      BackupTarget target,
       ZonedDateTime now,
       KubernetesClient client) {
     String source = source(cluster);
@@ -215,7 +210,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     }
     ClusterModel m = ClusterModel.of(cluster);
     Address address = addressing.of(m.namespace(), m.name(), source, m.port());
-    String key = m.name() + "-" + KEY_TIME.format(now) + ".sql";
+    String key = target.newKey(now.toInstant(), "sql");
     String description = "dump of " + source + " into " + key;
     boolean accepted =
         dumps.submit(
@@ -231,39 +226,23 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
                             SqlDialect.of(m.flavour()),
                             secrets.credentials(),
                             Duration.ofSeconds(10))
-                        .dump(address, store, key)));
+                        .dump(address, target.store(), key)));
     return accepted
         ? progress(b, "BackingUp", description + " started")
         : progress(b, "Queued", "waiting for a free backup worker");
   }
 
-  /** Records a finished dump in status, applies retention inside the backup's own store. */
-  private void record(MySQLBackup b, MySQLBackupStatus status, BackupStore store, DumpRun run)
+  /** Records a finished dump in status, applies retention inside the backup's own prefix. */
+  private void record(MySQLBackup b, MySQLBackupStatus status, BackupTarget target, DumpRun run)
       throws Exception {
     LogicalDump.Result r = run.result();
-    status.setLastBackupTime(run.at());
+    status.setLastBackup(BackupRecord.of(r.stored(), run.at().toInstant()));
     status.setLastGtid(r.gtid());
-    status.setLastSizeBytes(r.stored().size());
-    status.setLastLocation(r.stored().location());
     status.setLastSource(run.source());
-    List<Artifacts> artifacts =
-        status.getArtifacts() == null ? new ArrayList<>() : new ArrayList<>(status.getArtifacts());
-    Artifacts a = new Artifacts();
-    a.setKey(run.key());
-    a.setLocation(r.stored().location());
-    a.setSizeBytes(r.stored().size());
-    a.setTime(run.at());
-    a.setGtid(r.gtid());
-    artifacts.add(a);
-    int keep = b.getSpec().getKeep() == null ? 7 : b.getSpec().getKeep();
-    String prefix = b.getSpec().getClusterName() + "-";
-    List<StoredObject> mine =
-        store.list(prefix).stream().filter(o -> o.key().endsWith(".sql")).toList();
-    for (StoredObject old : Retention.toDelete(mine, keep)) {
-      store.delete(old.key());
-      artifacts.removeIf(x -> old.key().equals(x.getKey()));
-    }
-    status.setArtifacts(artifacts);
+    List<BackupRecord> kept =
+        target.retain(b.getSpec().getKeep() == null ? 7 : b.getSpec().getKeep());
+    status.setBackups(kept);
+    status.setBackupCount(kept.size());
     String message =
         "dumped "
             + r.stored().size()
@@ -362,16 +341,6 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
   }
 
   private static MySQLBackupStatus copy(MySQLBackupStatus p) {
-    MySQLBackupStatus s = new MySQLBackupStatus();
-    if (p != null) {
-      s.setLastBackupTime(p.getLastBackupTime());
-      s.setLastGtid(p.getLastGtid());
-      s.setLastSizeBytes(p.getLastSizeBytes());
-      s.setLastLocation(p.getLastLocation());
-      s.setLastSource(p.getLastSource());
-      s.setNextBackupTime(p.getNextBackupTime());
-      s.setArtifacts(p.getArtifacts());
-    }
-    return s;
+    return p == null ? new MySQLBackupStatus() : Serialization.clone(p);
   }
 }

@@ -2,6 +2,7 @@ package dev.bosun.mysql.backup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.mysql.workload.InstanceException;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -40,7 +41,8 @@ class JobFailuresTest {
         .isEqualTo("db-1:3306: query failed: SQL error 1045 (state 28000)");
     assertThat(
             JobFailures.describe(
-                new BackupStores.StoreException(
+                new BackupStoreException(
+                    BackupStoreException.STORE_UNAVAILABLE,
                     "Secret s3-creds with the S3 credentials does not exist")))
         .isEqualTo("Secret s3-creds with the S3 credentials does not exist");
   }

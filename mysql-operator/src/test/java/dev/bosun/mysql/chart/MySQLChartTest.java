@@ -93,7 +93,7 @@ class MySQLChartTest extends NamespaceScopedChartContract {
     String notes = CHART.notes();
 
     assertThat(notes).contains("kubectl get mysqlclusters -w");
-    assertThat(notes).contains("only use s3 storage");
+    assertThat(notes).contains("can only use store.s3");
     GenericKubernetesResource cluster =
         HelmChartFixture.serialization()
             .unmarshal(HelmChartFixture.heredoc(notes), GenericKubernetesResource.class);

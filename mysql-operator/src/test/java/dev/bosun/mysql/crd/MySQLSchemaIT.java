@@ -80,42 +80,44 @@ class MySQLSchemaIT {
             "spec.semiSync.timeoutMilliseconds"),
         Arguments.of(
             "switchover target bad name", "switchover: {target: DB_1}", "spec.switchover.target"),
-        Arguments.of("fromBackup without name", "fromBackup: {artifact: a}", "backupName"),
+        Arguments.of("fromBackup without name", "fromBackup: {key: a}", "backupName"),
         Arguments.of(
-            "fromBackup artifact with spaces",
-            "fromBackup: {backupName: b, artifact: 'a b'}",
-            "spec.fromBackup.artifact"));
+            "fromBackup key with spaces",
+            "fromBackup: {backupName: b, key: 'a b'}",
+            "spec.fromBackup.key"));
   }
 
   static Stream<Arguments> invalidBackups() {
-    String vol = "storage: {volume: {}}";
+    String vol = "store: {volume: {}}";
     return Stream.of(
         Arguments.of("no cluster", vol, "spec.clusterName"),
-        Arguments.of("no storage", "clusterName: db", "spec.storage"),
+        Arguments.of("no store", "clusterName: db", "spec.store"),
         Arguments.of("bad cluster name", "clusterName: DB\n" + vol, "spec.clusterName"),
         Arguments.of("keep 0", "clusterName: db\nkeep: 0\n" + vol, "spec.keep"),
         Arguments.of(
             "schedule of 3 fields", "clusterName: db\nschedule: '* * *'\n" + vol, "spec.schedule"),
         Arguments.of(
-            "directory escaping the volume",
-            "clusterName: db\nstorage: {volume: {directory: ../etc}}",
-            "spec.storage.volume.directory"),
+            "unknown macro", "clusterName: db\nschedule: '@sometimes'\n" + vol, "spec.schedule"),
+        Arguments.of(
+            "prefix escaping the volume",
+            "clusterName: db\nstore: {volume: {prefix: ../etc}}",
+            "spec.store.volume.prefix"),
         Arguments.of(
             "both volume and s3",
-            "clusterName: db\nstorage: {volume: {}, s3: {endpoint: 'http://127.0.0.1:1', bucket: bkp, credentialsSecret: {name: s}}}",
-            "spec.storage"),
+            "clusterName: db\nstore: {volume: {}, s3: {endpoint: 'http://127.0.0.1:1', bucket: bkp, credentialsSecret: {name: s}}}",
+            "spec.store"),
         Arguments.of(
             "s3 without bucket",
-            "clusterName: db\nstorage: {s3: {endpoint: 'http://127.0.0.1:1', credentialsSecret: {name: s}}}",
-            "spec.storage.s3.bucket"),
+            "clusterName: db\nstore: {s3: {endpoint: 'http://127.0.0.1:1', credentialsSecret: {name: s}}}",
+            "spec.store.s3.bucket"),
         Arguments.of(
             "s3 endpoint not a url",
-            "clusterName: db\nstorage: {s3: {endpoint: 's3.example', bucket: bkp, credentialsSecret: {name: s}}}",
-            "spec.storage.s3.endpoint"),
+            "clusterName: db\nstore: {s3: {endpoint: 's3.example', bucket: bkp, credentialsSecret: {name: s}}}",
+            "spec.store.s3.endpoint"),
         Arguments.of(
             "s3 without credentials",
-            "clusterName: db\nstorage: {s3: {endpoint: 'http://127.0.0.1:1', bucket: bkp}}",
-            "spec.storage.s3.credentialsSecret"));
+            "clusterName: db\nstore: {s3: {endpoint: 'http://127.0.0.1:1', bucket: bkp}}",
+            "spec.store.s3.credentialsSecret"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -127,22 +127,25 @@ class MySQLBackupIT {
         "MySQLBackup",
         ns,
         "local",
-        "clusterName: src\nstorage: {volume: {directory: src/local}}");
+        "clusterName: src\nstore: {volume: {prefix: src/local}}");
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> "True/BackupCompleted".equals(ready(backup("local"))));
     MySQLBackup local = backup("local");
     assertThat(local.getStatus().getLastSource()).isEqualTo("src-1");
     assertThat(local.getStatus().getLastGtid()).matches("0-100-\\d+");
-    assertThat(local.getStatus().getLastSizeBytes()).isPositive();
-    assertThat(local.getStatus().getArtifacts()).hasSize(1);
-    try (var files = Files.list(mysql.backupRoot.resolve(ns + "/src/local"))) {
-      assertThat(files.map(p -> p.getFileName().toString()))
-          .anyMatch(n -> n.startsWith("src-") && n.endsWith(".sql"));
+    assertThat(local.getStatus().getLastBackup().size()).isPositive();
+    // The same key layout as every backup kind: <namespace>/<prefix>/<backup name>/<time>.
+    assertThat(local.getStatus().getLastBackup().key())
+        .startsWith(ns + "/src/local/local/")
+        .endsWith(".sql");
+    assertThat(local.getStatus().getBackups()).hasSize(1);
+    assertThat(local.getStatus().getBackupCount()).isEqualTo(1);
+    Path dir = mysql.backupRoot.resolve(ns + "/src/local/local");
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.endsWith(".sql"));
     }
-    String dump =
-        Files.readString(
-            Files.list(mysql.backupRoot.resolve(ns + "/src/local")).findFirst().orElseThrow());
+    String dump = Files.readString(Files.list(dir).findFirst().orElseThrow());
     assertThat(dump)
         .contains("INSERT INTO `items`")
         .doesNotContain(MariaDbServers.CREDENTIALS.operatorPassword());
@@ -161,14 +164,14 @@ class MySQLBackupIT {
           "MySQLBackup",
           ns,
           "offsite",
-          "clusterName: src\nstorage: {s3: {endpoint: '"
+          "clusterName: src\nstore: {s3: {endpoint: '"
               + s3.endpoint()
               + "', bucket: backups, prefix: src, credentialsSecret: {name: s3-creds}}}");
       await()
           .atMost(Duration.ofSeconds(60))
           .until(() -> "True/BackupCompleted".equals(ready(backup("offsite"))));
-      String location = backup("offsite").getStatus().getLastLocation();
-      assertThat(location).contains("backups").contains("src/src-");
+      String location = backup("offsite").getStatus().getLastBackup().location();
+      assertThat(location).startsWith("s3://backups/" + ns + "/src/offsite/");
 
       // A new cluster from the S3 dump: loaded into its first instance before the replica joins.
       serversFor("dst", 2);
@@ -199,7 +202,7 @@ class MySQLBackupIT {
         "MySQLBackup",
         ns,
         "badcron",
-        "clusterName: src\nschedule: '61 * * * *'\nstorage: {volume: {}}");
+        "clusterName: src\nschedule: '61 * * * *'\nstore: {volume: {}}");
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> "False/InvalidSpec".equals(ready(backup("badcron"))));
@@ -209,9 +212,43 @@ class MySQLBackupIT {
         "MySQLBackup",
         ns,
         "orphan",
-        "clusterName: nowhere\nstorage: {volume: {}}");
+        "clusterName: nowhere\nstore: {volume: {}}");
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> "False/ClusterNotFound".equals(ready(backup("orphan"))));
+  }
+
+  @Test
+  void aStoreTheSchemaAcceptsButTheOperatorCannotUseIsNamedWithItsField() {
+    String s3 = "{endpoint: 'http://127.0.0.1:1', bucket: backups, credentialsSecret: {name: ";
+    // A prefix climbing out of the namespace passes the schema's pattern, not the operator.
+    Crds.createRaw(
+        operator.client,
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLBackup",
+        ns,
+        "climbing",
+        "clusterName: src\nstore: {s3: " + s3 + "c}, prefix: 'a/../../other'}}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/InvalidSpec".equals(ready(backup("climbing"))));
+    assertThat(message(backup("climbing"))).startsWith("invalid spec: store.s3.prefix: ");
+    // A missing Secret may still be created: its own reason, retried.
+    Crds.createRaw(
+        operator.client,
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLBackup",
+        ns,
+        "no-secret",
+        "clusterName: src\nstore: {s3: " + s3 + "absent}}}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "False/StoreUnavailable".equals(ready(backup("no-secret"))));
+    assertThat(message(backup("no-secret")))
+        .isEqualTo("Secret absent with the S3 credentials does not exist");
+  }
+
+  private static String message(MySQLBackup b) {
+    return Conditions.find(b.getStatus().getConditions(), "Ready").orElseThrow().getMessage();
   }
 }

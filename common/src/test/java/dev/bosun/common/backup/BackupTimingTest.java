@@ -1,4 +1,4 @@
-package dev.bosun.etcd.backup;
+package dev.bosun.common.backup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,13 +1,13 @@
-package dev.bosun.etcd.backup;
+package dev.bosun.common.backup;
 
 import dev.bosun.common.schedule.CronSchedule;
 import java.time.ZonedDateTime;
 import java.util.Optional;
 
 /**
- * When the next snapshot of an EtcdBackup is due: a one-shot backup once, a scheduled one at each
- * cron time after the last snapshot (or after the backup was created). Missed times while the
- * operator was down collapse into one snapshot, never a burst.
+ * When the next backup of any backup kind is due: a one-shot backup once, a scheduled one at each
+ * cron time after the last backup (or after the backup was created). Missed times while the
+ * operator was down collapse into one backup, never a burst.
  */
 public final class BackupTiming {
 
@@ -16,7 +16,7 @@ public final class BackupTiming {
   /**
    * The decision for now.
    *
-   * @param due whether a snapshot should be taken now
+   * @param due whether a backup should be taken now
    * @param next when to look again (empty: never, a one-shot backup that is done)
    */
   public record Decision(boolean due, Optional<ZonedDateTime> next) {}
