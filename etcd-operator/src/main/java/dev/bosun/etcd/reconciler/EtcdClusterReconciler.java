@@ -340,18 +340,16 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
     DisasterRecovery.stopMembers(
         r.client, r.cluster, r.inventory, events, start.source().location());
-    EtcdClusterStatus status =
-        statuses.build(
-            r.cluster,
-            r.ref,
-            addressing,
-            r.view,
-            r.inventory.resources(),
-            r.step,
-            start.condition());
+    EtcdClusterStatus status = statusOf(r, r.step, start.condition());
     status.setRecoveringFrom(start.source().location());
     announce(r.cluster, status);
     return Optional.of(record(r.context, r.cluster, status).rescheduleAfter(Duration.ofSeconds(1)));
+  }
+
+  /** The status this round observed, after {@code step}, with the disaster recovery condition. */
+  private EtcdClusterStatus statusOf(Round r, Step step, DesiredCondition recovery) {
+    return statuses.build(
+        r.cluster, r.ref, addressing, r.view, r.inventory.resources(), step, recovery);
   }
 
   /** Step 9: carry out the step, move the voter labels, close clients no member needs. */
@@ -371,15 +369,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
    * look again.
    */
   private UpdateControl<EtcdCluster> recordStatus(Round r, StepExecutor.Outcome outcome) {
-    EtcdClusterStatus status =
-        statuses.build(
-            r.cluster,
-            r.ref,
-            addressing,
-            r.view,
-            r.inventory.resources(),
-            outcome.step(),
-            r.recovery.condition());
+    EtcdClusterStatus status = statusOf(r, outcome.step(), r.recovery.condition());
     if (outcome.done() && r.restore.isPresent()) {
       status.setRestoredFrom(r.restore.get().location());
     }
