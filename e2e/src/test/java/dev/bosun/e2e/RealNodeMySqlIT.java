@@ -262,7 +262,13 @@ class RealNodeMySqlIT {
 
   @Test
   void aBackupOnTheOperatorsVolumeIsRestoredIntoANewCluster() {
-    cluster("shop", 1, "");
+    // With the metrics sidecar on: Debian's mysqld_exporter from the node's workloads image, as
+    // the user the operator's init script creates in a fresh data directory.
+    cluster(
+        "shop",
+        1,
+        "  metrics: {enabled: true, image: %s, command: [/usr/bin/prometheus-mysqld-exporter]}\n"
+            .formatted(RealNodeSamples.MARIADB_IMAGE));
     awaitReady("shop", 1);
     String password = rootPassword("shop");
     RealNodePods.run(
@@ -272,6 +278,10 @@ class RealNodeMySqlIT {
             "shop-client",
             platform.cluster().node().workloadsImage(),
             Map.of("ROOT_PASSWORD", password)));
+    assertThat(scrapeExporter("shop-0"))
+        .as("the exporter sidecar of shop-0, scraped from another Pod")
+        .contains("mysql_up 1")
+        .contains("mysql_global_status_uptime");
     // 200 rows in one statement: a table a person would recognise after the restore.
     assertThat(
             shopSql(
@@ -318,6 +328,21 @@ class RealNodeMySqlIT {
     assertThat(String.valueOf(status("shop-copy").get("restoredFrom")))
         .as("the restored cluster names its source")
         .contains("shop");
+  }
+
+  /** The exporter sidecar's metrics of {@code pod}, fetched from the shop-client Pod. */
+  private String scrapeExporter(String pod) {
+    String ip = admin.pods().inNamespace(NS).withName(pod).get().getStatus().getPodIP();
+    // Debian busybox's wget -T crashes: timeout bounds the fetch instead.
+    return PodExec.sh(
+            admin,
+            NS,
+            "shop-client",
+            Duration.ofSeconds(20),
+            "timeout 10 wget -q -O- http://"
+                + ip
+                + ":9104/metrics | grep -E '^mysql_(up|global_status_uptime) '")
+        .stdout();
   }
 
   /** Runs SQL on {@code cluster}'s primary from the shop-client Pod; the trimmed output. */
