@@ -74,98 +74,166 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     if (live.isEmpty()) {
       return UpdateControl.noUpdate();
     }
-    MySQLBackup b = live.get();
-    var spec = b.getSpec();
-    CronSchedule schedule = null;
-    if (spec.getSchedule() != null) {
-      try {
-        schedule = CronSchedule.parse(spec.getSchedule());
-      } catch (IllegalArgumentException e) {
-        return fail(
-            b,
-            "InvalidSpec",
-            "invalid spec: schedule: "
-                + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
-            null);
-      }
+    Round r =
+        new Round(
+            live.get(), context, ZonedDateTime.now(clock).withZoneSameInstant(ZoneOffset.UTC));
+    Optional<UpdateControl<MySQLBackup>> stop =
+        parseSchedule(r).or(() -> openStore(r)).or(() -> findCluster(r));
+    if (stop.isPresent()) {
+      return stop.get();
     }
+    decideTiming(r);
+    return followDump(r).orElseGet(() -> recordIdle(r));
+  }
+
+  /** What one reconcile of a backup has learnt so far, handed from step to step. */
+  private static final class Round {
+    final MySQLBackup b;
+    final Context<MySQLBackup> context;
+    final ZonedDateTime now;
+    final MySQLBackupStatus previous;
+    final MySQLBackupStatus status;
+    CronSchedule schedule;
     BackupTarget target;
-    try {
-      target = stores.open(b);
-    } catch (BackupStoreException e) {
-      return fail(b, e.reason(), e.conditionMessage(), e.retryAfter());
+    MySQLCluster cluster;
+    BackupTiming.Decision decision;
+
+    Round(MySQLBackup b, Context<MySQLBackup> context, ZonedDateTime now) {
+      this.b = b;
+      this.context = context;
+      this.now = now;
+      this.previous = b.getStatus();
+      this.status = copy(previous);
     }
-    MySQLCluster cluster =
-        context
+
+    String jobKey() {
+      return b.getMetadata().getUid();
+    }
+  }
+
+  /** Step 1: the schedule, if any; one cron cannot parse is InvalidSpec and is not retried. */
+  private Optional<UpdateControl<MySQLBackup>> parseSchedule(Round r) {
+    String schedule = r.b.getSpec().getSchedule();
+    if (schedule == null) {
+      return Optional.empty();
+    }
+    try {
+      r.schedule = CronSchedule.parse(schedule);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(
+          fail(
+              r.b,
+              "InvalidSpec",
+              "invalid spec: schedule: "
+                  + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
+              null));
+    }
+  }
+
+  /** Step 2: the store the spec names, through common's one store API. */
+  private Optional<UpdateControl<MySQLBackup>> openStore(Round r) {
+    try {
+      r.target = stores.open(r.b);
+      return Optional.empty();
+    } catch (BackupStoreException e) {
+      return Optional.of(fail(r.b, e.reason(), e.conditionMessage(), e.retryAfter()));
+    }
+  }
+
+  /** Step 3: the cluster to dump, in the backup's namespace. */
+  private Optional<UpdateControl<MySQLBackup>> findCluster(Round r) {
+    String name = r.b.getSpec().getClusterName();
+    r.cluster =
+        r.context
             .getClient()
             .resources(MySQLCluster.class)
-            .inNamespace(b.getMetadata().getNamespace())
-            .withName(spec.getClusterName())
+            .inNamespace(r.b.getMetadata().getNamespace())
+            .withName(name)
             .get();
-    if (cluster == null) {
-      return fail(
-          b,
-          "ClusterNotFound",
-          "MySQLCluster " + spec.getClusterName() + " does not exist in this namespace",
-          Duration.ofSeconds(30));
+    if (r.cluster != null) {
+      return Optional.empty();
     }
-    ZonedDateTime now = ZonedDateTime.now(clock).withZoneSameInstant(ZoneOffset.UTC);
-    MySQLBackupStatus previous = b.getStatus();
+    return Optional.of(
+        fail(
+            r.b,
+            "ClusterNotFound",
+            "MySQLCluster " + name + " does not exist in this namespace",
+            Duration.ofSeconds(30)));
+  }
+
+  /** Step 4: whether a backup is due now, and when the next one is. */
+  private void decideTiming(Round r) {
     ZonedDateTime last =
-        previous == null || previous.getLastBackup() == null
+        r.previous == null || r.previous.getLastBackup() == null
             ? null
-            : previous.getLastBackup().time();
-    BackupTiming.Decision decision =
+            : r.previous.getLastBackup().time();
+    r.decision =
         BackupTiming.decide(
-            Optional.ofNullable(schedule),
+            Optional.ofNullable(r.schedule),
             Optional.ofNullable(last),
-            ZonedDateTime.parse(b.getMetadata().getCreationTimestamp()),
-            now);
-    MySQLBackupStatus status = copy(previous);
-    String jobKey = b.getMetadata().getUid();
+            ZonedDateTime.parse(r.b.getMetadata().getCreationTimestamp()),
+            r.now);
+  }
+
+  /**
+   * Step 5: the dump in the background: started when due, reported while it runs, recorded (or
+   * reported as failed) when it ended. Empty when nothing is left to say but the idle status.
+   */
+  private Optional<UpdateControl<MySQLBackup>> followDump(Round r) {
+    String jobKey = r.jobKey();
     var job = dumps.state(jobKey);
-    if (decision.due() && job.isEmpty()) {
-      return startDump(b, cluster, target, now, context.getClient());
+    if (r.decision.due() && job.isEmpty()) {
+      return Optional.of(startDump(r.b, r.cluster, r.target, r.now, r.context.getClient()));
     }
     if (job.isPresent() && job.get() instanceof BackgroundJobs.Running<DumpRun> running) {
-      return progress(b, "BackingUp", running.description() + " since " + running.since());
+      return Optional.of(
+          progress(r.b, "BackingUp", running.description() + " since " + running.since()));
     }
     if (job.isPresent() && job.get() instanceof BackgroundJobs.Failed<DumpRun> failed) {
       dumps.forget(jobKey);
-      return fail(
-          b,
-          "BackupFailed",
-          failed.description()
-              + " failed: "
-              + HumanMessages.bounded(failed.message(), HumanMessages.MAX_LENGTH),
-          Duration.ofSeconds(30));
+      return Optional.of(
+          fail(
+              r.b,
+              "BackupFailed",
+              failed.description()
+                  + " failed: "
+                  + HumanMessages.bounded(failed.message(), HumanMessages.MAX_LENGTH),
+              Duration.ofSeconds(30)));
     }
     if (job.isPresent() && job.get() instanceof BackgroundJobs.Done<DumpRun> done) {
       try {
-        record(b, status, target, done.result());
+        record(r.b, r.status, r.target, done.result());
       } catch (Exception e) {
         // The status gets a sentence; the log keeps the exception.
         LOG.warn("recording the dump of {} failed", done.result().source(), e);
-        return fail(
-            b,
-            "BackupFailed",
-            "recording the dump of "
-                + done.result().source()
-                + " failed: "
-                + JobFailures.describe(e),
-            Duration.ofSeconds(30));
+        return Optional.of(
+            fail(
+                r.b,
+                "BackupFailed",
+                "recording the dump of "
+                    + done.result().source()
+                    + " failed: "
+                    + JobFailures.describe(e),
+                Duration.ofSeconds(30)));
       } finally {
         dumps.forget(jobKey);
       }
     }
-    ZonedDateTime next = decision.next().orElse(null);
+    return Optional.empty();
+  }
+
+  /** Step 6: the status between backups, and a wake-up for the next scheduled one. */
+  private UpdateControl<MySQLBackup> recordIdle(Round r) {
+    MySQLBackupStatus status = r.status;
+    ZonedDateTime next = r.decision.next().orElse(null);
     status.setNextScheduleTime(next);
-    status.setObservedGeneration(b.getMetadata().getGeneration());
+    status.setObservedGeneration(r.b.getMetadata().getGeneration());
     String when =
         status.getLastBackup() == null ? "never" : status.getLastBackup().time().toString();
     status.setConditions(
         Conditions.merge(
-            previous == null ? null : previous.getConditions(),
+            r.previous == null ? null : r.previous.getConditions(),
             List.of(
                 DesiredCondition.isTrue("Ready", "BackupCompleted", "last backup " + when),
                 DesiredCondition.isFalse(
@@ -173,11 +241,11 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
                     "Idle",
                     next == null ? "one-shot backup done" : "next backup " + next),
                 DesiredCondition.isFalse("Degraded", "Healthy", "the last backup succeeded")),
-            b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration(),
+            r.b.getMetadata().getGeneration() == null ? 0 : r.b.getMetadata().getGeneration(),
             clock));
-    UpdateControl<MySQLBackup> control = StatusRecorder.patchIfChanged(b, status);
+    UpdateControl<MySQLBackup> control = StatusRecorder.patchIfChanged(r.b, status);
     if (next != null) {
-      Duration wait = Duration.between(now, next);
+      Duration wait = Duration.between(r.now, next);
       control =
           control.rescheduleAfter(wait.isNegative() ? Duration.ofSeconds(1) : wait.plusMillis(200));
     }
