@@ -1,5 +1,6 @@
 package dev.bosun.etcd.reconciler;
 
+import dev.bosun.common.backup.BackupReasons;
 import dev.bosun.common.backup.BackupRecord;
 import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.backup.BackupTarget;
@@ -140,7 +141,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
           cluster == null
               ? "EtcdCluster " + backup.getSpec().getClusterName() + " does not exist"
               : "EtcdCluster " + backup.getSpec().getClusterName() + " has no healthy member";
-      return blocked(backup, "WaitingForCluster", message, Duration.ofSeconds(10));
+      return blocked(backup, BackupReasons.WAITING_FOR_CLUSTER, message, Duration.ofSeconds(10));
     }
 
     String key = target.newKey(now.toInstant(), "db");
@@ -150,7 +151,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     } catch (IllegalArgumentException e) {
       return blocked(
           backup,
-          "WaitingForCluster",
+          BackupReasons.WAITING_FOR_CLUSTER,
           HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
           Duration.ofSeconds(30));
     }
@@ -233,8 +234,8 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
               : e;
       String message = "snapshot failed, retrying: " + HumanMessages.describe(cause);
       LOG.warn(message, cause);
-      events.warning(backup, "BackupFailed", message);
-      return blocked(backup, "BackupFailed", message, Duration.ofSeconds(30));
+      events.warning(backup, BackupReasons.FAILED, message);
+      return blocked(backup, BackupReasons.FAILED, message, Duration.ofSeconds(30));
     }
 
     EtcdBackupStatus status = copy(previous, backup);
@@ -257,11 +258,11 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         conditions(
             backup,
             previous,
-            DesiredCondition.isTrue(READY, "BackupSucceeded", message),
+            DesiredCondition.isTrue(READY, BackupReasons.SUCCEEDED, message),
             false,
             ""));
     LOG.info(message);
-    events.normal(backup, "BackupSucceeded", message);
+    events.normal(backup, BackupReasons.SUCCEEDED, message);
     ZonedDateTime now = ZonedDateTime.now(clock).withNano(0);
     return reschedule(StatusRecorder.patchIfChanged(backup, status), decision, now);
   }
@@ -327,9 +328,9 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
       String why) {
     DesiredCondition d =
         degraded
-            ? DesiredCondition.isTrue(DEGRADED, "SnapshotsFailing", why)
+            ? DesiredCondition.isTrue(DEGRADED, BackupReasons.FAILING, why)
             : DesiredCondition.isFalse(
-                DEGRADED, "SnapshotsWorking", "the last attempt did not fail");
+                DEGRADED, BackupReasons.WORKING, "the last attempt did not fail");
     return Conditions.merge(
         previous == null ? null : previous.getConditions(),
         List.of(ready, d),

@@ -1,5 +1,6 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.backup.BackupReasons;
 import dev.bosun.common.backup.BackupRecord;
 import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.backup.BackupTarget;
@@ -157,7 +158,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     return Optional.of(
         fail(
             r.b,
-            "ClusterNotFound",
+            BackupReasons.WAITING_FOR_CLUSTER,
             "MySQLCluster " + name + " does not exist in this namespace",
             Duration.ofSeconds(30)));
   }
@@ -195,7 +196,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
       return Optional.of(
           fail(
               r.b,
-              "BackupFailed",
+              BackupReasons.FAILED,
               failed.description()
                   + " failed: "
                   + HumanMessages.bounded(failed.message(), HumanMessages.MAX_LENGTH),
@@ -210,7 +211,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
         return Optional.of(
             fail(
                 r.b,
-                "BackupFailed",
+                BackupReasons.FAILED,
                 "recording the dump of "
                     + done.result().source()
                     + " failed: "
@@ -235,12 +236,13 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
         Conditions.merge(
             r.previous == null ? null : r.previous.getConditions(),
             List.of(
-                DesiredCondition.isTrue("Ready", "BackupCompleted", "last backup " + when),
+                DesiredCondition.isTrue("Ready", BackupReasons.SUCCEEDED, "last backup " + when),
                 DesiredCondition.isFalse(
                     "Progressing",
                     "Idle",
                     next == null ? "one-shot backup done" : "next backup " + next),
-                DesiredCondition.isFalse("Degraded", "Healthy", "the last backup succeeded")),
+                DesiredCondition.isFalse(
+                    "Degraded", BackupReasons.WORKING, "the last backup succeeded")),
             r.b.getMetadata().getGeneration() == null ? 0 : r.b.getMetadata().getGeneration(),
             clock));
     UpdateControl<MySQLBackup> control = StatusRecorder.patchIfChanged(r.b, status);
@@ -321,7 +323,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
             + " to "
             + r.stored().location();
     LOG.info("{}/{}: {}", b.getMetadata().getNamespace(), b.getMetadata().getName(), message);
-    events.normal(b, "BackupCompleted", message);
+    events.normal(b, BackupReasons.SUCCEEDED, message);
   }
 
   /** Progressing while the background dump runs; looked at again shortly. */
@@ -344,7 +346,9 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
                 conds.add(
                     DesiredCondition.of(
                         "Degraded", "True".equals(r.getStatus()), r.getReason(), r.getMessage())),
-            () -> conds.add(DesiredCondition.isFalse("Degraded", "Healthy", "no failure")));
+            () ->
+                conds.add(
+                    DesiredCondition.isFalse("Degraded", BackupReasons.WORKING, "no failure")));
     status.setConditions(
         Conditions.merge(
             previous == null ? null : previous.getConditions(),

@@ -130,7 +130,7 @@ class MySQLBackupIT {
         "clusterName: src\nstore: {volume: {prefix: src/local}}");
     await()
         .atMost(Duration.ofSeconds(60))
-        .until(() -> "True/BackupCompleted".equals(ready(backup("local"))));
+        .until(() -> "True/BackupSucceeded".equals(ready(backup("local"))));
     MySQLBackup local = backup("local");
     assertThat(local.getStatus().getLastSource()).isEqualTo("src-1");
     assertThat(local.getStatus().getLastGtid()).matches("0-100-\\d+");
@@ -169,7 +169,7 @@ class MySQLBackupIT {
               + "', bucket: backups, prefix: src, credentialsSecret: {name: s3-creds}}}");
       await()
           .atMost(Duration.ofSeconds(60))
-          .until(() -> "True/BackupCompleted".equals(ready(backup("offsite"))));
+          .until(() -> "True/BackupSucceeded".equals(ready(backup("offsite"))));
       String location = backup("offsite").getStatus().getLastBackup().location();
       assertThat(location).startsWith("s3://backups/" + ns + "/src/offsite/");
 
@@ -215,7 +215,7 @@ class MySQLBackupIT {
         "clusterName: nowhere\nstore: {volume: {}}");
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> "False/ClusterNotFound".equals(ready(backup("orphan"))));
+        .until(() -> "False/WaitingForCluster".equals(ready(backup("orphan"))));
   }
 
   @Test
