@@ -7,7 +7,6 @@ import dev.bosun.config.reconciler.ConfigMapSyncReconciler;
 import dev.bosun.config.reconciler.ConfigMonitorReconciler;
 import dev.bosun.config.reconciler.SecretSyncReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Clock;
 import java.util.Map;
 
@@ -17,10 +16,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
-    try (KubernetesClient client = new KubernetesClientBuilder().build();
-        OperatorRuntime runtime = create(System.getenv(), client)) {
-      runtime.start().runUntilShutdown();
-    }
+    OperatorRuntime.runDeployed(client -> create(System.getenv(), client));
   }
 
   /** The operator configured by environment variables as its chart sets them, not yet started. */

@@ -17,7 +17,6 @@ import dev.bosun.etcd.reconciler.EtcdClusterReconciler;
 import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.restore.SnapshotRoute;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import java.net.URI;
 import java.nio.file.Path;
@@ -40,10 +39,7 @@ public final class Main {
   public static void main(String[] args) throws InterruptedException {
     OperatorSettings settings = OperatorSettings.fromEnvironment(EtcdOperator.NAME);
     MemberAddressing addressing = addressing(System.getenv());
-    try (KubernetesClient client = new KubernetesClientBuilder().build();
-        OperatorRuntime runtime = create(settings, client, addressing)) {
-      runtime.start().runUntilShutdown();
-    }
+    OperatorRuntime.runDeployed(client -> create(settings, client, addressing));
   }
 
   /** The operator's backup volume, where {@code store.volume} snapshots go. */

@@ -9,7 +9,6 @@ import dev.bosun.mysql.reconciler.MySQLBackupReconciler;
 import dev.bosun.mysql.reconciler.MySQLClusterReconciler;
 import dev.bosun.mysql.topology.Addressing;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,11 +28,8 @@ public final class Main {
   public static void main(String[] args) throws InterruptedException {
     OperatorSettings settings = OperatorSettings.fromEnvironment(MySQLOperator.NAME);
     Duration poll = pollInterval(System.getenv());
-    try (KubernetesClient client = new KubernetesClientBuilder().build();
-        OperatorRuntime runtime =
-            create(settings, client, null, poll, backupRoot(System.getenv()))) {
-      runtime.start().runUntilShutdown();
-    }
+    Path backups = backupRoot(System.getenv());
+    OperatorRuntime.runDeployed(client -> create(settings, client, null, poll, backups));
   }
 
   static Path backupRoot(Map<String, String> env) {

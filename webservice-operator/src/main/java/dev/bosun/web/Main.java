@@ -5,7 +5,6 @@ import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.web.reconciler.WebServiceReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.Map;
 
 /** Runs the WebService operator against the cluster of the current kubeconfig or ServiceAccount. */
@@ -14,10 +13,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
-    try (KubernetesClient client = new KubernetesClientBuilder().build();
-        OperatorRuntime runtime = create(System.getenv(), client)) {
-      runtime.start().runUntilShutdown();
-    }
+    OperatorRuntime.runDeployed(client -> create(System.getenv(), client));
   }
 
   /** The operator configured by environment variables as its chart sets them, not yet started. */

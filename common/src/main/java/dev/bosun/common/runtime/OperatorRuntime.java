@@ -3,6 +3,7 @@ package dev.bosun.common.runtime;
 import com.sun.net.httpserver.HttpHandler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -168,6 +170,18 @@ public final class OperatorRuntime implements AutoCloseable {
   /** The JOSDK operator, for tests and tools. */
   public Operator operator() {
     return operator;
+  }
+
+  /**
+   * The main method of a deployed operator: a client for the current kubeconfig or ServiceAccount,
+   * the operator {@code factory} makes with it, started and run until SIGTERM.
+   */
+  public static void runDeployed(Function<KubernetesClient, OperatorRuntime> factory)
+      throws InterruptedException {
+    try (KubernetesClient client = new KubernetesClientBuilder().build();
+        OperatorRuntime runtime = factory.apply(client)) {
+      runtime.start().runUntilShutdown();
+    }
   }
 
   /** Blocks until SIGTERM or {@link #close()}: the main thread of a deployed operator. */
