@@ -10,6 +10,7 @@ import dev.bosun.common.schedule.CronSchedule;
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.common.status.FailedReconciles;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.dependent.ClusterServices;
@@ -709,15 +710,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   @Override
   public ErrorStatusUpdateControl<EtcdCluster> updateErrorStatus(
       EtcdCluster cluster, Context<EtcdCluster> context, Exception e) {
-    String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
-    LOG.warn(message, e);
-    try {
-      // The blocked status keeps the stored one's fields, which the cached cluster holds.
-      CachedStatusWrites.applyIfChanged(
-          cluster, statuses.blocked(cluster, "ReconcileError", message), context);
-    } catch (KubernetesClientException unwritable) {
-      LOG.debug("cannot record the failure: {}", unwritable.getMessage());
-    }
-    return ErrorStatusUpdateControl.defaultErrorProcessing();
+    // The blocked status keeps the stored one's fields, which the cached cluster holds.
+    return FailedReconciles.record(
+        cluster, context, e, m -> statuses.blocked(cluster, FailedReconciles.REASON, m));
   }
 }

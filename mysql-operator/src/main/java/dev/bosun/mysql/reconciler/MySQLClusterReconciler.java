@@ -7,6 +7,7 @@ import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.FailedReconciles;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.dependent.Applier;
@@ -596,15 +597,11 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   @Override
   public ErrorStatusUpdateControl<MySQLCluster> updateErrorStatus(
       MySQLCluster c, Context<MySQLCluster> context, Exception e) {
-    String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
-    LOG.warn("{}/{}: {}", c.getMetadata().getNamespace(), c.getMetadata().getName(), message, e);
-    try {
-      // The blocked status keeps the stored topology record, which the cached primary holds.
-      CachedStatusWrites.applyIfChanged(
-          c, statusBuilder.blocked(c, ClusterModel.of(c), "ReconcileError", message), context);
-    } catch (KubernetesClientException unwritable) {
-      LOG.debug("could not record the failed reconcile", unwritable);
-    }
-    return ErrorStatusUpdateControl.defaultErrorProcessing();
+    // The blocked status keeps the stored topology record, which the cached primary holds.
+    return FailedReconciles.record(
+        c,
+        context,
+        e,
+        m -> statusBuilder.blocked(c, ClusterModel.of(c), FailedReconciles.REASON, m));
   }
 }

@@ -10,6 +10,7 @@ import dev.bosun.common.meta.Labels;
 import dev.bosun.common.meta.OwnerReferences;
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
+import dev.bosun.common.status.FailedReconciles;
 import dev.bosun.common.status.FreshPrimary;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.web.WebServiceOperator;
@@ -35,7 +36,6 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -388,15 +388,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   public ErrorStatusUpdateControl<WebService> updateErrorStatus(
       WebService ws, Context<WebService> context, Exception e) {
     // Retries with back-off stay on (JOSDK's default, bounded); the user sees why meanwhile.
-    // The log keeps the stack; the status says in one sentence what failed.
-    String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
-    LOG.warn(message, e);
-    try {
-      CachedStatusWrites.applyIfChanged(
-          ws, aggregator.blocked(ws, "ReconcileError", message), context);
-    } catch (KubernetesClientException unwritable) {
-      LOG.debug("could not record the failed reconcile", unwritable);
-    }
-    return ErrorStatusUpdateControl.defaultErrorProcessing();
+    return FailedReconciles.record(
+        ws, context, e, m -> aggregator.blocked(ws, FailedReconciles.REASON, m));
   }
 }
