@@ -91,83 +91,136 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     if (live.isEmpty()) {
       return UpdateControl.noUpdate();
     }
-    EtcdBackup backup = live.get();
-    EtcdBackupStatus previous = backup.getStatus();
+    Round r = new Round(live.get(), context, ZonedDateTime.now(clock).withNano(0));
+    return parseSchedule(r)
+        .or(() -> openStore(r))
+        .or(() -> followSnapshot(r))
+        .or(() -> findCluster(r))
+        .or(() -> connect(r))
+        .orElseGet(() -> startSnapshot(r));
+  }
+
+  /** What one reconcile of a backup has learnt so far, handed from step to step. */
+  private static final class Round {
+    final EtcdBackup backup;
+    final Context<EtcdBackup> context;
+    final ZonedDateTime now;
     Optional<CronSchedule> schedule;
     BackupTarget target;
-    try {
-      schedule = Optional.ofNullable(backup.getSpec().getSchedule()).map(CronSchedule::parse);
-    } catch (IllegalArgumentException e) {
-      return blocked(
-          backup,
-          "InvalidSpec",
-          "invalid spec: schedule: "
-              + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
-          null);
-    }
-    try {
-      target = EtcdBackupStores.open(context.getClient(), volumeRoot, backup);
-    } catch (BackupStoreException e) {
-      return blocked(backup, e.reason(), e.conditionMessage(), e.retryAfter());
+    BackupTiming.Decision decision;
+    EtcdCluster cluster;
+    List<URI> endpoints;
+    EtcdClients clients;
+
+    Round(EtcdBackup backup, Context<EtcdBackup> context, ZonedDateTime now) {
+      this.backup = backup;
+      this.context = context;
+      this.now = now;
     }
 
-    ZonedDateTime now = ZonedDateTime.now(clock).withNano(0);
-    ZonedDateTime created = ZonedDateTime.parse(backup.getMetadata().getCreationTimestamp());
+    String clusterName() {
+      return backup.getSpec().getClusterName();
+    }
+  }
+
+  /** Step 1: the schedule, if any; one cron cannot parse is InvalidSpec and is not retried. */
+  private Optional<UpdateControl<EtcdBackup>> parseSchedule(Round r) {
+    try {
+      r.schedule = Optional.ofNullable(r.backup.getSpec().getSchedule()).map(CronSchedule::parse);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(
+          blocked(
+              r.backup,
+              "InvalidSpec",
+              "invalid spec: schedule: "
+                  + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
+              null));
+    }
+  }
+
+  /** Step 2: the store the spec names, through common's one store API. */
+  private Optional<UpdateControl<EtcdBackup>> openStore(Round r) {
+    try {
+      r.target = EtcdBackupStores.open(r.context.getClient(), volumeRoot, r.backup);
+      return Optional.empty();
+    } catch (BackupStoreException e) {
+      return Optional.of(blocked(r.backup, e.reason(), e.conditionMessage(), e.retryAfter()));
+    }
+  }
+
+  /**
+   * Step 3: whether a snapshot is due; a running one is reported (or recorded once it ended), and
+   * nothing due leaves the idle status. Empty when a new snapshot is to be taken.
+   */
+  private Optional<UpdateControl<EtcdBackup>> followSnapshot(Round r) {
+    EtcdBackupStatus previous = r.backup.getStatus();
+    ZonedDateTime created = ZonedDateTime.parse(r.backup.getMetadata().getCreationTimestamp());
     Optional<ZonedDateTime> last =
         Optional.ofNullable(previous).map(EtcdBackupStatus::getLastBackup).map(BackupRecord::time);
-    BackupTiming.Decision decision = BackupTiming.decide(schedule, last, created, now);
-    String uid = backup.getMetadata().getUid();
-    Optional<SnapshotJobs.Job> running = jobs.job(uid);
+    r.decision = BackupTiming.decide(r.schedule, last, created, r.now);
+    Optional<SnapshotJobs.Job> running = jobs.job(r.backup.getMetadata().getUid());
     if (running.isPresent()) {
-      return running.get().done()
-          ? record(backup, running.get(), decision, target)
-          : inProgress(backup, running.get(), decision);
+      return Optional.of(
+          running.get().done()
+              ? record(r.backup, running.get(), r.decision, r.target)
+              : inProgress(r.backup, running.get(), r.decision));
     }
-    if (!decision.due()) {
-      return idle(backup, decision, now);
-    }
+    return r.decision.due() ? Optional.empty() : Optional.of(idle(r.backup, r.decision, r.now));
+  }
 
-    String ns = backup.getMetadata().getNamespace();
-    EtcdCluster cluster =
-        context
+  /** Step 4: the cluster and its healthy members, the endpoints a snapshot is taken from. */
+  private Optional<UpdateControl<EtcdBackup>> findCluster(Round r) {
+    r.cluster =
+        r.context
             .getClient()
             .resources(EtcdCluster.class)
-            .inNamespace(ns)
-            .withName(backup.getSpec().getClusterName())
+            .inNamespace(r.backup.getMetadata().getNamespace())
+            .withName(r.clusterName())
             .get();
-    List<URI> endpoints = endpoints(cluster);
-    if (endpoints.isEmpty()) {
-      String message =
-          cluster == null
-              ? "EtcdCluster " + backup.getSpec().getClusterName() + " does not exist"
-              : "EtcdCluster " + backup.getSpec().getClusterName() + " has no healthy member";
-      return blocked(backup, BackupReasons.WAITING_FOR_CLUSTER, message, Duration.ofSeconds(10));
+    r.endpoints = endpoints(r.cluster);
+    if (!r.endpoints.isEmpty()) {
+      return Optional.empty();
     }
+    String message =
+        r.cluster == null
+            ? "EtcdCluster " + r.clusterName() + " does not exist"
+            : "EtcdCluster " + r.clusterName() + " has no healthy member";
+    return Optional.of(
+        blocked(r.backup, BackupReasons.WAITING_FOR_CLUSTER, message, Duration.ofSeconds(10)));
+  }
 
-    String key = target.newKey(now.toInstant(), "db");
-    EtcdClients clients;
+  /** Step 5: clients for the members (TLS from the cluster's Secret when it has one). */
+  private Optional<UpdateControl<EtcdBackup>> connect(Round r) {
     try {
-      clients = connections.of(context.getClient(), cluster);
+      r.clients = connections.of(r.context.getClient(), r.cluster);
+      return Optional.empty();
     } catch (IllegalArgumentException e) {
-      return blocked(
-          backup,
-          BackupReasons.WAITING_FOR_CLUSTER,
-          HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
-          Duration.ofSeconds(30));
+      return Optional.of(
+          blocked(
+              r.backup,
+              BackupReasons.WAITING_FOR_CLUSTER,
+              HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
+              Duration.ofSeconds(30)));
     }
+  }
+
+  /** Step 6: the snapshot, taken in the background on a bounded pool. */
+  private UpdateControl<EtcdBackup> startSnapshot(Round r) {
+    String key = r.target.newKey(r.now.toInstant(), "db");
     SnapshotJobs.Job job;
     try {
       job =
           jobs.submit(
-              uid,
-              now.toInstant(),
+              r.backup.getMetadata().getUid(),
+              r.now.toInstant(),
               key,
               bytes ->
-                  new SnapshotTaker(new EtcdMembership(clients))
-                      .take(endpoints, target.store(), key, bytes));
+                  new SnapshotTaker(new EtcdMembership(r.clients))
+                      .take(r.endpoints, r.target.store(), key, bytes));
     } catch (RejectedExecutionException e) {
       return blocked(
-          backup,
+          r.backup,
           "SnapshotQueueFull",
           SnapshotJobs.THREADS
               + " snapshots are running and "
@@ -175,7 +228,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
               + " waiting; this one starts when there is room",
           Duration.ofSeconds(30));
     }
-    return inProgress(backup, job, decision);
+    return inProgress(r.backup, job, r.decision);
   }
 
   /** Not due: only the next schedule time (and, the first time, a Ready condition saying so). */
