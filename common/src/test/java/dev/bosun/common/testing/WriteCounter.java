@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Counts the mutating requests (POST, PUT, PATCH, DELETE) a client sends, and apart from them the
@@ -16,6 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * counter)}.
  */
 public final class WriteCounter implements Interceptor {
+
+  private static final Pattern NAMESPACED = Pattern.compile("/namespaces/([^/?]+)/");
 
   private final List<String> writes = new CopyOnWriteArrayList<>();
   private final List<String> reads = new CopyOnWriteArrayList<>();
@@ -100,5 +104,25 @@ public final class WriteCounter implements Interceptor {
   /** The writes since {@code from}, as "METHOD /path" lines (for a failure message). */
   public List<String> since(int from) {
     return List.copyOf(writes.subList(from, writes.size()));
+  }
+
+  /**
+   * The writes made while {@code period} passes, but for those in namespaces other than {@code
+   * namespace}: an earlier test's namespace being torn down wakes the owners of what it held, whose
+   * attempts to put children back (refused in a terminating namespace) are no part of this test's
+   * idle period. Cluster-scoped requests still count.
+   */
+  public List<String> writesDuring(Duration period, String namespace) {
+    return writesDuring(period).stream().filter(w -> !inOtherNamespace(w, namespace)).toList();
+  }
+
+  /** The reads since {@code from}, but for those in namespaces other than {@code namespace}. */
+  public List<String> readsSince(int from, String namespace) {
+    return readsSince(from).stream().filter(r -> !inOtherNamespace(r, namespace)).toList();
+  }
+
+  private static boolean inOtherNamespace(String request, String namespace) {
+    Matcher m = NAMESPACED.matcher(request);
+    return m.find() && !m.group(1).equals(namespace);
   }
 }

@@ -183,9 +183,10 @@ class EtcdClusterIT {
     operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(30));
     int reconciles = operator.reconciles.count();
     int reads = operator.writes.readCount();
-    assertThat(operator.writes.writesDuring(EtcdClusterReconciler.HEALTH_INTERVAL.plusSeconds(5)))
+    assertThat(
+            operator.writes.writesDuring(EtcdClusterReconciler.HEALTH_INTERVAL.plusSeconds(5), ns))
         .isEmpty();
-    assertThat(operator.writes.readsSince(reads)).as("API reads while idle").isEmpty();
+    assertThat(operator.writes.readsSince(reads, ns)).as("API reads while idle").isEmpty();
     // The health poll reconciles (reads only) once per interval; nothing else wakes it up.
     assertThat(operator.reconciles.count() - reconciles).isBetween(1, 3);
   }
@@ -288,9 +289,10 @@ class EtcdClusterIT {
     // The extra Service port is not re-applied round after round: idle stays idle.
     operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(30));
     int reads = operator.writes.readCount();
-    assertThat(operator.writes.writesDuring(EtcdClusterReconciler.HEALTH_INTERVAL.plusSeconds(2)))
+    assertThat(
+            operator.writes.writesDuring(EtcdClusterReconciler.HEALTH_INTERVAL.plusSeconds(2), ns))
         .isEmpty();
-    assertThat(operator.writes.readsSince(reads)).as("API reads while idle").isEmpty();
+    assertThat(operator.writes.readsSince(reads, ns)).as("API reads while idle").isEmpty();
   }
 
   @Test

@@ -195,8 +195,8 @@ class MySQLClusterIT {
     // servers, every Kubernetes object comes from the informers), over 16 rounds of 500 ms.
     operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
     int readsBefore = operator.writes.readCount();
-    assertThat(operator.writes.writesDuring(Duration.ofSeconds(8))).isEmpty();
-    assertThat(operator.writes.readsSince(readsBefore)).as("API reads while idle").isEmpty();
+    assertThat(operator.writes.writesDuring(Duration.ofSeconds(8), ns)).isEmpty();
+    assertThat(operator.writes.readsSince(readsBefore, ns)).as("API reads while idle").isEmpty();
 
     // Failover: the primary's server dies while the app writes.
     AppClient.createSchema(servers.get("db-0").address());
@@ -270,8 +270,8 @@ class MySQLClusterIT {
     // Metrics cost an idle cluster nothing: no writes, no API reads (the Secret is in the cache).
     operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
     int readsBefore = operator.writes.readCount();
-    assertThat(operator.writes.writesDuring(Duration.ofSeconds(5))).isEmpty();
-    assertThat(operator.writes.readsSince(readsBefore)).as("API reads while idle").isEmpty();
+    assertThat(operator.writes.writesDuring(Duration.ofSeconds(5), ns)).isEmpty();
+    assertThat(operator.writes.readsSince(readsBefore, ns)).as("API reads while idle").isEmpty();
   }
 
   @Test
