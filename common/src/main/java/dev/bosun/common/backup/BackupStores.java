@@ -1,13 +1,12 @@
 package dev.bosun.common.backup;
 
+import dev.bosun.common.meta.SecretValues;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.Optional;
 
 /**
@@ -130,13 +129,9 @@ public final class BackupStores {
     return new S3Credentials(id, key);
   }
 
+  /** A credential, trimmed: a trailing newline (echo into a file) is no part of the key. */
   private static String value(Secret s, String key) {
-    if (s.getData() == null || s.getData().get(key) == null) {
-      return null;
-    }
-    String v =
-        new String(Base64.getDecoder().decode(s.getData().get(key)), StandardCharsets.UTF_8).trim();
-    return v.isEmpty() ? null : v;
+    return SecretValues.value(s, key).map(String::trim).filter(v -> !v.isEmpty()).orElse(null);
   }
 
   private static boolean blank(String s) {

@@ -1,5 +1,6 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.meta.SecretValues;
 import dev.bosun.mysql.dependent.ClusterNames;
 import dev.bosun.mysql.dependent.ClusterObjects;
 import dev.bosun.mysql.model.ClusterModel;
@@ -8,9 +9,7 @@ import dev.bosun.mysql.workload.Credentials;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.Map;
 
 /**
@@ -136,21 +135,9 @@ final class ClusterSecrets {
     return created;
   }
 
+  /** A password, or null when missing, malformed or blank (a blank password is no password). */
   static String value(Secret s, String key) {
-    if (s.getData() != null && s.getData().get(key) != null) {
-      try {
-        String v =
-            new String(Base64.getDecoder().decode(s.getData().get(key)), StandardCharsets.UTF_8);
-        return v.isBlank() ? null : v;
-      } catch (IllegalArgumentException malformed) {
-        return null;
-      }
-    }
-    if (s.getStringData() != null && s.getStringData().get(key) != null) {
-      String v = s.getStringData().get(key);
-      return v.isBlank() ? null : v;
-    }
-    return null;
+    return SecretValues.value(s, key).filter(v -> !v.isBlank()).orElse(null);
   }
 
   static String generate() {
