@@ -1,6 +1,7 @@
 package dev.bosun.common.backup;
 
 import dev.bosun.common.schedule.CronSchedule;
+import dev.bosun.common.status.HumanMessages;
 import java.time.ZonedDateTime;
 import java.util.Optional;
 
@@ -20,6 +21,28 @@ public final class BackupTiming {
    * @param next when to look again (empty: never, a one-shot backup that is done)
    */
   public record Decision(boolean due, Optional<ZonedDateTime> next) {}
+
+  /**
+   * A backup's {@code spec.schedule}, read: the schedule (empty for a one-shot backup) or, when the
+   * cron text does not parse, the InvalidSpec message that names what is wrong.
+   */
+  public record Schedule(Optional<CronSchedule> schedule, Optional<String> invalidSpec) {}
+
+  /** Reads {@code spec.schedule}; null is a one-shot backup. */
+  public static Schedule schedule(String cron) {
+    if (cron == null) {
+      return new Schedule(Optional.empty(), Optional.empty());
+    }
+    try {
+      return new Schedule(Optional.of(CronSchedule.parse(cron)), Optional.empty());
+    } catch (IllegalArgumentException e) {
+      return new Schedule(
+          Optional.empty(),
+          Optional.of(
+              "invalid spec: schedule: "
+                  + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH)));
+    }
+  }
 
   public static Decision decide(
       Optional<CronSchedule> schedule,

@@ -48,4 +48,29 @@ class BackupTimingTest {
     var after = BackupTiming.decide(DAILY_2AM, Optional.of(now), CREATED, now.plusSeconds(5));
     assertThat(after.due()).isFalse();
   }
+
+  @Test
+  void noScheduleIsAOneShotBackup() {
+    var s = BackupTiming.schedule(null);
+    assertThat(s.schedule()).isEmpty();
+    assertThat(s.invalidSpec()).isEmpty();
+  }
+
+  @Test
+  void aCronScheduleIsParsed() {
+    var s = BackupTiming.schedule("0 2 * * *");
+    assertThat(s.schedule()).map(CronSchedule::toString).hasValue("0 2 * * *");
+    assertThat(s.invalidSpec()).isEmpty();
+  }
+
+  @Test
+  void aScheduleThatDoesNotParseIsAnInvalidSpecSentenceNamingTheField() {
+    var s = BackupTiming.schedule("61 * * * *");
+    assertThat(s.schedule()).isEmpty();
+    assertThat(s.invalidSpec())
+        .hasValueSatisfying(
+            m -> assertThat(m).startsWith("invalid spec: schedule: invalid minute field '61'"));
+    assertThat(BackupTiming.schedule(" ").invalidSpec())
+        .hasValue("invalid spec: schedule: the schedule is empty");
+  }
 }

@@ -125,18 +125,9 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
 
   /** Step 1: the schedule, if any; one cron cannot parse is InvalidSpec and is not retried. */
   private Optional<UpdateControl<EtcdBackup>> parseSchedule(Round r) {
-    try {
-      r.schedule = Optional.ofNullable(r.backup.getSpec().getSchedule()).map(CronSchedule::parse);
-      return Optional.empty();
-    } catch (IllegalArgumentException e) {
-      return Optional.of(
-          blocked(
-              r.backup,
-              "InvalidSpec",
-              "invalid spec: schedule: "
-                  + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
-              null));
-    }
+    BackupTiming.Schedule read = BackupTiming.schedule(r.backup.getSpec().getSchedule());
+    r.schedule = read.schedule();
+    return read.invalidSpec().map(message -> blocked(r.backup, "InvalidSpec", message, null));
   }
 
   /** Step 2: the store the spec names, through common's one store API. */

@@ -94,7 +94,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     final ZonedDateTime now;
     final MySQLBackupStatus previous;
     final MySQLBackupStatus status;
-    CronSchedule schedule;
+    Optional<CronSchedule> schedule;
     BackupTarget target;
     MySQLCluster cluster;
     BackupTiming.Decision decision;
@@ -114,22 +114,9 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
 
   /** Step 1: the schedule, if any; one cron cannot parse is InvalidSpec and is not retried. */
   private Optional<UpdateControl<MySQLBackup>> parseSchedule(Round r) {
-    String schedule = r.b.getSpec().getSchedule();
-    if (schedule == null) {
-      return Optional.empty();
-    }
-    try {
-      r.schedule = CronSchedule.parse(schedule);
-      return Optional.empty();
-    } catch (IllegalArgumentException e) {
-      return Optional.of(
-          fail(
-              r.b,
-              "InvalidSpec",
-              "invalid spec: schedule: "
-                  + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
-              null));
-    }
+    BackupTiming.Schedule read = BackupTiming.schedule(r.b.getSpec().getSchedule());
+    r.schedule = read.schedule();
+    return read.invalidSpec().map(message -> fail(r.b, "InvalidSpec", message, null));
   }
 
   /** Step 2: the store the spec names, through common's one store API. */
@@ -171,7 +158,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
             : r.previous.getLastBackup().time();
     r.decision =
         BackupTiming.decide(
-            Optional.ofNullable(r.schedule),
+            r.schedule,
             Optional.ofNullable(last),
             ZonedDateTime.parse(r.b.getMetadata().getCreationTimestamp()),
             r.now);
