@@ -123,80 +123,135 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     // The status holds the applied hash and the pending change: a stale copy would roll twice.
     // Every status write goes through CachedStatusWrites, so this copy is never older than the
     // last one written.
-    ConfigMonitor monitor = cached;
-    ConfigMonitorSpec spec = monitor.getSpec();
-    String ns = monitor.getMetadata().getNamespace();
-    long generation = monitor.getMetadata().getGeneration();
-    ConfigMonitorStatus previous =
-        monitor.getStatus() == null ? new ConfigMonitorStatus() : monitor.getStatus();
+    Round r = new Round(cached, context);
+    return checkSpec(r).or(() -> hashConfiguration(r)).orElseGet(() -> rollOut(r));
+  }
 
+  /** What one reconcile of a monitor has learnt so far, handed from step to step. */
+  private static final class Round {
+    final ConfigMonitor monitor;
+    final Context<ConfigMonitor> context;
+    final ConfigMonitorSpec spec;
+    final String ns;
+    final long generation;
+    final ConfigMonitorStatus previous;
+    String hash;
+
+    Round(ConfigMonitor monitor, Context<ConfigMonitor> context) {
+      this.monitor = monitor;
+      this.context = context;
+      this.spec = monitor.getSpec();
+      this.ns = monitor.getMetadata().getNamespace();
+      this.generation = monitor.getMetadata().getGeneration();
+      this.previous = monitor.getStatus() == null ? new ConfigMonitorStatus() : monitor.getStatus();
+    }
+  }
+
+  /** Step 1: a spec naming nothing to watch, or with a broken selector, is InvalidSpec. */
+  private Optional<UpdateControl<ConfigMonitor>> checkSpec(Round r) {
+    return specProblem(r.spec)
+        .map(
+            problem ->
+                record(
+                    r.context,
+                    r.monitor,
+                    copyOf(r.previous, r.generation),
+                    "InvalidSpec",
+                    problem));
+  }
+
+  /** What is wrong with a monitor's spec, in a sentence; empty when nothing is. */
+  static Optional<String> specProblem(ConfigMonitorSpec spec) {
     if (spec.getSelector() == null
         || (nonNull(spec.getConfigMaps()).isEmpty() && nonNull(spec.getSecrets()).isEmpty())) {
-      return record(
-          context,
-          monitor,
-          copyOf(previous, generation),
-          "InvalidSpec",
-          "name at least one ConfigMap or Secret and give a selector");
+      return Optional.of("name at least one ConfigMap or Secret and give a selector");
     }
-
     List<String> problems = LabelSelectors.problems(spec.getSelector(), "spec.selector");
-    if (!problems.isEmpty()) {
-      return record(
-          context,
-          monitor,
-          copyOf(previous, generation),
-          "InvalidSpec",
-          String.join("; ", problems));
-    }
+    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+  }
+
+  /** Step 2: the hash of all the named configuration; ConfigNotFound while any of it is missing. */
+  private Optional<UpdateControl<ConfigMonitor>> hashConfiguration(Round r) {
     ContentHash hash = ContentHash.start();
     List<String> missing = new ArrayList<>();
-    for (String name : new TreeSet<>(nonNull(spec.getConfigMaps()))) {
-      Optional<ConfigMap> cm = observe(context, ConfigMap.class, ns, name);
+    for (String name : new TreeSet<>(nonNull(r.spec.getConfigMaps()))) {
+      Optional<ConfigMap> cm = observe(r.context, ConfigMap.class, r.ns, name);
       cm.ifPresentOrElse(
           c -> hash.add("ConfigMap/" + name, c.getData()).add("binary", c.getBinaryData()),
           () -> missing.add("ConfigMap " + name));
     }
-    for (String name : new TreeSet<>(nonNull(spec.getSecrets()))) {
-      Optional<Secret> s = observe(context, Secret.class, ns, name);
+    for (String name : new TreeSet<>(nonNull(r.spec.getSecrets()))) {
+      Optional<Secret> s = observe(r.context, Secret.class, r.ns, name);
       s.ifPresentOrElse(
           c -> hash.add("Secret/" + name, c.getData()), () -> missing.add("Secret " + name));
     }
-    if (!missing.isEmpty()) {
-      // Nothing is rolled while the configuration is incomplete. A ConfigMap or Secret created
-      // later carries no monitored label yet, so the informers cannot announce it: look again.
-      return record(
-              context,
-              monitor,
-              copyOf(
-                  previous,
-                  previous.getObservedGeneration() == null
-                      ? generation
-                      : previous.getObservedGeneration()),
-              "ConfigNotFound",
-              String.join(", ", missing)
-                  + " not found in namespace "
-                  + ns
-                  + " (checked again every "
-                  + MISSING_CONFIG_RECHECK.toSeconds()
-                  + " s)")
-          .rescheduleAfter(MISSING_CONFIG_RECHECK);
+    if (missing.isEmpty()) {
+      r.hash = hash.hex();
+      return Optional.empty();
     }
-    String current = hash.hex();
-    Instant now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS);
-    RolloutDecision decision =
-        RolloutDecision.decide(
-            current,
-            previous.getConfigHash(),
-            previous.getObservedGeneration() == null
-                || previous.getObservedGeneration() != generation,
-            previous.getPendingHash(),
-            previous.getPendingSince() == null ? null : previous.getPendingSince().toInstant(),
-            Duration.ofSeconds(spec.getDebounceSeconds()),
-            now);
+    // Nothing is rolled while the configuration is incomplete. A ConfigMap or Secret created
+    // later carries no monitored label yet, so the informers cannot announce it: look again.
+    Long observed = r.previous.getObservedGeneration();
+    return Optional.of(
+        record(
+                r.context,
+                r.monitor,
+                copyOf(r.previous, observed == null ? r.generation : observed),
+                "ConfigNotFound",
+                notFound(missing, r.ns))
+            .rescheduleAfter(MISSING_CONFIG_RECHECK));
+  }
 
-    ConfigMonitorStatus status = copyOf(previous, generation);
-    Duration reschedule = null;
+  /** The ConfigNotFound sentence. */
+  static String notFound(List<String> missing, String ns) {
+    return String.join(", ", missing)
+        + " not found in namespace "
+        + ns
+        + " (checked again every "
+        + MISSING_CONFIG_RECHECK.toSeconds()
+        + " s)";
+  }
+
+  /**
+   * Step 3: what the hash means (a baseline, a change to wait for, or a roll), written to the
+   * status; a look again when the debounce window ends.
+   */
+  private UpdateControl<ConfigMonitor> rollOut(Round r) {
+    Instant now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS);
+    RolloutDecision decision = decide(r, now);
+    ConfigMonitorStatus status = copyOf(r.previous, r.generation);
+    if (decision instanceof RolloutDecision.Roll roll) {
+      roll(r.monitor, r.context.getClient(), roll.hash(), now, status);
+    }
+    Optional<Duration> reschedule = recordWaiting(decision, status);
+    UpdateControl<ConfigMonitor> control =
+        record(
+            r.context,
+            r.monitor,
+            status,
+            null,
+            "watching " + describe(r.spec) + ", hash " + status.getConfigHash());
+    return reschedule.map(w -> control.rescheduleAfter(w.plusMillis(200))).orElse(control);
+  }
+
+  private static RolloutDecision decide(Round r, Instant now) {
+    ConfigMonitorStatus previous = r.previous;
+    return RolloutDecision.decide(
+        r.hash,
+        previous.getConfigHash(),
+        previous.getObservedGeneration() == null
+            || previous.getObservedGeneration() != r.generation,
+        previous.getPendingHash(),
+        previous.getPendingSince() == null ? null : previous.getPendingSince().toInstant(),
+        Duration.ofSeconds(r.spec.getDebounceSeconds()),
+        now);
+  }
+
+  /**
+   * Writes what a decision other than a roll means for the applied and the pending hash (a roll is
+   * written by {@link #roll}), and says how long the debounce window still runs, if it does.
+   */
+  static Optional<Duration> recordWaiting(RolloutDecision decision, ConfigMonitorStatus status) {
     if (decision instanceof RolloutDecision.Baseline b) {
       status.setConfigHash(b.hash());
       status.setPendingHash(null);
@@ -207,20 +262,11 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     } else if (decision instanceof RolloutDecision.StartWaiting w) {
       status.setPendingHash(w.hash());
       status.setPendingSince(utc(w.since()));
-      reschedule = w.debounce();
+      return Optional.of(w.debounce());
     } else if (decision instanceof RolloutDecision.KeepWaiting k) {
-      reschedule = k.remaining();
-    } else if (decision instanceof RolloutDecision.Roll r) {
-      roll(monitor, context.getClient(), r.hash(), now, status);
+      return Optional.of(k.remaining());
     }
-    UpdateControl<ConfigMonitor> control =
-        record(
-            context,
-            monitor,
-            status,
-            null,
-            "watching " + describe(spec) + ", hash " + status.getConfigHash());
-    return reschedule == null ? control : control.rescheduleAfter(reschedule.plusMillis(200));
+    return Optional.empty();
   }
 
   /** The object from the informer, or read and labelled so the informer sees it from now on. */
