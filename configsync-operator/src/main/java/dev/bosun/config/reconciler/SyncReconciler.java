@@ -24,6 +24,7 @@ import dev.bosun.config.sync.SyncPlanner;
 import dev.bosun.config.sync.SyncedKind;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -114,58 +115,62 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
 
   @Override
   public List<EventSource<?, P>> prepareEventSources(EventSourceContext<P> context) {
-    Class<P> primary = context.getPrimaryResourceClass();
     context
         .getPrimaryCache()
         .addIndexer(
             BY_SOURCE,
             p -> List.of(p.getMetadata().getNamespace() + "/" + request(p).sourceName()));
-    // Only sources marked for syncing are watched: never every Secret of the cluster.
-    var sources =
-        InformerEventSourceConfiguration.from(kind.type(), primary)
-            .withName(SOURCES)
-            .withLabelSelector(ConfigSyncOperator.SOURCE_LABEL + "=true")
-            .withSecondaryToPrimaryMapper(
-                source ->
-                    context
-                        .getPrimaryCache()
-                        .byIndex(
-                            BY_SOURCE,
-                            source.getMetadata().getNamespace()
-                                + "/"
-                                + source.getMetadata().getName())
-                        .stream()
-                        .map(ResourceID::fromResource)
-                        .collect(Collectors.toSet()))
-            .build();
-    var copies =
-        InformerEventSourceConfiguration.from(kind.type(), primary)
-            .withName(COPIES)
-            .withLabelSelector(
-                ConfigSyncOperator.MANAGED_SELECTOR + "," + SYNC_KIND_LABEL + "=" + kind.syncKind())
-            .withSecondaryToPrimaryMapper(
-                copy ->
-                    Set.of(
-                        new ResourceID(
-                            copy.getMetadata().getLabels().get(SYNC_NAME_LABEL),
-                            copy.getMetadata().getLabels().get(SYNC_NAMESPACE_LABEL))))
-            .build();
-    // A namespace appearing, changing labels or consent, or going away can change any sync.
-    var namespaces =
-        InformerEventSourceConfiguration.from(Namespace.class, primary)
-            .withName(NAMESPACES)
-            .withSecondaryToPrimaryMapper(
-                ns ->
-                    context
-                        .getPrimaryCache()
-                        .list()
-                        .map(ResourceID::fromResource)
-                        .collect(Collectors.toSet()))
-            .build();
     return List.of(
-        new InformerEventSource<>(sources, context),
-        new InformerEventSource<>(copies, context),
-        new InformerEventSource<>(namespaces, context));
+        new InformerEventSource<>(sourcesInformer(context), context),
+        new InformerEventSource<>(copiesInformer(context), context),
+        new InformerEventSource<>(namespacesInformer(context), context));
+  }
+
+  /** Only sources marked for syncing are watched: never every Secret of the cluster. */
+  private InformerEventSourceConfiguration<R> sourcesInformer(EventSourceContext<P> context) {
+    return InformerEventSourceConfiguration.from(kind.type(), context.getPrimaryResourceClass())
+        .withName(SOURCES)
+        .withLabelSelector(ConfigSyncOperator.SOURCE_LABEL + "=true")
+        .withSecondaryToPrimaryMapper(
+            source ->
+                context
+                    .getPrimaryCache()
+                    .byIndex(
+                        BY_SOURCE,
+                        source.getMetadata().getNamespace() + "/" + source.getMetadata().getName())
+                    .stream()
+                    .map(ResourceID::fromResource)
+                    .collect(Collectors.toSet()))
+        .build();
+  }
+
+  private InformerEventSourceConfiguration<R> copiesInformer(EventSourceContext<P> context) {
+    return InformerEventSourceConfiguration.from(kind.type(), context.getPrimaryResourceClass())
+        .withName(COPIES)
+        .withLabelSelector(
+            ConfigSyncOperator.MANAGED_SELECTOR + "," + SYNC_KIND_LABEL + "=" + kind.syncKind())
+        .withSecondaryToPrimaryMapper(
+            copy ->
+                Set.of(
+                    new ResourceID(
+                        copy.getMetadata().getLabels().get(SYNC_NAME_LABEL),
+                        copy.getMetadata().getLabels().get(SYNC_NAMESPACE_LABEL))))
+        .build();
+  }
+
+  /** A namespace appearing, changing labels or consent, or going away can change any sync. */
+  private InformerEventSourceConfiguration<Namespace> namespacesInformer(
+      EventSourceContext<P> context) {
+    return InformerEventSourceConfiguration.from(Namespace.class, context.getPrimaryResourceClass())
+        .withName(NAMESPACES)
+        .withSecondaryToPrimaryMapper(
+            ns ->
+                context
+                    .getPrimaryCache()
+                    .list()
+                    .map(ResourceID::fromResource)
+                    .collect(Collectors.toSet()))
+        .build();
   }
 
   @SuppressWarnings("unchecked")
@@ -176,11 +181,64 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
 
   @Override
   public UpdateControl<P> reconcile(P sync, Context<P> context) {
-    String ns = sync.getMetadata().getNamespace();
-    SyncRequest request = request(sync);
+    Round r = new Round(sync, context);
+    Optional<UpdateControl<P>> invalid = checkSpec(r);
+    if (invalid.isPresent()) {
+      return invalid.get();
+    }
+    observe(r);
+    writeCopies(r);
+    return recordResults(r);
+  }
+
+  /** What one reconcile of a sync has learnt so far, handed from step to step. */
+  private final class Round {
+    final P sync;
+    final Context<P> context;
+    final String ns;
+    final SyncRequest request;
+    Optional<R> source;
+    Map<String, Namespace> namespaces;
+    List<R> copies;
+    List<DestinationResult> results;
+
+    Round(P sync, Context<P> context) {
+      this.sync = sync;
+      this.context = context;
+      this.ns = sync.getMetadata().getNamespace();
+      this.request = request(sync);
+    }
+
+    String sourceVersion() {
+      return source.map(s -> s.getMetadata().getResourceVersion()).orElse(null);
+    }
+  }
+
+  /** Step 1: a spec the copies cannot follow is InvalidSpec. */
+  private Optional<UpdateControl<P>> checkSpec(Round r) {
+    List<String> problems =
+        specProblems(kind.syncKind(), r.sync.getMetadata().getName(), r.request.selector());
+    if (problems.isEmpty()) {
+      return Optional.empty();
+    }
+    // Nothing is written and nothing deleted until the spec is fixed; no retry loop.
+    String message =
+        HumanMessages.bounded(
+            "invalid spec: " + String.join("; ", problems), 2 * HumanMessages.MAX_LENGTH);
+    return Optional.of(
+        writeStatus(
+            r.sync,
+            null,
+            List.of(),
+            List.of(
+                isFalse(READY, "InvalidSpec", message), isTrue(DEGRADED, "InvalidSpec", message))));
+  }
+
+  /** What is wrong with a sync's name and destination selector; empty when nothing is. */
+  static List<String> specProblems(String syncKind, String name, LabelSelector selector) {
     List<String> problems = new ArrayList<>();
     // Every copy carries the sync's name as a label value, which is stricter than a name.
-    KubernetesNames.labelValue("the " + kind.syncKind() + " name", sync.getMetadata().getName())
+    KubernetesNames.labelValue("the " + syncKind + " name", name)
         .ifPresent(
             p ->
                 problems.add(
@@ -189,65 +247,77 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
                         + " (every copy carries it in the label "
                         + SYNC_NAME_LABEL
                         + "); choose a shorter name"));
-    problems.addAll(
-        LabelSelectors.problems(request.selector(), "spec.destinations.namespaceSelector"));
-    if (!problems.isEmpty()) {
-      // Nothing is written and nothing deleted until the spec is fixed; no retry loop.
-      String message =
-          HumanMessages.bounded(
-              "invalid spec: " + String.join("; ", problems), 2 * HumanMessages.MAX_LENGTH);
-      List<Condition> merged =
-          Conditions.merge(
-              conditions(sync),
-              List.of(
-                  isFalse(READY, "InvalidSpec", message), isTrue(DEGRADED, "InvalidSpec", message)),
-              sync.getMetadata().getGeneration(),
-              clock);
-      announce(sync, conditions(sync), merged);
-      return StatusRecorder.patchIfChanged(
-          sync, status(SyncStatus.of(sync.getMetadata().getGeneration(), null, List.of(), merged)));
-    }
-    Optional<R> source =
-        source(context, kind.type(), SOURCES).get(new ResourceID(request.sourceName(), ns));
-    Map<String, Namespace> namespaces =
-        source(context, Namespace.class, NAMESPACES)
+    problems.addAll(LabelSelectors.problems(selector, "spec.destinations.namespaceSelector"));
+    return problems;
+  }
+
+  /** Step 2: the source, the namespaces and this sync's copies, from the informers. */
+  private void observe(Round r) {
+    r.source =
+        source(r.context, kind.type(), SOURCES).get(new ResourceID(r.request.sourceName(), r.ns));
+    r.namespaces =
+        source(r.context, Namespace.class, NAMESPACES)
             .list(n -> true)
             .collect(Collectors.toMap(n -> n.getMetadata().getName(), Function.identity()));
-    List<R> copies = copiesOf(sync, context);
+    r.copies = copiesOf(r.sync, r.context);
+  }
 
-    SyncPlan<R> plan = planner.plan(ns, request, source, namespaces, copies, copyLabels(sync));
-    List<DestinationResult> results = execute(plan, context.getClient());
+  /** Step 3: the plan carried out: copies written, stale copies deleted. */
+  private void writeCopies(Round r) {
+    SyncPlan<R> plan =
+        planner.plan(r.ns, r.request, r.source, r.namespaces, r.copies, copyLabels(r.sync));
+    List<DestinationResult> results = execute(plan, r.context.getClient());
     for (R stale : plan.deletions()) {
-      delete(context.getClient(), stale);
+      delete(r.context.getClient(), stale);
     }
+    r.results = atVersion(results, r.sourceVersion());
+  }
 
-    String sourceVersion = source.map(s -> s.getMetadata().getResourceVersion()).orElse(null);
-    // A synced destination holds the content of this source version.
-    results =
-        results.stream()
-            .map(
-                r ->
-                    r.state() == State.SYNCED
-                        ? new DestinationResult(
-                            r.namespace(), r.state(), sourceVersion, r.message())
-                        : r)
-            .toList();
+  /** A synced destination holds the content of this source version. */
+  static List<DestinationResult> atVersion(List<DestinationResult> results, String version) {
+    return results.stream()
+        .map(
+            r ->
+                r.state() == State.SYNCED
+                    ? new DestinationResult(r.namespace(), r.state(), version, r.message())
+                    : r)
+        .toList();
+  }
+
+  /** Step 4: per-destination status and conditions; a look again while a copy is blocked. */
+  private UpdateControl<P> recordResults(Round r) {
     List<DesiredCondition> conditions;
-    if (source.isPresent()) {
-      conditions = conditions(results);
+    if (r.source.isPresent()) {
+      conditions = conditions(r.results);
     } else {
-      String why = sourceMissing(request, ns, context);
+      String why = sourceMissing(r.request, r.ns, r.context);
       conditions =
           List.of(isFalse(READY, "SourceNotFound", why), isTrue(DEGRADED, "SourceNotFound", why));
     }
+    UpdateControl<P> control = writeStatus(r.sync, r.sourceVersion(), r.results, conditions);
+    return recheck(r.results) ? control.rescheduleAfter(CONFLICT_RECHECK) : control;
+  }
+
+  /**
+   * Whether a destination failed in a way that can clear without an event this sync hears of (a
+   * conflicting object removed, a write error); NotAllowed waits for a namespace change, which the
+   * namespace informer announces.
+   */
+  static boolean recheck(List<DestinationResult> results) {
+    return results.stream()
+        .anyMatch(r -> r.state() != State.SYNCED && r.state() != State.NOT_ALLOWED);
+  }
+
+  private UpdateControl<P> writeStatus(
+      P sync,
+      String sourceVersion,
+      List<DestinationResult> results,
+      List<DesiredCondition> conditions) {
     long generation = sync.getMetadata().getGeneration();
     List<Condition> merged = Conditions.merge(conditions(sync), conditions, generation, clock);
     announce(sync, conditions(sync), merged);
-    S status = status(SyncStatus.of(generation, sourceVersion, results, merged));
-    UpdateControl<P> control = StatusRecorder.patchIfChanged(sync, status);
-    boolean retry =
-        results.stream().anyMatch(r -> r.state() != State.SYNCED && r.state() != State.NOT_ALLOWED);
-    return retry ? control.rescheduleAfter(CONFLICT_RECHECK) : control;
+    return StatusRecorder.patchIfChanged(
+        sync, status(SyncStatus.of(generation, sourceVersion, results, merged)));
   }
 
   private List<R> copiesOf(P sync, Context<P> context) {
@@ -364,7 +434,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
     return kind.type().getSimpleName() + " " + ns + "/" + request.sourceName() + " does not exist";
   }
 
-  private static List<DesiredCondition> conditions(List<DestinationResult> results) {
+  static List<DesiredCondition> conditions(List<DestinationResult> results) {
     long synced = results.stream().filter(r -> r.state() == State.SYNCED).count();
     Optional<DestinationResult> problem =
         results.stream().filter(r -> r.state() != State.SYNCED).findFirst();
