@@ -7,6 +7,7 @@ import dev.bosun.mysql.backup.MySQLBackupStores;
 import dev.bosun.mysql.reconciler.BackupRestorer;
 import dev.bosun.mysql.reconciler.MySQLBackupReconciler;
 import dev.bosun.mysql.reconciler.MySQLClusterReconciler;
+import dev.bosun.mysql.reconciler.ReplicaRebuilder;
 import dev.bosun.mysql.topology.Addressing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -63,7 +64,10 @@ public final class Main {
     EventRecorder events = new EventRecorder(client, MySQLOperator.NAME);
     Addressing where = addressing != null ? addressing : Addressing.headlessService();
     MySQLBackupStores stores = new MySQLBackupStores(client, backupRoot);
+    ReplicaRebuilder rebuilder =
+        new ReplicaRebuilder(backupRoot, Duration.ofSeconds(3), Clock.systemUTC());
     return new OperatorRuntime(settings, client)
+        .onClose(rebuilder)
         .register(
             new MySQLClusterReconciler(
                 events,
@@ -71,7 +75,8 @@ public final class Main {
                 poll,
                 Duration.ofSeconds(3),
                 Clock.systemUTC(),
-                new BackupRestorer(client, stores)))
+                new BackupRestorer(client, stores),
+                rebuilder))
         .register(new MySQLBackupReconciler(events, where, stores, Clock.systemUTC()));
   }
 }

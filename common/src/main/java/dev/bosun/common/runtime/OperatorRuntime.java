@@ -41,6 +41,8 @@ public final class OperatorRuntime implements AutoCloseable {
   private final Map<String, HttpHandler> routes = new LinkedHashMap<>();
   private volatile boolean closing;
   private HealthServer health;
+  private final java.util.List<AutoCloseable> closeAfterStop =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** An operator runtime with JOSDK's metrics published to Prometheus. */
   public OperatorRuntime(OperatorSettings settings, KubernetesClient client) {
@@ -184,6 +186,15 @@ public final class OperatorRuntime implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes {@code resource} when the operator stops, after its reconcilers: background work (a
+   * copy, a load) ends with the process that started it, as it would in a container.
+   */
+  public OperatorRuntime onClose(AutoCloseable resource) {
+    closeAfterStop.add(resource);
+    return this;
+  }
+
   /** Blocks until SIGTERM or {@link #close()}: the main thread of a deployed operator. */
   public void runUntilShutdown() throws InterruptedException {
     Runtime.getRuntime().addShutdownHook(new Thread(this::close, "shutdown"));
@@ -200,6 +211,13 @@ public final class OperatorRuntime implements AutoCloseable {
     try {
       operator.stop();
     } finally {
+      for (AutoCloseable r : closeAfterStop) {
+        try {
+          r.close();
+        } catch (Exception e) {
+          LOG.warn("{}: closing {} failed", settings.name(), r, e);
+        }
+      }
       if (health != null) {
         health.close();
       }

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <T> what a job produces
  */
-public final class BackgroundJobs<T> {
+public final class BackgroundJobs<T> implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundJobs.class);
 
@@ -101,5 +101,11 @@ public final class BackgroundJobs<T> {
   /** Forgets a finished job once its result has been recorded. */
   public void forget(String key) {
     jobs.computeIfPresent(key, (k, s) -> s instanceof Running<T> ? s : null);
+  }
+
+  /** Interrupts running jobs (their client processes are killed) and accepts no new one. */
+  @Override
+  public void close() {
+    pool.shutdownNow();
   }
 }

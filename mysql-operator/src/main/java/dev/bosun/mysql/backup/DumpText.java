@@ -62,4 +62,61 @@ public final class DumpText {
   private static boolean ends(String line) {
     return line.stripTrailing().endsWith(";");
   }
+
+  /** How the user statements of {@code --system=users} begin. */
+  private static final java.util.List<String> ACCOUNT_STATEMENTS =
+      java.util.List.of(
+          "/*!50701 DROP USER",
+          "CREATE /*M!100103 OR REPLACE */ USER",
+          "CREATE USER",
+          "GRANT ",
+          "/*M!100005 SET DEFAULT ROLE",
+          "/*!80001 ALTER USER");
+
+  /**
+   * Copies a dump of {@code --system=users}, leaving out the statements about the accounts named
+   * {@code users} (any host): the loading session runs as one of them, which the dump would drop
+   * (its guard then stops the load), and the server's own accounts (root, mariadb.sys) need grants
+   * the loading user cannot give. Only account statements are looked at, never rows.
+   */
+  public static void withoutAccounts(BufferedReader dump, Writer out, java.util.List<String> users)
+      throws IOException {
+    java.util.List<String> block = new java.util.ArrayList<>();
+    String line;
+    while ((line = dump.readLine()) != null) {
+      if (!block.isEmpty() || line.equals("DELIMITER |")) {
+        // mariadb-dump guards each DROP USER with an IF current_user() block of its own.
+        block.add(line);
+        if (line.equals("DELIMITER ;")) {
+          if (block.stream().noneMatch(l -> guards(l, users))) {
+            write(out, block);
+          }
+          block.clear();
+        }
+        continue;
+      }
+      String l = line;
+      if (!(ACCOUNT_STATEMENTS.stream().anyMatch(l::startsWith) && names(l, users))) {
+        out.write(line);
+        out.write('\n');
+      }
+    }
+    write(out, block);
+  }
+
+  private static boolean names(String line, java.util.List<String> users) {
+    return users.stream()
+        .anyMatch(u -> line.contains("'" + u + "'@'") || line.contains("`" + u + "`@`"));
+  }
+
+  private static boolean guards(String line, java.util.List<String> users) {
+    return users.stream().anyMatch(u -> line.contains("'''" + u + "''@''"));
+  }
+
+  private static void write(Writer out, java.util.List<String> lines) throws IOException {
+    for (String b : lines) {
+      out.write(b);
+      out.write('\n');
+    }
+  }
 }

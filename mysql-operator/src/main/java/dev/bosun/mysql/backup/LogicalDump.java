@@ -118,7 +118,7 @@ public final class LogicalDump {
     return dbs;
   }
 
-  private Path defaultsFile() throws IOException {
+  Path defaultsFile() throws IOException {
     Path f =
         Files.createTempFile(
             "bosun-client-",
@@ -134,7 +134,7 @@ public final class LogicalDump {
     return f;
   }
 
-  private static void run(List<String> cmd, Path stdin, Path stdout, Path stderr)
+  static void run(List<String> cmd, Path stdin, Path stdout, Path stderr)
       throws IOException, InstanceException {
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(stderr.toFile());
     if (stdin != null) {

@@ -27,7 +27,8 @@ public record ClusterModel(
     String switchoverTarget,
     String fromBackup,
     String fromBackupKey,
-    ExporterModel exporter) {
+    ExporterModel exporter,
+    boolean rebuildAutomatic) {
 
   /** Maps a cluster's spec. */
   public static ClusterModel of(MySQLCluster c) {
@@ -74,7 +75,10 @@ public record ClusterModel(
         s.getSwitchover() == null ? null : s.getSwitchover().getTarget(),
         s.getFromBackup() == null ? null : s.getFromBackup().getBackupName(),
         s.getFromBackup() == null ? null : s.getFromBackup().getKey(),
-        ExporterModel.of(s));
+        ExporterModel.of(s),
+        s.getReplication() != null
+            && s.getReplication().getRebuild()
+                == dev.bosun.mysql.v1alpha1.mysqlclusterspec.Replication.Rebuild.AUTOMATIC);
   }
 
   /** The official image of a flavour and version. */

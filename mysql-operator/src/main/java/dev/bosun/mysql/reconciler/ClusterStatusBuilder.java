@@ -6,10 +6,12 @@ import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.sql.Flavour;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.topology.Rebuilds;
 import dev.bosun.mysql.topology.Step;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
+import dev.bosun.mysql.workload.RebuildRecord;
 import dev.bosun.mysql.workload.TopologyController;
 import dev.bosun.mysql.workload.TopologyRecord;
 import java.time.Clock;
@@ -73,6 +75,13 @@ final class ClusterStatusBuilder {
     TopologyRecord rec = tick.record();
     MySQLClusterStatus s = base(c, m, previous);
     writeRecord(s, rec);
+    if (s.getRebuild() != null && tick.rebuildProgress() != null) {
+      s.getRebuild().setProgress(tick.rebuildProgress());
+    }
+    String rebuilding =
+        rec.rebuild() != null && !RebuildRecord.REBUILT.equals(rec.rebuild().phase())
+            ? rec.rebuild().member()
+            : null;
     Set<String> errant = tick.plan().errant();
     InstanceState primary =
         tick.observed().stream()
@@ -108,10 +117,20 @@ final class ClusterStatusBuilder {
           out.setLagSeconds(following ? i.lagSeconds() : null);
           ok = following && !errant.contains(i.name());
           String problem = ReplicaHealth.problem(i, source);
-          if (errant.contains(i.name())) {
+          if (i.name().equals(rebuilding)) {
             out.setMessage(
-                "holds transactions the primary does not have; never promoted: rebuild it (delete"
-                    + " its PersistentVolumeClaim and pod) after saving what you need");
+                RebuildRecord.COPYING.equals(rec.rebuild().phase())
+                    ? "being rebuilt from " + rec.rebuild().source()
+                    : "its rebuild failed; kept out of the cluster");
+          } else if (errant.contains(i.name())) {
+            out.setMessage(
+                "holds transactions the primary does not have; never promoted: rebuild it with"
+                    + " the annotation "
+                    + Rebuilds.REQUEST_ANNOTATION
+                    + "="
+                    + i.name()
+                    + " (its errant transactions are exported first) or set"
+                    + " spec.replication.rebuild: Automatic");
           } else if (problem != null) {
             out.setMessage(problem);
             if (ok) {
@@ -241,6 +260,7 @@ final class ClusterStatusBuilder {
       s.setPromotionGtid(previous.getPromotionGtid());
       s.setRestoredFrom(previous.getRestoredFrom());
       s.setPromotionIntent(previous.getPromotionIntent());
+      s.setRebuild(previous.getRebuild());
       s.setLastFailoverTime(previous.getLastFailoverTime());
       s.setInstances(previous.getInstances());
       s.setHealthyInstances(previous.getHealthyInstances());
@@ -268,6 +288,7 @@ final class ClusterStatusBuilder {
     s.setRestoredFrom(rec.restoredFrom());
     s.setLastFailoverTime(
         rec.lastFailoverTime() == null ? null : rec.lastFailoverTime().atZone(ZoneOffset.UTC));
+    s.setRebuild(rebuildStatus(rec.rebuild()));
     if (rec.intent() == null) {
       s.setPromotionIntent(null);
     } else {
@@ -277,6 +298,24 @@ final class ClusterStatusBuilder {
       intent.setPoint(blankToNull(rec.intent().point()));
       s.setPromotionIntent(intent);
     }
+  }
+
+  private static dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild rebuildStatus(
+      RebuildRecord r) {
+    if (r == null) {
+      return null;
+    }
+    var out = new dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild();
+    out.setMember(r.member());
+    out.setSource(r.source());
+    out.setReason(r.reason());
+    out.setPhase(r.phase());
+    out.setStartedAt(r.startedAt() == null ? null : r.startedAt().atZone(ZoneOffset.UTC));
+    out.setFinishedAt(r.finishedAt() == null ? null : r.finishedAt().atZone(ZoneOffset.UTC));
+    out.setSeconds(r.took() == null ? null : r.took().toSeconds());
+    out.setErrantTransactions(r.errantTransactions());
+    out.setMessage(r.message());
+    return out;
   }
 
   private static MySQLClusterStatus base(
@@ -314,6 +353,8 @@ final class ClusterStatusBuilder {
       case "Fence" -> "Fencing";
       case "Restore" -> "Restoring";
       case "RestoreDone" -> "Restored";
+      case "Rebuild" -> "Rebuilding";
+      case "RebuildDone" -> "Rebuilt";
       case "SemiSync" -> "ConfiguringSemiSync";
       case "Adopt" -> "AdoptingPrimary";
       default -> "Converged";

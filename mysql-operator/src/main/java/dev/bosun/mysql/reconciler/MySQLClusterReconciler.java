@@ -19,6 +19,7 @@ import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.Addressing;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.PromotionIntent;
+import dev.bosun.mysql.topology.Rebuilds;
 import dev.bosun.mysql.topology.ScaleDown;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
@@ -26,6 +27,8 @@ import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
 import dev.bosun.mysql.workload.Credentials;
 import dev.bosun.mysql.workload.InstanceException;
 import dev.bosun.mysql.workload.MetricsUsers;
+import dev.bosun.mysql.workload.RebuildRecord;
+import dev.bosun.mysql.workload.Rebuilder;
 import dev.bosun.mysql.workload.RecordSink;
 import dev.bosun.mysql.workload.Restorer;
 import dev.bosun.mysql.workload.TopologyController;
@@ -87,6 +90,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private final Clock clock;
   private final ClusterStatusBuilder statusBuilder;
   private final BiFunction<MySQLCluster, ClusterModel, Restorer> restorers;
+  private final BiFunction<MySQLCluster, ClusterModel, Rebuilder> rebuilders;
   private final Map<String, Controller> controllers = new ConcurrentHashMap<>();
   private final Map<String, String> upgradeSwitchovers = new ConcurrentHashMap<>();
   private final SecretLookups secretLookups = new SecretLookups();
@@ -95,8 +99,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private record Controller(Credentials credentials, TopologyController controller) {}
 
   /**
-   * A reconciler; {@code addressing} says where each pod's server answers and {@code restorers}
-   * gives the loader of a cluster's fromBackup.
+   * A reconciler; {@code addressing} says where each pod's server answers, {@code restorers} gives
+   * the loader of a cluster's fromBackup and {@code rebuilders} the rebuilder of its replicas.
    */
   public MySQLClusterReconciler(
       EventRecorder events,
@@ -104,7 +108,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
       Duration pollInterval,
       Duration sqlTimeout,
       Clock clock,
-      BiFunction<MySQLCluster, ClusterModel, Restorer> restorers) {
+      BiFunction<MySQLCluster, ClusterModel, Restorer> restorers,
+      BiFunction<MySQLCluster, ClusterModel, Rebuilder> rebuilders) {
     this.events = events;
     this.addressing = addressing;
     this.pollInterval = pollInterval;
@@ -112,6 +117,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     this.clock = clock;
     this.statusBuilder = new ClusterStatusBuilder(clock);
     this.restorers = restorers;
+    this.rebuilders = rebuilders;
     this.metricsUsers = new MetricsUsers(sqlTimeout);
   }
 
@@ -248,13 +254,47 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
                     : r.m.switchoverTarget() != null
                         ? r.m.switchoverTarget()
                         : upgradeSwitchovers.get(r.c.getMetadata().getUid()),
-                r.m.semiSyncTimeoutMillis()),
+                r.m.semiSyncTimeoutMillis(),
+                r.m.rebuildAutomatic(),
+                r.blockReason != null ? null : rebuildRequest(r.c)),
             record,
             r.addresses,
             knownErrant(r.previous),
             restorers.apply(r.c, r.m),
+            rebuilders.apply(r.c, r.m),
             statusSink(r.context, r.c));
     report(r.c, r.m, r.tick);
+    clearRebuildRequest(r);
+  }
+
+  /** The member a person asked to rebuild through the cluster's annotation, or null. */
+  private static String rebuildRequest(MySQLCluster c) {
+    var annotations = c.getMetadata().getAnnotations();
+    String v = annotations == null ? null : annotations.get(Rebuilds.REQUEST_ANNOTATION);
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+
+  /**
+   * Step 3a: a requested rebuild that started is taken off the cluster's annotations (as Strimzi
+   * does with its manual rolling-update annotation), so it runs once.
+   */
+  private static void clearRebuildRequest(Round r) {
+    String requested = rebuildRequest(r.c);
+    var rebuild = r.tick.record().rebuild();
+    if (requested == null
+        || rebuild == null
+        || !requested.equals(rebuild.member())
+        || !"Rebuilding".equals(r.tick.outcome().reason())) {
+      return;
+    }
+    // A merge patch of the one annotation: no read first.
+    r.client
+        .resources(MySQLCluster.class)
+        .inNamespace(r.m.namespace())
+        .withName(r.m.name())
+        .patch(
+            MERGE,
+            "{\"metadata\":{\"annotations\":{\"" + Rebuilds.REQUEST_ANNOTATION + "\":null}}}");
   }
 
   /**
@@ -422,7 +462,24 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             : new PromotionIntent(
                 intent.getCandidate(),
                 intent.getFrom(),
-                intent.getPoint() == null ? "" : intent.getPoint()));
+                intent.getPoint() == null ? "" : intent.getPoint()),
+        rebuildRecord(s.getRebuild()));
+  }
+
+  private static RebuildRecord rebuildRecord(
+      dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild r) {
+    if (r == null || r.getMember() == null || r.getPhase() == null) {
+      return null;
+    }
+    return new RebuildRecord(
+        r.getMember(),
+        r.getSource(),
+        r.getReason(),
+        r.getPhase(),
+        r.getStartedAt() == null ? null : r.getStartedAt().toInstant(),
+        r.getFinishedAt() == null ? null : r.getFinishedAt().toInstant(),
+        r.getErrantTransactions(),
+        r.getMessage());
   }
 
   /**

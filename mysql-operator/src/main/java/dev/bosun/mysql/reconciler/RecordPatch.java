@@ -22,7 +22,8 @@ final class RecordPatch {
           "promotionGtid",
           "restoredFrom",
           "lastFailoverTime",
-          "promotionIntent");
+          "promotionIntent",
+          "rebuild");
 
   private RecordPatch() {}
 

@@ -44,4 +44,10 @@ public interface GtidArithmetic {
     Order o = compare(a, b);
     return o == Order.EQUAL || o == Order.AHEAD;
   }
+
+  /**
+   * The history both positions share: per domain the lower sequence (MariaDB; a domain whose last
+   * transactions differ at one sequence shares only what lies below it), the intersection (MySQL).
+   */
+  String common(String a, String b);
 }

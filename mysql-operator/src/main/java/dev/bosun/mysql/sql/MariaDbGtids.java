@@ -72,6 +72,10 @@ public final class MariaDbGtids implements GtidArithmetic {
         .forEach(
             (domain, last) ->
                 out.merge(domain, last, (x, y) -> y.sequence() > x.sequence() ? y : x));
+    return format(out);
+  }
+
+  private static String format(Map<Long, Last> out) {
     StringBuilder sb = new StringBuilder();
     out.forEach(
         (domain, last) -> {
@@ -81,6 +85,39 @@ public final class MariaDbGtids implements GtidArithmetic {
           sb.append(domain).append('-').append(last.serverId()).append('-').append(last.sequence());
         });
     return sb.toString();
+  }
+
+  @Override
+  public String common(String a, String b) {
+    Map<Long, Last> pb = parse(b);
+    Map<Long, Last> out = new java.util.TreeMap<>();
+    parse(a)
+        .forEach(
+            (domain, x) -> {
+              Last y = pb.get(domain);
+              if (y == null) {
+                return;
+              }
+              if (x.sequence() == y.sequence() && x.serverId() != y.serverId()) {
+                out.put(domain, new Last(x.serverId(), x.sequence() - 1));
+              } else {
+                out.put(domain, x.sequence() <= y.sequence() ? x : y);
+              }
+            });
+    return format(out);
+  }
+
+  /** Whether one transaction's GTID ({@code d-s-n}) lies beyond {@code reference} in its domain. */
+  public static boolean beyond(String gtid, String reference) {
+    Map<Long, Last> one = parse(gtid);
+    Map<Long, Last> ref = parse(reference);
+    for (Map.Entry<Long, Last> e : one.entrySet()) {
+      Last r = ref.get(e.getKey());
+      if (r == null || e.getValue().sequence() > r.sequence()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -24,6 +24,12 @@ public final class MySqlGtids implements GtidArithmetic {
   }
 
   @Override
+  public String common(String a, String b) {
+    MySqlGtidSet x = MySqlGtidSet.parse(a);
+    return x.minus(x.minus(MySqlGtidSet.parse(b))).toString();
+  }
+
+  @Override
   public boolean isEmpty(String position) {
     return MySqlGtidSet.parse(position).isEmpty();
   }

@@ -63,4 +63,18 @@ public record InstanceState(
     // 1236: the source cannot serve the replica's position; 1950: out-of-order GTID (strict mode).
     return lastIoErrno == 1236 || lastSqlErrno == 1950;
   }
+
+  /**
+   * Applier errors that say the replica's data differs from its source's, so restarting the applier
+   * fails the same way: a row or table the source has is missing, or one it lacks is there.
+   */
+  private static final java.util.Set<Integer> DATA_DIVERGENCE_ERRORS =
+      java.util.Set.of(1007, 1008, 1032, 1049, 1050, 1051, 1054, 1060, 1062, 1091, 1146);
+
+  /** Whether its replication stopped with an error restarting it cannot heal. */
+  public boolean replicationBroken() {
+    return reachable
+        && (diverged()
+            || (replicaConfigured && !sqlRunning && DATA_DIVERGENCE_ERRORS.contains(lastSqlErrno)));
+  }
 }

@@ -46,4 +46,13 @@ public sealed interface Step {
 
   /** The background load finished: record where from, once. */
   record RestoreDone(String primary, String location) implements Step {}
+
+  /**
+   * Rebuild a replica: export its errant transactions (those beyond {@code errantAfter}; none when
+   * null), wipe it and copy a consistent snapshot of {@code source} into it, in the background.
+   */
+  record Rebuild(String instance, String source, String why, String errantAfter) implements Step {}
+
+  /** The background copy finished (or failed): record it, once. */
+  record RebuildDone(String instance, String failure) implements Step {}
 }

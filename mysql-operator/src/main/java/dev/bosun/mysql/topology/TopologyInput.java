@@ -22,6 +22,7 @@ import java.util.Set;
  * @param switchoverTarget the spec's manual switchover target, or null
  * @param restore where loading fromBackup into the primary stands
  * @param intent a promotion recorded in status and not known to be finished, or null
+ * @param rebuild what may be rebuilt, and the rebuild under way
  */
 public record TopologyInput(
     int desiredInstances,
@@ -36,7 +37,40 @@ public record TopologyInput(
     Duration failoverAfter,
     String switchoverTarget,
     RestoreState restore,
-    PromotionIntent intent) {
+    PromotionIntent intent,
+    RebuildPolicy rebuild) {
+
+  /** An input without rebuilds (Manual, nothing requested). */
+  public TopologyInput(
+      int desiredInstances,
+      List<InstanceState> instances,
+      Map<String, Address> addresses,
+      String recordedPrimary,
+      String previousPrimary,
+      String promotionGtid,
+      Set<String> knownErrant,
+      boolean failoverEnabled,
+      Duration primaryUnreachableFor,
+      Duration failoverAfter,
+      String switchoverTarget,
+      RestoreState restore,
+      PromotionIntent intent) {
+    this(
+        desiredInstances,
+        instances,
+        addresses,
+        recordedPrimary,
+        previousPrimary,
+        promotionGtid,
+        knownErrant,
+        failoverEnabled,
+        primaryUnreachableFor,
+        failoverAfter,
+        switchoverTarget,
+        restore,
+        intent,
+        RebuildPolicy.manual());
+  }
 
   /** Whether semi-sync belongs on the primary: only when replicas are wanted. */
   public boolean withReplicas() {

@@ -4,6 +4,7 @@ import dev.bosun.mysql.sql.GtidArithmetic;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -21,10 +22,12 @@ import java.util.stream.Collectors;
 public final class TopologyPlanner {
 
   private final GtidArithmetic gtids;
+  private final Rebuilds rebuilds;
 
   /** A planner for one flavour's GTID positions. */
   public TopologyPlanner(GtidArithmetic gtids) {
     this.gtids = gtids;
+    this.rebuilds = new Rebuilds(gtids);
   }
 
   /** The next step. */
@@ -33,17 +36,35 @@ public final class TopologyPlanner {
         in.instances().stream().collect(Collectors.toMap(InstanceState::name, Function.identity()));
     InstanceState primary = in.recordedPrimary() == null ? null : byName.get(in.recordedPrimary());
     Set<String> errant = errant(in, primary);
-    return new Plan(next(in, primary, errant), errant);
+    // A member being rebuilt (or whose rebuild failed) holds partial data: like an errant one, it
+    // is never attached, promoted or switched to.
+    Set<String> unusable = new TreeSet<>(errant);
+    in.instances().stream()
+        .map(InstanceState::name)
+        .filter(in.rebuild().state()::holds)
+        .forEach(unusable::add);
+    if (in.rebuild().automatic()) {
+      // Attaching it again would fail the same way: it waits for its rebuild instead.
+      in.instances().stream()
+          .filter(InstanceState::replicationBroken)
+          .map(InstanceState::name)
+          .filter(n -> !n.equals(in.recordedPrimary()))
+          .forEach(unusable::add);
+    }
+    return new Plan(next(in, primary, errant, unusable), errant);
   }
 
-  private Step next(TopologyInput in, InstanceState primary, Set<String> errant) {
+  private Step next(
+      TopologyInput in, InstanceState primary, Set<String> trulyErrant, Set<String> errant) {
     List<InstanceState> all = in.instances();
     List<InstanceState> writable = all.stream().filter(InstanceState::writable).toList();
     if (primary == null) {
       return noRecordedPrimary(in, errant, writable);
     }
     if (primary.writable()) {
-      return withWritablePrimary(in, primary, errant);
+      return withWritablePrimary(in, primary, errant)
+          .or(() -> rebuilds.next(in, primary, trulyErrant))
+          .orElseGet(Step.Steady::new);
     }
     List<InstanceState> otherWritable =
         writable.stream().filter(w -> !w.name().equals(primary.name())).toList();
@@ -86,15 +107,17 @@ public final class TopologyPlanner {
     return new Step.Promote(choice.chosen().get().name(), "FullClusterRestart");
   }
 
-  private Step withWritablePrimary(TopologyInput in, InstanceState primary, Set<String> errant) {
+  /** The next step with a writable primary, or empty when only a rebuild may be left to do. */
+  private Optional<Step> withWritablePrimary(
+      TopologyInput in, InstanceState primary, Set<String> errant) {
     for (InstanceState other : in.instances()) {
       if (!other.name().equals(primary.name()) && other.writable()) {
-        return new Step.Fence(other.name());
+        return Optional.of(new Step.Fence(other.name()));
       }
     }
     Step restore = restore(in.restore(), primary.name());
     if (restore != null) {
-      return restore;
+      return Optional.of(restore);
     }
     Address primaryAddress = in.addresses().get(primary.name());
     String target = in.switchoverTarget();
@@ -102,19 +125,23 @@ public final class TopologyPlanner {
       InstanceState t =
           in.instances().stream().filter(i -> i.name().equals(target)).findFirst().orElse(null);
       if (t == null || !t.reachable() || errant.contains(target)) {
-        return new Step.Blocked(
-            "SwitchoverRefused",
-            "switchover target "
-                + target
-                + (t == null
-                    ? " is not an instance of this cluster"
-                    : !t.reachable() ? " is unreachable" : " holds errant transactions"));
+        return Optional.of(
+            new Step.Blocked(
+                "SwitchoverRefused",
+                "switchover target "
+                    + target
+                    + (t == null
+                        ? " is not an instance of this cluster"
+                        : !t.reachable()
+                            ? " is unreachable"
+                            : " holds errant transactions or is being rebuilt")));
       }
       if (t.ordinal() >= in.desiredInstances()) {
-        return new Step.Blocked(
-            "SwitchoverRefused", "switchover target " + target + " is being scaled away");
+        return Optional.of(
+            new Step.Blocked(
+                "SwitchoverRefused", "switchover target " + target + " is being scaled away"));
       }
-      return new Step.Switchover(primary.name(), target, "Requested");
+      return Optional.of(new Step.Switchover(primary.name(), target, "Requested"));
     }
     if (primary.ordinal() >= in.desiredInstances()) {
       InstanceState successor =
@@ -125,26 +152,27 @@ public final class TopologyPlanner {
               .min(Comparator.comparingInt(InstanceState::ordinal))
               .orElse(null);
       if (successor == null) {
-        return new Step.Wait(
-            "ScaleDownWaiting",
-            "the primary "
-                + primary.name()
-                + " is being scaled away; waiting for a healthy replica to hand over to");
+        return Optional.of(
+            new Step.Wait(
+                "ScaleDownWaiting",
+                "the primary "
+                    + primary.name()
+                    + " is being scaled away; waiting for a healthy replica to hand over to"));
       }
-      return new Step.Switchover(primary.name(), successor.name(), "ScaleDown");
+      return Optional.of(new Step.Switchover(primary.name(), successor.name(), "ScaleDown"));
     }
     for (InstanceState r : in.instances()) {
       if (r.name().equals(primary.name()) || !r.reachable() || errant.contains(r.name())) {
         continue;
       }
       if (!r.replicatesFrom(primaryAddress)) {
-        return new Step.Attach(r.name(), primary.name());
+        return Optional.of(new Step.Attach(r.name(), primary.name()));
       }
     }
     if (primary.semiSyncSourceOn() != in.withReplicas()) {
-      return new Step.SemiSync(primary.name(), in.withReplicas());
+      return Optional.of(new Step.SemiSync(primary.name(), in.withReplicas()));
     }
-    return new Step.Steady();
+    return Optional.empty();
   }
 
   /** The restore step while fromBackup is being loaded, else null. */

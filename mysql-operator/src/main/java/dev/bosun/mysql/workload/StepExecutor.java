@@ -7,6 +7,8 @@ import dev.bosun.mysql.topology.PromotionIntent;
 import dev.bosun.mysql.topology.Step;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,9 +66,10 @@ public final class StepExecutor {
       long semiSyncTimeoutMillis,
       Restorer restorer,
       RecordSink sink,
-      AtomicReference<TopologyRecord> saved) {
+      AtomicReference<TopologyRecord> saved,
+      Rebuilder rebuilder) {
 
-    /** A context whose saved record starts as {@code record}. */
+    /** A context whose saved record starts as {@code record}, without rebuilds. */
     public Context(
         Map<String, Address> addresses,
         TopologyRecord record,
@@ -81,7 +84,27 @@ public final class StepExecutor {
           semiSyncTimeoutMillis,
           restorer,
           sink,
-          new AtomicReference<>(record));
+          Rebuilder.none("no rebuild support"));
+    }
+
+    /** A context whose saved record starts as {@code record}. */
+    public Context(
+        Map<String, Address> addresses,
+        TopologyRecord record,
+        boolean withReplicas,
+        long semiSyncTimeoutMillis,
+        Restorer restorer,
+        RecordSink sink,
+        Rebuilder rebuilder) {
+      this(
+          addresses,
+          record,
+          withReplicas,
+          semiSyncTimeoutMillis,
+          restorer,
+          sink,
+          new AtomicReference<>(record),
+          rebuilder);
     }
 
     void save(TopologyRecord next) throws InstanceException {
@@ -140,6 +163,12 @@ public final class StepExecutor {
     if (step instanceof Step.Switchover s) {
       return switchover(s, ctx);
     }
+    if (step instanceof Step.Rebuild r) {
+      return rebuild(r, ctx);
+    }
+    if (step instanceof Step.RebuildDone d) {
+      return rebuildDone(d, ctx);
+    }
     if (step instanceof Step.Failover f) {
       return failover(f, ctx);
     }
@@ -194,6 +223,98 @@ public final class StepExecutor {
         ctx.record().withRestoredFrom(d.location()),
         "Restored",
         "loaded " + d.location() + " into " + d.primary());
+  }
+
+  private Outcome rebuild(Step.Rebuild r, Context ctx) throws InstanceException {
+    TopologyRecord rec = ctx.record();
+    Instant now = clock.instant();
+    RebuildRecord previous = "Resumed".equals(r.why()) ? rec.rebuild() : null;
+    String artifact =
+        r.errantAfter() == null
+            ? null
+            : r.instance()
+                + "-"
+                + DateTimeFormatter.ISO_INSTANT.format(now).replace(':', '-')
+                + ".sql";
+    // A resumed rebuild whose member shows no errant transaction any more exported them already.
+    String location =
+        artifact != null
+            ? ctx.rebuilder().location(artifact)
+            : previous == null ? null : previous.errantTransactions();
+    RebuildRecord started =
+        new RebuildRecord(
+            r.instance(),
+            r.source(),
+            previous == null ? r.why() : previous.reason(),
+            RebuildRecord.COPYING,
+            previous == null ? now : previous.startedAt(),
+            null,
+            location,
+            null);
+    // Recorded before the member is touched: an operator that dies from here on finds the member
+    // held out of the topology and resumes the rebuild (which exports before it wipes).
+    ctx.save(rec.withRebuild(started));
+    boolean queued =
+        ctx.rebuilder()
+            .start(
+                new Rebuilder.Job(
+                    r.instance(),
+                    ctx.addresses().get(r.instance()),
+                    ctx.addresses().get(r.source()),
+                    r.errantAfter(),
+                    artifact,
+                    credentials));
+    if (!queued) {
+      throw new InstanceException("no free rebuild worker; the rebuild starts in a later round");
+    }
+    return Outcome.normal(
+        rec.withRebuild(started),
+        "Rebuilding",
+        "rebuilding "
+            + r.instance()
+            + " from "
+            + r.source()
+            + " ("
+            + started.reason()
+            + (previous == null ? "" : ", resumed after an operator restart")
+            + ")"
+            + (artifact == null ? "" : "; its errant transactions go to " + location));
+  }
+
+  private Outcome rebuildDone(Step.RebuildDone d, Context ctx) {
+    TopologyRecord rec = ctx.record();
+    Rebuilder.Progress p = ctx.rebuilder().progress();
+    ctx.rebuilder().forget();
+    RebuildRecord current = rec.rebuild();
+    // Nothing errant found by an export that ran: no artifact to name.
+    boolean keepLocation = p == null || !p.exportRan() || p.exported() > 0;
+    RebuildRecord finished =
+        current.finished(clock.instant(), d.failure(), p == null ? null : p.doing(), keepLocation);
+    if (d.failure() != null) {
+      return Outcome.warning(
+          rec.withRebuild(finished),
+          "RebuildFailed",
+          "rebuilding "
+              + d.instance()
+              + " failed: "
+              + d.failure()
+              + "; it is kept out of the cluster until the rebuild is requested again");
+    }
+    return Outcome.normal(
+        rec.withRebuild(finished),
+        "Rebuilt",
+        d.instance()
+            + " was rebuilt from "
+            + current.source()
+            + " in "
+            + finished.took().toSeconds()
+            + "s"
+            + (finished.errantTransactions() == null
+                ? ""
+                : "; "
+                    + (p != null && p.exported() > 0 ? p.exported() + " " : "its ")
+                    + "errant transactions are kept at "
+                    + finished.errantTransactions()));
   }
 
   private Outcome switchover(Step.Switchover s, Context ctx) throws InstanceException {

@@ -5,6 +5,8 @@ import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.Plan;
+import dev.bosun.mysql.topology.RebuildPolicy;
+import dev.bosun.mysql.topology.RebuildState;
 import dev.bosun.mysql.topology.RestoreState;
 import dev.bosun.mysql.topology.Step;
 import dev.bosun.mysql.topology.TopologyInput;
@@ -63,10 +65,38 @@ public final class TopologyController {
       boolean failoverEnabled,
       Duration failoverAfter,
       String switchoverTarget,
-      long semiSyncTimeoutMillis) {}
+      long semiSyncTimeoutMillis,
+      boolean rebuildAutomatic,
+      String rebuildRequested) {
 
-  /** One round: what was seen, what was planned, what happened (or the error). */
-  public record Tick(List<InstanceState> observed, Plan plan, Outcome outcome, String error) {
+    /** Without rebuilds: Manual, nothing requested. */
+    public Desired(
+        int instances,
+        boolean failoverEnabled,
+        Duration failoverAfter,
+        String switchoverTarget,
+        long semiSyncTimeoutMillis) {
+      this(
+          instances,
+          failoverEnabled,
+          failoverAfter,
+          switchoverTarget,
+          semiSyncTimeoutMillis,
+          false,
+          null);
+    }
+  }
+
+  /**
+   * One round: what was seen, what was planned, what happened (or the error), and what a running
+   * rebuild is doing (or null).
+   */
+  public record Tick(
+      List<InstanceState> observed,
+      Plan plan,
+      Outcome outcome,
+      String error,
+      String rebuildProgress) {
 
     /** The record after this round. */
     public TopologyRecord record() {
@@ -84,6 +114,24 @@ public final class TopologyController {
     return observer.queries();
   }
 
+  /** Observes, plans and executes one step, with no rebuild support. */
+  public Tick tick(
+      Desired desired,
+      TopologyRecord record,
+      Map<String, Address> addresses,
+      Set<String> knownErrant,
+      Restorer restorer,
+      RecordSink sink) {
+    return tick(
+        desired,
+        record,
+        addresses,
+        knownErrant,
+        restorer,
+        Rebuilder.none("this operator was started without rebuild support"),
+        sink);
+  }
+
   /** Observes, plans and executes one step. */
   public Tick tick(
       Desired desired,
@@ -91,6 +139,7 @@ public final class TopologyController {
       Map<String, Address> addresses,
       Set<String> knownErrant,
       Restorer restorer,
+      Rebuilder rebuilder,
       RecordSink sink) {
     List<InstanceState> observed = observer.observe(addresses, record.primary());
     Duration unreachableFor = unreachableFor(record.primary(), observed);
@@ -108,7 +157,13 @@ public final class TopologyController {
             desired.failoverAfter(),
             desired.switchoverTarget(),
             restoreState(record, restorer),
-            record.intent());
+            record.intent(),
+            new RebuildPolicy(
+                desired.rebuildAutomatic(),
+                desired.rebuildRequested(),
+                rebuilder.canKeepErrant(),
+                rebuilder.unsupported(),
+                rebuildState(record, rebuilder)));
     Plan plan = planner.plan(input);
     StepExecutor.Context ctx =
         new StepExecutor.Context(
@@ -117,10 +172,12 @@ public final class TopologyController {
             desired.instances() > 1,
             desired.semiSyncTimeoutMillis(),
             restorer,
-            sink);
+            sink,
+            rebuilder);
+    String doing = rebuildDoing(record, rebuilder);
     try {
       Outcome outcome = executor.execute(plan.step(), ctx);
-      return new Tick(observed, plan, outcome, null);
+      return new Tick(observed, plan, outcome, null, doing);
     } catch (InstanceException e) {
       // What the step stored before it failed (an intent, a started restore) stays: writing
       // back the record from before the step would forget it.
@@ -129,8 +186,38 @@ public final class TopologyController {
           observed,
           plan,
           Outcome.quiet(ctx.saved().get()),
-          HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH));
+          HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
+          doing);
     }
+  }
+
+  /** Where the recorded rebuild stands, from the record and this process's background copy. */
+  static RebuildState rebuildState(TopologyRecord record, Rebuilder rebuilder) {
+    RebuildRecord r = record.rebuild();
+    if (r == null || RebuildRecord.REBUILT.equals(r.phase())) {
+      return RebuildState.none();
+    }
+    if (RebuildRecord.FAILED.equals(r.phase())) {
+      return new RebuildState(RebuildState.Phase.ABANDONED, r.member(), r.message());
+    }
+    Rebuilder.Progress p = rebuilder.progress();
+    if (p == null) {
+      return new RebuildState(RebuildState.Phase.INTERRUPTED, r.member(), null);
+    }
+    if (p.running()) {
+      return new RebuildState(RebuildState.Phase.RUNNING, r.member(), null);
+    }
+    return p.failure() != null
+        ? new RebuildState(RebuildState.Phase.FAILED, r.member(), p.failure())
+        : new RebuildState(RebuildState.Phase.DONE, r.member(), null);
+  }
+
+  private static String rebuildDoing(TopologyRecord record, Rebuilder rebuilder) {
+    if (record.rebuild() == null || !RebuildRecord.COPYING.equals(record.rebuild().phase())) {
+      return null;
+    }
+    Rebuilder.Progress p = rebuilder.progress();
+    return p != null && p.running() ? p.doing() : null;
   }
 
   /** Where fromBackup stands, from the record and this process's background load. */

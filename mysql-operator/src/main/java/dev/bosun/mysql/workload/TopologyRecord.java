@@ -10,6 +10,7 @@ import java.time.Instant;
  * @param restoredFrom {@link #RESTORE_PENDING}, {@link #RESTORE_LOADING} (a load started and did
  *     not finish), or the location of the loaded dump
  * @param intent a promotion recorded before it was carried out, or null
+ * @param rebuild the last rebuild of a replica, or null
  */
 public record TopologyRecord(
     String primary,
@@ -17,7 +18,19 @@ public record TopologyRecord(
     String promotionGtid,
     Instant lastFailoverTime,
     String restoredFrom,
-    PromotionIntent intent) {
+    PromotionIntent intent,
+    RebuildRecord rebuild) {
+
+  /** A record without a rebuild. */
+  public TopologyRecord(
+      String primary,
+      String previousPrimary,
+      String promotionGtid,
+      Instant lastFailoverTime,
+      String restoredFrom,
+      PromotionIntent intent) {
+    this(primary, previousPrimary, promotionGtid, lastFailoverTime, restoredFrom, intent, null);
+  }
 
   /** fromBackup has not been loaded yet. */
   public static final String RESTORE_PENDING = "pending";
@@ -32,23 +45,30 @@ public record TopologyRecord(
 
   /** The record after a promotion: no intent is left open. */
   TopologyRecord promoted(String instance, String previous, String gtid) {
-    return new TopologyRecord(instance, previous, gtid, lastFailoverTime, restoredFrom, null);
+    return new TopologyRecord(
+        instance, previous, gtid, lastFailoverTime, restoredFrom, null, rebuild);
   }
 
   /** The record after a failover (the failover time set, no intent left open). */
   TopologyRecord failedOver(String instance, String previous, String gtid, Instant at) {
-    return new TopologyRecord(instance, previous, gtid, at, restoredFrom, null);
+    return new TopologyRecord(instance, previous, gtid, at, restoredFrom, null, rebuild);
   }
 
   /** The same record with a promotion about to be carried out. */
   TopologyRecord withIntent(PromotionIntent next) {
     return new TopologyRecord(
-        primary, previousPrimary, promotionGtid, lastFailoverTime, restoredFrom, next);
+        primary, previousPrimary, promotionGtid, lastFailoverTime, restoredFrom, next, rebuild);
   }
 
   /** The same record with another restore state. */
   TopologyRecord withRestoredFrom(String state) {
     return new TopologyRecord(
-        primary, previousPrimary, promotionGtid, lastFailoverTime, state, intent);
+        primary, previousPrimary, promotionGtid, lastFailoverTime, state, intent, rebuild);
+  }
+
+  /** The same record with another rebuild. */
+  TopologyRecord withRebuild(RebuildRecord next) {
+    return new TopologyRecord(
+        primary, previousPrimary, promotionGtid, lastFailoverTime, restoredFrom, intent, next);
   }
 }

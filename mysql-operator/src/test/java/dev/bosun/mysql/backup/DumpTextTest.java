@@ -7,6 +7,7 @@ import dev.bosun.mysql.sql.MySql84Dialect;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A dump read statement by statement: multi-line GTID_PURGED, skipped statements taken whole. */
@@ -77,5 +78,45 @@ class DumpTextTest {
 
   private static BufferedReader reader(String text) {
     return new BufferedReader(new StringReader(text));
+  }
+
+  @Test
+  void theLoadingAccountIsLeftOutOfAUsersDumpAndEveryOtherAccountStays() throws Exception {
+    String dump =
+        String.join(
+            "\n",
+            "DELIMITER |",
+            "/*M!100101 IF current_user()='''op''@''%''' THEN",
+            "  SIGNAL SQLSTATE '45000' SET MYSQL_ERRNO=30001, MESSAGE_TEXT=\"Don't remove\";",
+            "END IF */|",
+            "DELIMITER ;",
+            "/*!50701 DROP USER IF EXISTS 'op'@'%' */;",
+            "CREATE /*M!100103 OR REPLACE */ USER `op`@`%` IDENTIFIED BY PASSWORD '*D8';",
+            "DELIMITER |",
+            "/*M!100101 IF current_user()='''app''@''%''' THEN",
+            "  SIGNAL SQLSTATE '45000' SET MYSQL_ERRNO=30001, MESSAGE_TEXT=\"Don't remove\";",
+            "END IF */|",
+            "DELIMITER ;",
+            "/*!50701 DROP USER IF EXISTS 'app'@'%' */;",
+            "CREATE /*M!100103 OR REPLACE */ USER `app`@`%` IDENTIFIED BY PASSWORD '*B6';",
+            "REPLACE INTO `t` VALUES (1,'GRANT ALL TO `op`@`%`');",
+            "GRANT ALL PRIVILEGES ON *.* TO `op`@`%` WITH GRANT OPTION;",
+            "/*M!100005 SET DEFAULT ROLE NONE FOR 'op'@'%' */;",
+            "GRANT SELECT ON `app`.* TO `app`@`%`;",
+            "GRANT PROXY ON ``@`%` TO `root`@`localhost` WITH GRANT OPTION;");
+    java.io.StringWriter out = new java.io.StringWriter();
+    DumpText.withoutAccounts(
+        new BufferedReader(new StringReader(dump)), out, List.of("op", "root"));
+    assertThat(out.toString())
+        .doesNotContain("'op'@'%' */;")
+        .doesNotContain("USER `op`")
+        .doesNotContain("'''op''")
+        .doesNotContain("GRANT ALL PRIVILEGES ON *.* TO `op`")
+        .doesNotContain("GRANT PROXY")
+        .contains("CREATE /*M!100103 OR REPLACE */ USER `app`@`%`")
+        .contains("IF current_user()='''app''")
+        .contains("GRANT SELECT ON `app`.* TO `app`@`%`;")
+        // A row that happens to name the account is data, never dropped.
+        .contains("REPLACE INTO `t` VALUES (1,'GRANT ALL TO `op`@`%`');");
   }
 }

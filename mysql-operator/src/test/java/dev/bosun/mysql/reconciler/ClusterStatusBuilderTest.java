@@ -68,7 +68,11 @@ class ClusterStatusBuilderTest {
     TopologyRecord rec = new TopologyRecord("db-0", null, "", null, null, null);
     var tick =
         new TopologyController.Tick(
-            List.of(observed), new Plan(step, errant), new Outcome(rec, null, null, null), null);
+            List.of(observed),
+            new Plan(step, errant),
+            new Outcome(rec, null, null, null),
+            null,
+            null);
     return builder.build(c, ClusterModel.of(c), tick, addresses, null);
   }
 

@@ -102,4 +102,21 @@ class GtidArithmeticTest {
   void mySqlUnionIsTheSetUnion(String a, String b, String expected) {
     assertThat(mysql.union(a, b)).isEqualTo(expected);
   }
+
+  @Test
+  void theCommonHistoryIsTheLowerSequencePerDomainAndStopsBelowADivergedOne() {
+    assertThat(maria.common("0-1-12,1-2-4", "0-1-9")).isEqualTo("0-1-9");
+    assertThat(maria.common("0-3-10", "0-1-9")).isEqualTo("0-1-9");
+    // The same sequence written by two servers: only what lies below it is shared.
+    assertThat(maria.common("0-3-10", "0-1-10")).isEqualTo("0-3-9");
+    assertThat(maria.common("0-1-10", "")).isEmpty();
+    assertThat(mysql.common("aaaa:1-100,bbbb:1-3", "aaaa:1-90")).isEqualTo("aaaa:1-90");
+  }
+
+  @Test
+  void oneTransactionIsBeyondAReferenceWhenItsDomainIsAheadOrUnknown() {
+    assertThat(MariaDbGtids.beyond("0-2-6", "0-1-5")).isTrue();
+    assertThat(MariaDbGtids.beyond("0-1-5", "0-1-5")).isFalse();
+    assertThat(MariaDbGtids.beyond("1-1-1", "0-1-5")).isTrue();
+  }
 }

@@ -217,6 +217,23 @@ public final class MariaDbServers implements AutoCloseable {
     }
   }
 
+  /**
+   * Kills {@code s} and gives it a freshly initialised data directory, as when a node's disk was
+   * lost and the pod came back on an empty volume; not started.
+   */
+  public void loseData(Server s) {
+    s.kill();
+    try {
+      Path data = s.dir.resolve("data");
+      try (Stream<Path> walk = Files.walk(data)) {
+        walk.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+      }
+      copyTree(template(), data);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Kills every server and removes the directories. */
   @Override
   public void close() {

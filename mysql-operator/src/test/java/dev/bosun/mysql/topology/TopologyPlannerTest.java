@@ -70,6 +70,7 @@ class TopologyPlannerTest {
     String switchover;
     RestoreState restore = RestoreState.none();
     PromotionIntent intent;
+    RebuildPolicy rebuild = RebuildPolicy.manual();
 
     In with(InstanceState... states) {
       instances.addAll(List.of(states));
@@ -94,7 +95,8 @@ class TopologyPlannerTest {
           Duration.ofSeconds(30),
           switchover,
           restore,
-          intent);
+          intent,
+          rebuild);
     }
   }
 

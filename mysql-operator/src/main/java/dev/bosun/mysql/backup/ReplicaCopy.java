@@ -1,0 +1,248 @@
+package dev.bosun.mysql.backup;
+
+import dev.bosun.common.backup.BackupStore;
+import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.workload.Credentials;
+import dev.bosun.mysql.workload.InstanceClient;
+import dev.bosun.mysql.workload.InstanceException;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Rebuilds a MariaDB replica from a healthy one: exports its errant transactions, wipes it, copies
+ * a consistent snapshot of the source into it and gives it the snapshot's GTID position, so the
+ * planner's next attach resumes replication exactly after the snapshot.
+ *
+ * <p>The copy is logical ({@code mariadb-dump --single-transaction} of the source, which keeps
+ * replicating and acknowledging meanwhile), because the operator reaches members only over SQL.
+ * Everything loaded into the member is kept out of its binlog, so it holds no transaction of its
+ * own afterwards.
+ */
+public final class ReplicaCopy {
+
+  private final SqlDialect dialect;
+  private final Credentials credentials;
+  private final Duration timeout;
+  private final LogicalDump dump;
+
+  /** A copier acting as the cluster's operator user. */
+  public ReplicaCopy(SqlDialect dialect, Credentials credentials, Duration timeout) {
+    this.dialect = dialect;
+    this.credentials = credentials;
+    this.timeout = timeout;
+    this.dump = new LogicalDump(dialect, credentials, timeout);
+  }
+
+  /**
+   * What a rebuild did.
+   *
+   * @param exportRan whether the member's binlog was searched for errant transactions
+   * @param errant the exported errant GTIDs (empty: nothing exported)
+   * @param exportedTo where they were stored, or null
+   * @param bytes the size of the copied snapshot
+   * @param position the GTID position the member now starts replicating after
+   */
+  public record Result(
+      boolean exportRan, List<String> errant, String exportedTo, long bytes, String position) {}
+
+  /**
+   * Rebuilds {@code target} from {@code source}. With {@code errantAfter} set, its transactions
+   * beyond that position are written to {@code store} under {@code key} first; the member is wiped
+   * only after they are stored.
+   */
+  public Result run(
+      Address target,
+      Address source,
+      String errantAfter,
+      BackupStore store,
+      String key,
+      Consumer<String> progress)
+      throws IOException, InstanceException {
+    List<String> errant = List.of();
+    String exportedTo = null;
+    if (errantAfter != null) {
+      progress.accept("exporting the errant transactions of " + target);
+      Export e = export(target, errantAfter, store, key);
+      errant = e.gtids();
+      exportedTo = e.location();
+    }
+    progress.accept("stopping replication on " + target + " and removing its databases");
+    InstanceClient member = client(target);
+    member.execute(
+        "rebuild-stop", List.of("STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only=ON"));
+    List<String> wipe = new ArrayList<>(List.of("SET sql_log_bin=0"));
+    for (String db : dump.userDatabases(target)) {
+      wipe.add("DROP DATABASE " + quoteName(db));
+    }
+    member.execute("rebuild-wipe", wipe);
+    progress.accept("copying a snapshot of " + source);
+    Snapshot snapshot = snapshot(source);
+    try {
+      progress.accept(
+          "loading "
+              + snapshot.bytes() / 1_048_576
+              + " MiB into "
+              + target
+              + " (from "
+              + source
+              + ")");
+      load(snapshot.file(), target);
+    } finally {
+      Files.deleteIfExists(snapshot.file());
+    }
+    progress.accept("setting the replication position of " + target);
+    // The binlog is emptied (its errant transactions are exported above) and starts at the
+    // snapshot: the member then holds exactly the source's history up to it.
+    member.execute(
+        "rebuild-position",
+        List.of(
+            "RESET MASTER",
+            "SET GLOBAL gtid_binlog_state=" + quote(snapshot.position()),
+            "SET GLOBAL gtid_slave_pos=" + quote(snapshot.position())));
+    return new Result(
+        errantAfter != null, errant, exportedTo, snapshot.bytes(), snapshot.position());
+  }
+
+  private record Export(List<String> gtids, String location) {}
+
+  private Export export(Address target, String errantAfter, BackupStore store, String key)
+      throws IOException, InstanceException {
+    List<Map<String, String>> logs = client(target).query("SHOW BINARY LOGS", timeout);
+    if (logs.isEmpty()) {
+      return new Export(List.of(), null);
+    }
+    String first = logs.get(0).get("Log_name");
+    Path secrets = dump.defaultsFile();
+    Path raw = Files.createTempFile("bosun-binlog-", ".sql");
+    Path kept = Files.createTempFile("bosun-errant-", ".sql");
+    Path err = Files.createTempFile("bosun-binlog-", ".err");
+    try {
+      LogicalDump.run(
+          List.of(
+              "mariadb-binlog",
+              "--defaults-extra-file=" + secrets,
+              "--read-from-remote-server",
+              "--host=" + target.host(),
+              "--port=" + target.port(),
+              "--protocol=TCP",
+              "--verbose",
+              "--to-last-log",
+              first),
+          null,
+          raw,
+          err);
+      List<String> gtids;
+      try (BufferedReader r = Files.newBufferedReader(raw, StandardCharsets.UTF_8);
+          BufferedWriter w = Files.newBufferedWriter(kept, StandardCharsets.UTF_8)) {
+        w.write(
+            "-- Errant transactions of "
+                + target
+                + ": its binlog's transactions beyond GTID position '"
+                + errantAfter
+                + "', exported by bosun before the member was rebuilt. Apply with mariadb"
+                + " only after reading them.\n");
+        gtids = ErrantBinlog.filter(r, w, errantAfter);
+      }
+      if (gtids.isEmpty()) {
+        return new Export(List.of(), null);
+      }
+      try (InputStream in = Files.newInputStream(kept)) {
+        return new Export(gtids, store.write(key, in).location());
+      }
+    } finally {
+      Files.deleteIfExists(secrets);
+      Files.deleteIfExists(raw);
+      Files.deleteIfExists(kept);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  private record Snapshot(Path file, long bytes, String position) {}
+
+  /** The source's user databases and accounts, consistent with one GTID position. */
+  private Snapshot snapshot(Address source) throws IOException, InstanceException {
+    List<String> databases = dump.userDatabases(source);
+    Path secrets = dump.defaultsFile();
+    Path out = Files.createTempFile("bosun-rebuild-", ".sql");
+    Path filtered = Files.createTempFile("bosun-rebuild-", ".sql");
+    Path err = Files.createTempFile("bosun-rebuild-", ".err");
+    try {
+      List<String> cmd =
+          new ArrayList<>(dialect.dumpCommand(source.host(), source.port(), databases));
+      cmd.add(1, "--defaults-extra-file=" + secrets);
+      // The application's accounts too (CREATE OR REPLACE): a rebuilt member may become the
+      // primary one day.
+      cmd.add(2, "--system=users");
+      cmd.add(3, "--replace");
+      if (databases.isEmpty()) {
+        throw new InstanceException(
+            source + " has no user database: there is nothing to copy, rebuild it later");
+      }
+      LogicalDump.run(cmd, null, out, err);
+      String position;
+      try (BufferedReader r = Files.newBufferedReader(out, StandardCharsets.UTF_8)) {
+        // With --system the position comes last, after the accounts.
+        position = DumpText.gtid(r, dialect, Integer.MAX_VALUE);
+      }
+      if (position == null) {
+        throw new InstanceException("the snapshot of " + source + " names no GTID position");
+      }
+      try (BufferedReader r = Files.newBufferedReader(out, StandardCharsets.UTF_8);
+          BufferedWriter w = Files.newBufferedWriter(filtered, StandardCharsets.UTF_8)) {
+        DumpText.withoutAccounts(r, w, List.of(credentials.operatorUser(), "root", "mariadb.sys"));
+      }
+      // One copy on disk at a time: a snapshot may be as large as the database.
+      Files.delete(out);
+      Path positionless = Files.createTempFile("bosun-rebuild-", ".sql");
+      try (BufferedReader r = Files.newBufferedReader(filtered, StandardCharsets.UTF_8);
+          BufferedWriter w = Files.newBufferedWriter(positionless, StandardCharsets.UTF_8)) {
+        // The position is set after the load, with the binlog reset: not by the dump.
+        DumpText.filter(r, w, dialect);
+      }
+      return new Snapshot(positionless, Files.size(positionless), position);
+    } finally {
+      Files.deleteIfExists(secrets);
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(filtered);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  private void load(Path snapshot, Address target) throws IOException, InstanceException {
+    Path secrets = dump.defaultsFile();
+    Path err = Files.createTempFile("bosun-rebuild-", ".err");
+    try {
+      List<String> cmd = new ArrayList<>(dialect.clientCommand(target.host(), target.port()));
+      cmd.add(1, "--defaults-extra-file=" + secrets);
+      // Nothing loaded may become a transaction of the member's own.
+      cmd.add("--init-command=SET sql_log_bin=0");
+      LogicalDump.run(cmd, snapshot, null, err);
+    } finally {
+      Files.deleteIfExists(secrets);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  private InstanceClient client(Address a) {
+    return new InstanceClient(a, credentials, timeout, dialect.jdbcOptions());
+  }
+
+  private static String quote(String s) {
+    return "'" + s.replace("\\", "\\\\").replace("'", "''") + "'";
+  }
+
+  private static String quoteName(String s) {
+    return "`" + s.replace("`", "``") + "`";
+  }
+}

@@ -1,0 +1,207 @@
+package dev.bosun.mysql.topology;
+
+import dev.bosun.mysql.sql.GtidArithmetic;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides whether a replica is rebuilt next, from which source, or why not. A pure function of the
+ * planner's input, asked only when the cluster has a writable primary.
+ *
+ * <p>Safety rules: never the primary; one member at a time; only from a healthy replica that
+ * follows the primary (never the primary itself, whose load the copy would add to) and already
+ * holds everything the member received from the primary, so wiping the member never leaves an
+ * acknowledged commit with fewer copies than semi-sync gave it.
+ */
+public final class Rebuilds {
+
+  /** Reasons a rebuild is refused or cannot finish. */
+  static final String REFUSED = "RebuildRefused";
+
+  static final String FAILED = "RebuildFailed";
+
+  /** The annotation on a MySQLCluster through which a person asks for a member's rebuild. */
+  public static final String REQUEST_ANNOTATION = "mysql.bosun.dev/rebuild";
+
+  private final GtidArithmetic gtids;
+
+  Rebuilds(GtidArithmetic gtids) {
+    this.gtids = gtids;
+  }
+
+  /** The rebuild step to take now, if any. */
+  Optional<Step> next(TopologyInput in, InstanceState primary, Set<String> errant) {
+    RebuildPolicy policy = in.rebuild();
+    RebuildState state = policy.state();
+    return switch (state.phase()) {
+      case RUNNING ->
+          Optional.of(
+              new Step.Wait("Rebuilding", "copying a healthy replica into " + state.member()));
+      case DONE -> Optional.of(new Step.RebuildDone(state.member(), null));
+      case FAILED -> Optional.of(new Step.RebuildDone(state.member(), state.detail()));
+      case INTERRUPTED ->
+          // The member was being wiped or loaded when the operator stopped: start it again.
+          Optional.of(start(in, primary, errant, member(in, state.member()), "Resumed"));
+      case NONE -> fresh(in, primary, errant);
+      case ABANDONED ->
+          policy.requested() != null
+              ? fresh(in, primary, errant)
+              : Optional.of(
+                  new Step.Blocked(
+                      FAILED,
+                      "rebuilding "
+                          + state.member()
+                          + " failed ("
+                          + state.detail()
+                          + "); it is kept out of the cluster. Fix the cause and request the"
+                          + " rebuild again with the annotation "
+                          + REQUEST_ANNOTATION
+                          + "="
+                          + state.member()));
+    };
+  }
+
+  private Optional<Step> fresh(TopologyInput in, InstanceState primary, Set<String> errant) {
+    RebuildPolicy policy = in.rebuild();
+    if (policy.requested() != null) {
+      InstanceState target = member(in, policy.requested());
+      if (target == null) {
+        return refused(policy.requested() + " is not an instance of this cluster");
+      }
+      if (target.name().equals(primary.name())) {
+        return refused(
+            target.name()
+                + " is the primary and is never rebuilt; switch over to another member first");
+      }
+      return Optional.of(start(in, primary, errant, target, "Requested"));
+    }
+    if (!policy.automatic()) {
+      return Optional.empty();
+    }
+    return in.instances().stream()
+        .filter(i -> !i.name().equals(primary.name()))
+        .filter(i -> i.ordinal() < in.desiredInstances())
+        .filter(i -> i.reachable() && (errant.contains(i.name()) || i.replicationBroken()))
+        .min(Comparator.comparingInt(InstanceState::ordinal))
+        .map(
+            target ->
+                start(
+                    in,
+                    primary,
+                    errant,
+                    target,
+                    errantAfter(in, primary, errant, target) != null
+                        ? "ErrantTransactions"
+                        : "ReplicationBroken"));
+  }
+
+  private Step start(
+      TopologyInput in,
+      InstanceState primary,
+      Set<String> errant,
+      InstanceState target,
+      String why) {
+    RebuildPolicy policy = in.rebuild();
+    if (target == null || !target.reachable()) {
+      return blocked(
+          (target == null ? "the member" : target.name())
+              + " cannot be reached; it is rebuilt once it answers");
+    }
+    if (policy.unsupported() != null) {
+      return new Step.Blocked("RebuildUnsupported", policy.unsupported());
+    }
+    String errantAfter = errantAfter(in, primary, errant, target);
+    if (errantAfter != null && !policy.canKeepErrant()) {
+      return blocked(
+          target.name()
+              + " holds errant transactions and the operator has no backup volume to export them"
+              + " to (chart value backupVolume.claimName); nothing is wiped");
+    }
+    Address primaryAddress = in.addresses().get(primary.name());
+    // What the member received that the primary also has: an acknowledged commit may have its
+    // only replica copy there. Errant transactions are exported instead.
+    String mustHold =
+        gtids.common(gtids.union(target.replicated(), target.received()), primary.executed());
+    Optional<InstanceState> source =
+        in.instances().stream()
+            .filter(i -> !i.name().equals(target.name()) && !i.name().equals(primary.name()))
+            .filter(i -> i.reachable() && !errant.contains(i.name()) && !i.replicationBroken())
+            .filter(i -> primaryAddress != null && i.replicatesFrom(primaryAddress))
+            .filter(i -> !policy.state().holds(i.name()))
+            .max(Comparator.comparing(i -> i, this::moreCurrent));
+    if (source.isEmpty()) {
+      return blocked(
+          "no healthy replica to copy "
+              + target.name()
+              + " from: a rebuild copies from a replica that follows the primary "
+              + primary.name()
+              + ", never from the primary; "
+              + target.name()
+              + " is kept as it is");
+    }
+    if (!gtids.isEmpty(mustHold) && !gtids.covers(source.get().held(gtids), mustHold)) {
+      return new Step.Wait(
+          "RebuildWaiting",
+          "waiting for "
+              + source.get().name()
+              + " to receive everything "
+              + target.name()
+              + " received before "
+              + target.name()
+              + " is wiped");
+    }
+    return new Step.Rebuild(target.name(), source.get().name(), why, errantAfter);
+  }
+
+  /**
+   * Where the member's own history ends: its binlog's transactions beyond this are errant and
+   * exported. For a returning old primary, the point its successor was promoted at; otherwise the
+   * lowest of what the primary holds and what the member last received from a source (MariaDB keeps
+   * that position through a reset of the replica settings), so nothing errant is left out.
+   */
+  private String errantAfter(
+      TopologyInput in, InstanceState primary, Set<String> errant, InstanceState target) {
+    if (!errant.contains(target.name())) {
+      return null;
+    }
+    String ref = reference(in, primary, target);
+    // Diverged replication alone (an emptied member, say) leaves nothing of its own to export.
+    return gtids.hasBeyond(target.binlog(), ref) ? ref : null;
+  }
+
+  private String reference(TopologyInput in, InstanceState primary, InstanceState target) {
+    if (target.name().equals(in.previousPrimary())
+        && !target.replicaConfigured()
+        && in.promotionGtid() != null) {
+      return gtids.common(target.binlog(), in.promotionGtid());
+    }
+    String ref = gtids.common(target.binlog(), primary.executed());
+    return gtids.tracksReplicatedPosition() ? gtids.common(ref, target.replicated()) : ref;
+  }
+
+  private int moreCurrent(InstanceState a, InstanceState b) {
+    String ha = a.held(gtids);
+    String hb = b.held(gtids);
+    if (gtids.covers(ha, hb) && !gtids.covers(hb, ha)) {
+      return 1;
+    }
+    if (gtids.covers(hb, ha) && !gtids.covers(ha, hb)) {
+      return -1;
+    }
+    // Equal (or not comparable): the lower ordinal wins, so the choice is stable.
+    return Integer.compare(b.ordinal(), a.ordinal());
+  }
+
+  private static InstanceState member(TopologyInput in, String name) {
+    return in.instances().stream().filter(i -> i.name().equals(name)).findFirst().orElse(null);
+  }
+
+  private static Optional<Step> refused(String message) {
+    return Optional.of(blocked(message));
+  }
+
+  private static Step blocked(String message) {
+    return new Step.Blocked(REFUSED, message);
+  }
+}

@@ -1,0 +1,366 @@
+package dev.bosun.mysql.rebuild;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.status.Conditions;
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.RunningOperator;
+import dev.bosun.common.testing.drill.DrillTable;
+import dev.bosun.mysql.testing.AppClient;
+import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.testing.MySQLUnderTest;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild;
+import io.fabric8.kubernetes.api.model.Event;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Replica rebuilds on real MariaDB servers, with a writer recording every acknowledgement from
+ * before the fault until the cluster is Ready again: an errant transaction, a lost data directory,
+ * a requested rebuild whose operator dies mid-copy, and a refusal without a healthy source.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class ReplicaRebuildDrillIT {
+
+  private static final DrillTable TABLE =
+      new DrillTable(
+          "mysql rebuild",
+          List.of("drill", "acknowledged", "lost", "errant exported", "seconds to Ready"));
+  private static final String AUTOMATIC =
+      "flavour: MariaDB\nversion: '10.11'\nreplicas: 3\nreplication: {rebuild: Automatic}\n";
+  private static final String MANUAL = "flavour: MariaDB\nversion: '10.11'\nreplicas: 3\n";
+
+  private static MySQLUnderTest mysql;
+  private static RunningOperator operator;
+  private MariaDbServers fleet;
+  private final Map<String, MariaDbServers.Server> servers = new HashMap<>();
+  private String ns;
+
+  @BeforeAll
+  static void startOperator() {
+    ControlPlaneExtension.kubelet();
+    mysql = new MySQLUnderTest();
+    operator = mysql.operator.start();
+  }
+
+  @AfterAll
+  static void stopOperator() throws Exception {
+    operator.close();
+    System.out.println(TABLE.text());
+    TABLE.writeMarkdown(Path.of("target/drill-results/mysql-rebuild.md"));
+  }
+
+  @BeforeEach
+  void namespace() {
+    ns =
+        Crds.namespace(
+            operator.client,
+            "rebuild-" + UUID.randomUUID().toString().substring(0, 6),
+            Map.of(),
+            Map.of());
+    fleet = new MariaDbServers();
+  }
+
+  @AfterEach
+  void cleanup() {
+    fleet.close();
+    operator.client.namespaces().withName(ns).delete();
+  }
+
+  @Test
+  void anErrantReplicaIsRebuiltAutomaticallyAndItsTransactionIsExported() throws Exception {
+    Address primary = readyCluster(AUTOMATIC);
+    long started;
+    List<Long> acked;
+    try (AppClient.Writer writer = new AppClient.Writer(() -> primary, 1)) {
+      awaitAcknowledged(writer, 20);
+      started = System.nanoTime();
+      // A person "fixes" something on a replica: a write the primary never had.
+      admin(servers.get("db-2").address(), "INSERT INTO app.items VALUES (990001, 'errant-row')");
+      Rebuild rebuild = awaitRebuilt("db-2");
+      assertThat(rebuild.getReason()).isEqualTo("ErrantTransactions");
+      assertThat(rebuild.getSource()).isEqualTo("db-1");
+      assertThat(rebuild.getSeconds()).isNotNull();
+      awaitReady();
+      awaitAcknowledged(writer, writer.acknowledgedCount() + 20);
+      writer.close();
+      acked = writer.acknowledged();
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    Path artifact = artifact(get().getStatus().getRebuild().getErrantTransactions());
+    String exported = Files.readString(artifact);
+    assertThat(exported).contains("errant-row").contains("990001");
+    assertThat(AppClient.ids(servers.get("db-2").address())).doesNotContain(990001L);
+    assertThat(reasons()).contains("Rebuilding", "Rebuilt");
+    // The application's account came along: the rebuilt member can serve it as a primary one day.
+    assertThat(
+            admin(
+                servers.get("db-2").address(), "SELECT COUNT(*) FROM mysql.user WHERE user='app'"))
+        .isEqualTo("1");
+    List<Long> lost = lostOnEveryMember(acked);
+    long exportedTransactions = exported.lines().filter(l -> l.contains("\tGTID ")).count();
+    assertThat(exportedTransactions).isEqualTo(1);
+    TABLE.row(
+        "errant transaction on a replica",
+        acked.size(),
+        lost.size(),
+        exportedTransactions,
+        round(seconds));
+    assertThat(lost).isEmpty();
+  }
+
+  @Test
+  void aReplicaWhoseDataDirectoryWasRemovedIsRebuiltAutomatically() throws Exception {
+    Address primary = readyCluster(AUTOMATIC);
+    long started;
+    List<Long> acked;
+    try (AppClient.Writer writer = new AppClient.Writer(() -> primary, 1)) {
+      awaitAcknowledged(writer, 20);
+      // The primary's old binlogs are gone (expired): the member cannot replay the history.
+      admin(primary, "FLUSH BINARY LOGS");
+      String current = admin(primary, "SHOW MASTER STATUS", "File");
+      admin(primary, "PURGE BINARY LOGS TO '" + current + "'");
+      started = System.nanoTime();
+      fleet.loseData(servers.get("db-1"));
+      servers.get("db-1").start();
+      Rebuild rebuild = awaitRebuilt("db-1");
+      assertThat(rebuild.getReason()).isEqualTo("ReplicationBroken");
+      assertThat(rebuild.getErrantTransactions()).isNull();
+      assertThat(rebuild.getMessage()).contains("replicating after GTID");
+      awaitReady();
+      awaitAcknowledged(writer, writer.acknowledgedCount() + 20);
+      writer.close();
+      acked = writer.acknowledged();
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    List<Long> lost = lostOnEveryMember(acked);
+    TABLE.row("data directory removed", acked.size(), lost.size(), 0, round(seconds));
+    assertThat(lost).isEmpty();
+  }
+
+  @Test
+  void aRequestedRebuildWhoseOperatorDiesMidCopyResumesAndTheAnnotationIsTakenOff()
+      throws Exception {
+    Address primary = readyCluster(MANUAL);
+    // Enough rows that the copy takes a moment: the operator is stopped while it runs.
+    admin(
+        primary,
+        "INSERT INTO app.items SELECT seq + 1000000, REPEAT('x', 60) FROM app.seq_1_to_200000");
+    annotate("db-0");
+    await("refused for the primary")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> "True/RebuildRefused".equals(condition("Degraded")));
+    assertThat(condition("Degraded", true)).contains("db-0 is the primary");
+    long started;
+    List<Long> acked;
+    try (AppClient.Writer writer = new AppClient.Writer(() -> primary, 1)) {
+      awaitAcknowledged(writer, 20);
+      started = System.nanoTime();
+      annotate("db-2");
+      await("copying")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  get().getStatus().getRebuild() != null
+                      && "Copying".equals(get().getStatus().getRebuild().getPhase()));
+      operator.stop();
+      Thread.sleep(1_000);
+      operator.start();
+      Rebuild rebuild = awaitRebuilt("db-2");
+      assertThat(rebuild.getReason()).isEqualTo("Requested");
+      awaitReady();
+      awaitAcknowledged(writer, writer.acknowledgedCount() + 20);
+      writer.close();
+      acked = writer.acknowledged();
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    assertThat(get().getMetadata().getAnnotations()).doesNotContainKey("mysql.bosun.dev/rebuild");
+    assertThat(get().getStatus().getRebuild().getErrantTransactions()).isNull();
+    assertThat(events())
+        .anyMatch(e -> e.getMessage() != null && e.getMessage().contains("resumed after"));
+    assertThat(AppClient.ids(servers.get("db-2").address())).hasSizeGreaterThan(200_000);
+    List<Long> lost = lostOnEveryMember(acked);
+    TABLE.row(
+        "requested rebuild, operator killed mid-copy",
+        acked.size(),
+        lost.size(),
+        0,
+        round(seconds));
+    assertThat(lost).isEmpty();
+  }
+
+  @Test
+  void withoutAHealthySourceTheRebuildIsRefusedAndNothingIsWiped() throws Exception {
+    readyCluster(AUTOMATIC);
+    servers.get("db-1").kill();
+    admin(servers.get("db-2").address(), "INSERT INTO app.items VALUES (990002, 'errant-row')");
+    await("refused")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> "True/RebuildRefused".equals(condition("Degraded")));
+    assertThat(condition("Degraded", true)).contains("no healthy replica to copy db-2 from");
+    Thread.sleep(2_000);
+    assertThat(AppClient.ids(servers.get("db-2").address())).contains(990002L);
+    assertThat(get().getStatus().getRebuild()).isNull();
+    // With its source back, the refused rebuild goes ahead.
+    servers.get("db-1").start();
+    assertThat(awaitRebuilt("db-2").getSource()).isEqualTo("db-1");
+    awaitReady();
+  }
+
+  private Address readyCluster(String spec) throws Exception {
+    for (int i = 0; i < 3; i++) {
+      String pod = "db-" + i;
+      MariaDbServers.Server s = fleet.create(pod, 100 + i).start();
+      servers.put(pod, s);
+      mysql.servers.put(ns + "/" + pod, s.address());
+    }
+    Crds.secret(
+        operator.client,
+        ns,
+        "db-operator",
+        Map.of("password", MariaDbServers.CREDENTIALS.operatorPassword()));
+    Crds.secret(
+        operator.client,
+        ns,
+        "db-replication",
+        Map.of("password", MariaDbServers.CREDENTIALS.replicationPassword()));
+    Crds.createRaw(operator.client, "mysql.bosun.dev/v1alpha1", "MySQLCluster", ns, "db", spec);
+    awaitReady();
+    Address primary = servers.get("db-0").address();
+    AppClient.createSchema(primary);
+    return primary;
+  }
+
+  private void awaitReady() {
+    await("Ready")
+        .atMost(Duration.ofSeconds(120))
+        .until(() -> "True/Replicating".equals(condition("Ready")));
+  }
+
+  private Rebuild awaitRebuilt(String member) {
+    await(member + " rebuilt")
+        .atMost(Duration.ofSeconds(180))
+        .until(
+            () -> {
+              Rebuild r = get().getStatus() == null ? null : get().getStatus().getRebuild();
+              return r != null && member.equals(r.getMember()) && "Rebuilt".equals(r.getPhase());
+            });
+    return get().getStatus().getRebuild();
+  }
+
+  private static void awaitAcknowledged(AppClient.Writer writer, int count) {
+    await("acknowledged writes")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> writer.acknowledgedCount() >= count);
+  }
+
+  /** Acknowledged rows missing on any member once every member caught up. */
+  private List<Long> lostOnEveryMember(List<Long> acked) {
+    List<Long> lost = new ArrayList<>();
+    await("every member holds every acknowledged row")
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              lost.clear();
+              for (MariaDbServers.Server s : servers.values()) {
+                java.util.Set<Long> ids = new java.util.HashSet<>(AppClient.ids(s.address()));
+                for (Long id : acked) {
+                  if (!ids.contains(id) && !lost.contains(id)) {
+                    lost.add(id);
+                  }
+                }
+              }
+              return lost.isEmpty();
+            });
+    return lost;
+  }
+
+  private void annotate(String member) {
+    operator
+        .client
+        .resources(MySQLCluster.class)
+        .inNamespace(ns)
+        .withName("db")
+        .edit(
+            c -> {
+              if (c.getMetadata().getAnnotations() == null) {
+                c.getMetadata().setAnnotations(new HashMap<>());
+              }
+              c.getMetadata().getAnnotations().put("mysql.bosun.dev/rebuild", member);
+              return c;
+            });
+  }
+
+  private Path artifact(String location) throws Exception {
+    assertThat(location).as("the errant transactions' location in status").isNotNull();
+    try (Stream<Path> files = Files.walk(mysql.backupRoot)) {
+      return files
+          .filter(Files::isRegularFile)
+          .filter(p -> location.endsWith(mysql.backupRoot.relativize(p).toString()))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no file for " + location));
+    }
+  }
+
+  private MySQLCluster get() {
+    return operator.client.resources(MySQLCluster.class).inNamespace(ns).withName("db").get();
+  }
+
+  private String condition(String type) {
+    return condition(type, false);
+  }
+
+  private String condition(String type, boolean message) {
+    MySQLCluster c = get();
+    if (c == null || c.getStatus() == null) {
+      return null;
+    }
+    return Conditions.find(c.getStatus().getConditions(), type)
+        .map(x -> message ? x.getMessage() : x.getStatus() + "/" + x.getReason())
+        .orElse(null);
+  }
+
+  private List<Event> events() {
+    return operator.client.v1().events().inNamespace(ns).list().getItems();
+  }
+
+  private List<String> reasons() {
+    return events().stream().map(Event::getReason).toList();
+  }
+
+  private static String admin(Address a, String sql) throws Exception {
+    return AppClient.adminQuery(a, sql);
+  }
+
+  private static String admin(Address a, String sql, String column) throws Exception {
+    try (Connection c = AppClient.admin(a);
+        Statement s = c.createStatement();
+        var rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getString(column) : null;
+    }
+  }
+
+  private static double round(double seconds) {
+    return Math.round(seconds * 10) / 10.0;
+  }
+}

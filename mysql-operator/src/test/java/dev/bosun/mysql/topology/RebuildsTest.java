@@ -1,0 +1,271 @@
+package dev.bosun.mysql.topology;
+
+import static dev.bosun.mysql.topology.TopologyPlannerTest.addr;
+import static dev.bosun.mysql.topology.TopologyPlannerTest.down;
+import static dev.bosun.mysql.topology.TopologyPlannerTest.primary;
+import static dev.bosun.mysql.topology.TopologyPlannerTest.replica;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.mysql.sql.MariaDbGtids;
+import org.junit.jupiter.api.Test;
+
+/** When a replica is rebuilt, from where, and when it is refused. */
+class RebuildsTest {
+
+  private final TopologyPlanner maria = new TopologyPlanner(new MariaDbGtids());
+
+  /** A replica with a local write (0-3-10) beyond what it received from db-0 (0-1-9). */
+  static InstanceState errantReplica(String name) {
+    Address a = addr("db-0");
+    return new InstanceState(
+        name,
+        TopologyPlannerTest.ord(name),
+        true,
+        "0-3-10",
+        "0-3-10",
+        "0-1-9",
+        true,
+        true,
+        a.host(),
+        a.port(),
+        true,
+        false,
+        null,
+        0,
+        1950,
+        "0-1-10",
+        false);
+  }
+
+  /** A replica whose applier stopped on a duplicate key (its data differs from the primary's). */
+  static InstanceState duplicateKey(String name, String gtid) {
+    Address a = addr("db-0");
+    return new InstanceState(
+        name,
+        TopologyPlannerTest.ord(name),
+        true,
+        gtid,
+        gtid,
+        gtid,
+        true,
+        true,
+        a.host(),
+        a.port(),
+        true,
+        false,
+        null,
+        0,
+        1062,
+        gtid,
+        false);
+  }
+
+  private static TopologyPlannerTest.In cluster(InstanceState... others) {
+    TopologyPlannerTest.In in = new TopologyPlannerTest.In().with(primary("db-0", "0-1-12"));
+    in.with(others);
+    in.primary = "db-0";
+    return in;
+  }
+
+  private static RebuildPolicy automatic() {
+    return new RebuildPolicy(true, null, true, null, RebuildState.none());
+  }
+
+  private static RebuildPolicy requested(String member) {
+    return new RebuildPolicy(false, member, true, null, RebuildState.none());
+  }
+
+  @Test
+  void manualModeKeepsTodaysBehaviourTheErrantReplicaIsReportedOnly() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), errantReplica("db-2"));
+    Plan plan = maria.plan(in.build());
+    assertThat(plan.errant()).containsExactly("db-2");
+    assertThat(plan.step()).isEqualTo(new Step.Steady());
+  }
+
+  @Test
+  void automaticRebuildsAnErrantReplicaFromTheHealthyOneAndExportsBeyondWhatItReceived() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), errantReplica("db-2"));
+    in.rebuild = automatic();
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "ErrantTransactions", "0-1-9"));
+  }
+
+  @Test
+  void automaticRebuildsAReplicaWhoseApplierStoppedOnADataError() {
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-12", "db-0"), duplicateKey("db-2", "0-1-11"));
+    in.rebuild = automatic();
+    Plan plan = maria.plan(in.build());
+    assertThat(plan.step()).isEqualTo(new Step.Rebuild("db-2", "db-1", "ReplicationBroken", null));
+  }
+
+  @Test
+  void manualModeReattachesAReplicaWhoseApplierStoppedAsBefore() {
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-12", "db-0"), duplicateKey("db-2", "0-1-11"));
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Attach("db-2", "db-0"));
+  }
+
+  @Test
+  void noHealthySourceMeansRefusedWithTheReasonAndNothingIsWiped() {
+    TopologyPlannerTest.In in = cluster(down("db-1"), errantReplica("db-2"));
+    in.rebuild = automatic();
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("RebuildRefused");
+    assertThat(((Step.Blocked) step).message())
+        .contains("no healthy replica to copy db-2 from")
+        .contains("never from the primary");
+  }
+
+  @Test
+  void theSourceMustAlreadyHoldWhatTheMemberReceivedSoNoAcknowledgedCopyIsWiped() {
+    // db-2 received 0-1-12 (it may have acknowledged it); db-1 has only 0-1-11 so far.
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-11", "db-0"), duplicateKey("db-2", "0-1-12"));
+    in.rebuild = automatic();
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).reason()).isEqualTo("RebuildWaiting");
+  }
+
+  @Test
+  void theMostCurrentHealthyReplicaIsTheSource() {
+    TopologyPlannerTest.In in =
+        cluster(
+            replica("db-1", "0-1-10", "db-0"),
+            replica("db-2", "0-1-12", "db-0"),
+            errantReplica("db-3"));
+    in.desired = 4;
+    in.rebuild = automatic();
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-3", "db-2", "ErrantTransactions", "0-1-9"));
+  }
+
+  @Test
+  void oneMemberAtATimeWhileACopyRunsTheOtherWaitsAndTheMemberStaysOut() {
+    TopologyPlannerTest.In in =
+        cluster(
+            replica("db-1", "0-1-12", "db-0"),
+            errantReplica("db-2"),
+            duplicateKey("db-3", "0-1-5"));
+    in.desired = 4;
+    in.rebuild =
+        new RebuildPolicy(
+            true, null, true, null, new RebuildState(RebuildState.Phase.RUNNING, "db-2", null));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).reason()).isEqualTo("Rebuilding");
+  }
+
+  @Test
+  void aMemberBeingRebuiltIsNeitherAttachedNorASwitchoverTarget() {
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-12", "db-0"), TopologyPlannerTest.fenced("db-2", ""));
+    in.rebuild =
+        new RebuildPolicy(
+            false, null, true, null, new RebuildState(RebuildState.Phase.RUNNING, "db-2", null));
+    assertThat(maria.plan(in.build()).step()).isInstanceOf(Step.Wait.class);
+    in.switchover = "db-2";
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("SwitchoverRefused");
+  }
+
+  @Test
+  void aRebuiltMemberIsRecordedThenAttached() {
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-12", "db-0"), TopologyPlannerTest.fenced("db-2", "0-1-12"));
+    in.rebuild =
+        new RebuildPolicy(
+            false, null, true, null, new RebuildState(RebuildState.Phase.DONE, "db-2", null));
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.RebuildDone("db-2", null));
+    in.rebuild = RebuildPolicy.manual();
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Attach("db-2", "db-0"));
+  }
+
+  @Test
+  void anInterruptedRebuildResumesAndAFailedOneStaysOutUntilRequestedAgain() {
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-12", "db-0"), TopologyPlannerTest.fenced("db-2", ""));
+    in.rebuild =
+        new RebuildPolicy(
+            false,
+            null,
+            true,
+            null,
+            new RebuildState(RebuildState.Phase.INTERRUPTED, "db-2", null));
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "Resumed", null));
+
+    in.rebuild =
+        new RebuildPolicy(
+            true,
+            null,
+            true,
+            null,
+            new RebuildState(RebuildState.Phase.ABANDONED, "db-2", "the load failed"));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("RebuildFailed");
+    assertThat(((Step.Blocked) step).message()).contains("mysql.bosun.dev/rebuild=db-2");
+
+    in.rebuild =
+        new RebuildPolicy(
+            false,
+            "db-2",
+            true,
+            null,
+            new RebuildState(RebuildState.Phase.ABANDONED, "db-2", "the load failed"));
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "Requested", null));
+  }
+
+  @Test
+  void aRequestNamingThePrimaryOrAStrangerIsRefused() {
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-12", "db-0"), replica("db-2", "0-1-12", "db-0"));
+    in.rebuild = requested("db-0");
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).message()).contains("db-0 is the primary");
+    in.rebuild = requested("db-9");
+    assertThat(((Step.Blocked) maria.plan(in.build()).step()).message())
+        .contains("db-9 is not an instance");
+  }
+
+  @Test
+  void aRequestedHealthyReplicaIsRebuiltInManualMode() {
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-12", "db-0"), replica("db-2", "0-1-12", "db-0"));
+    in.rebuild = requested("db-2");
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "Requested", null));
+  }
+
+  @Test
+  void errantTransactionsWithoutAPlaceToKeepThemAreNeverWiped() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), errantReplica("db-2"));
+    in.rebuild = new RebuildPolicy(true, null, false, null, RebuildState.none());
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).message()).contains("backupVolume.claimName");
+  }
+
+  @Test
+  void anUnsupportedFlavourSaysSo() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), errantReplica("db-2"));
+    in.rebuild = new RebuildPolicy(true, null, true, "not on MySQL 8.4", RebuildState.none());
+    Step step = maria.plan(in.build()).step();
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("RebuildUnsupported");
+  }
+
+  @Test
+  void aMemberBeingScaledAwayIsNotRebuilt() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), errantReplica("db-2"));
+    in.desired = 2;
+    in.rebuild = automatic();
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Steady());
+  }
+}
