@@ -8,13 +8,34 @@ package dev.bosun.mysql.topology;
  * @param canKeepErrant whether errant transactions have a place to be exported to
  * @param unsupported why this cluster's flavour cannot be rebuilt, or null
  * @param state where the current rebuild stands
+ * @param lastRebuilt the member the last finished rebuild rebuilt, or null
+ * @param sinceLastRebuilt how long ago that rebuild finished, or null
  */
 public record RebuildPolicy(
     boolean automatic,
     String requested,
     boolean canKeepErrant,
     String unsupported,
-    RebuildState state) {
+    RebuildState state,
+    String lastRebuilt,
+    java.time.Duration sinceLastRebuilt) {
+
+  /** A policy with no finished rebuild to remember. */
+  public RebuildPolicy(
+      boolean automatic,
+      String requested,
+      boolean canKeepErrant,
+      String unsupported,
+      RebuildState state) {
+    this(automatic, requested, canKeepErrant, unsupported, state, null, null);
+  }
+
+  /** Whether {@code member} was rebuilt less than {@code window} ago. */
+  boolean rebuiltWithin(String member, java.time.Duration window) {
+    return member.equals(lastRebuilt)
+        && sinceLastRebuilt != null
+        && sinceLastRebuilt.compareTo(window) < 0;
+  }
 
   /** Manual, nothing requested, nothing under way. */
   public static RebuildPolicy manual() {

@@ -21,6 +21,9 @@ public final class Rebuilds {
 
   static final String FAILED = "RebuildFailed";
 
+  /** How long after a rebuild the same member is not rebuilt automatically again. */
+  static final java.time.Duration REPEAT_AFTER = java.time.Duration.ofMinutes(10);
+
   /** The annotation on a MySQLCluster through which a person asks for a member's rebuild. */
   public static final String REQUEST_ANNOTATION = "mysql.bosun.dev/rebuild";
 
@@ -41,11 +44,16 @@ public final class Rebuilds {
       case DONE -> Optional.of(new Step.RebuildDone(state.member(), null));
       case FAILED -> Optional.of(new Step.RebuildDone(state.member(), state.detail()));
       case INTERRUPTED ->
-          // The member was being wiped or loaded when the operator stopped: start it again.
-          Optional.of(start(in, primary, errant, member(in, state.member()), "Resumed"));
+          member(in, state.member()) == null
+              // Scaled away meanwhile: if it comes back, its volume holds a partial copy.
+              ? Optional.of(
+                  new Step.RebuildDone(
+                      state.member(), "the member was scaled away before its rebuild finished"))
+              // The member was being wiped or loaded when the operator stopped: start it again.
+              : Optional.of(start(in, primary, errant, member(in, state.member()), "Resumed"));
       case NONE -> fresh(in, primary, errant);
       case ABANDONED ->
-          policy.requested() != null
+          policy.requested() != null || member(in, state.member()) == null
               ? fresh(in, primary, errant)
               : Optional.of(
                   new Step.Blocked(
@@ -86,14 +94,27 @@ public final class Rebuilds {
         .min(Comparator.comparingInt(InstanceState::ordinal))
         .map(
             target ->
-                start(
-                    in,
-                    primary,
-                    errant,
-                    target,
-                    errantAfter(in, primary, errant, target) != null
-                        ? "ErrantTransactions"
-                        : "ReplicationBroken"));
+                policy.rebuiltWithin(target.name(), REPEAT_AFTER)
+                    // Broken again right after a rebuild: the cause is elsewhere, and copying
+                    // again and again would only load the source.
+                    ? blocked(
+                        target.name()
+                            + " needs a rebuild again "
+                            + policy.sinceLastRebuilt().toSeconds()
+                            + "s after its last one; it is not repeated automatically within "
+                            + REPEAT_AFTER.toMinutes()
+                            + " minutes. Find the cause, then request it with the annotation "
+                            + REQUEST_ANNOTATION
+                            + "="
+                            + target.name())
+                    : start(
+                        in,
+                        primary,
+                        errant,
+                        target,
+                        errantAfter(in, primary, errant, target) != null
+                            ? "ErrantTransactions"
+                            : "ReplicationBroken"));
   }
 
   private Step start(

@@ -163,7 +163,13 @@ public final class TopologyController {
                 desired.rebuildRequested(),
                 rebuilder.canKeepErrant(),
                 rebuilder.unsupported(),
-                rebuildState(record, rebuilder)));
+                rebuildState(record, rebuilder),
+                record.rebuild() == null || record.rebuild().finishedAt() == null
+                    ? null
+                    : record.rebuild().member(),
+                record.rebuild() == null || record.rebuild().finishedAt() == null
+                    ? null
+                    : Duration.between(record.rebuild().finishedAt(), clock.instant())));
     Plan plan = planner.plan(input);
     StepExecutor.Context ctx =
         new StepExecutor.Context(

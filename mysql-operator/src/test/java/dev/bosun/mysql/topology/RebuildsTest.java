@@ -268,4 +268,50 @@ class RebuildsTest {
     in.rebuild = automatic();
     assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Steady());
   }
+
+  @Test
+  void aMemberBrokenAgainRightAfterItsRebuildIsNotRebuiltAgainAutomatically() {
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-12", "db-0"), duplicateKey("db-2", "0-1-11"));
+    in.rebuild =
+        new RebuildPolicy(
+            true, null, true, null, RebuildState.none(), "db-2", java.time.Duration.ofSeconds(90));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).message())
+        .contains("db-2 needs a rebuild again 90s after its last one");
+    // Long enough ago, or another member: rebuilt as usual; a request always goes ahead.
+    in.rebuild =
+        new RebuildPolicy(
+            true, null, true, null, RebuildState.none(), "db-2", java.time.Duration.ofMinutes(11));
+    assertThat(maria.plan(in.build()).step()).isInstanceOf(Step.Rebuild.class);
+    in.rebuild =
+        new RebuildPolicy(
+            true, "db-2", true, null, RebuildState.none(), "db-2", java.time.Duration.ofSeconds(5));
+    assertThat(maria.plan(in.build()).step()).isInstanceOf(Step.Rebuild.class);
+  }
+
+  @Test
+  void aRebuildWhoseMemberWasScaledAwayEndsAsFailedAndIsForgottenWhileTheMemberIsGone() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"));
+    in.desired = 2;
+    in.rebuild =
+        new RebuildPolicy(
+            false,
+            null,
+            true,
+            null,
+            new RebuildState(RebuildState.Phase.INTERRUPTED, "db-2", null));
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(
+            new Step.RebuildDone("db-2", "the member was scaled away before its rebuild finished"));
+    in.rebuild =
+        new RebuildPolicy(
+            false,
+            null,
+            true,
+            null,
+            new RebuildState(RebuildState.Phase.ABANDONED, "db-2", "scaled away"));
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Steady());
+  }
 }

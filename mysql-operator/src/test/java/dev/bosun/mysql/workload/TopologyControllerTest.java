@@ -63,4 +63,78 @@ class TopologyControllerTest {
         .isEqualTo(RestoreState.none());
     assertThat(TopologyController.restoreState(rec(null), null)).isEqualTo(RestoreState.none());
   }
+
+  private static TopologyRecord rebuilding(String phase) {
+    return new TopologyRecord(
+        "db-0",
+        null,
+        null,
+        null,
+        null,
+        null,
+        new RebuildRecord(
+            "db-2", "db-1", "Requested", phase, java.time.Instant.EPOCH, null, null, "boom"));
+  }
+
+  private static Rebuilder copying(Rebuilder.Progress p) {
+    Rebuilder none = Rebuilder.none(null);
+    return new Rebuilder() {
+      @Override
+      public String unsupported() {
+        return null;
+      }
+
+      @Override
+      public boolean canKeepErrant() {
+        return true;
+      }
+
+      @Override
+      public String location(String artifact) {
+        return none.location(artifact);
+      }
+
+      @Override
+      public boolean start(Job job) {
+        return true;
+      }
+
+      @Override
+      public Progress progress() {
+        return p;
+      }
+
+      @Override
+      public void forget() {}
+    };
+  }
+
+  @Test
+  void aRebuildStandsWhereTheRecordAndThisProcesssCopySayIt() {
+    var none = dev.bosun.mysql.topology.RebuildState.none();
+    assertThat(TopologyController.rebuildState(rec(null), copying(null))).isEqualTo(none);
+    assertThat(TopologyController.rebuildState(rebuilding(RebuildRecord.REBUILT), copying(null)))
+        .isEqualTo(none);
+    assertThat(
+            TopologyController.rebuildState(rebuilding(RebuildRecord.COPYING), copying(null))
+                .phase())
+        .isEqualTo(dev.bosun.mysql.topology.RebuildState.Phase.INTERRUPTED);
+    assertThat(
+            TopologyController.rebuildState(
+                    rebuilding(RebuildRecord.COPYING),
+                    copying(new Rebuilder.Progress(true, "loading", null, false, 0)))
+                .phase())
+        .isEqualTo(dev.bosun.mysql.topology.RebuildState.Phase.RUNNING);
+    assertThat(
+            TopologyController.rebuildState(
+                rebuilding(RebuildRecord.COPYING),
+                copying(new Rebuilder.Progress(false, null, "the load failed", false, 0))))
+        .isEqualTo(
+            new dev.bosun.mysql.topology.RebuildState(
+                dev.bosun.mysql.topology.RebuildState.Phase.FAILED, "db-2", "the load failed"));
+    assertThat(TopologyController.rebuildState(rebuilding(RebuildRecord.FAILED), copying(null)))
+        .isEqualTo(
+            new dev.bosun.mysql.topology.RebuildState(
+                dev.bosun.mysql.topology.RebuildState.Phase.ABANDONED, "db-2", "boom"));
+  }
 }
