@@ -31,6 +31,11 @@ import java.util.function.Consumer;
  */
 public final class ReplicaCopy {
 
+  /** Dropping large databases and resetting a binlog outlast a health query's timeout. */
+  private static final Duration LONG_STATEMENTS = Duration.ofMinutes(30);
+
+  private static final int SOURCE_WAIT_SECONDS = 60;
+
   private final SqlDialect dialect;
   private final Credentials credentials;
   private final Duration timeout;
@@ -69,26 +74,41 @@ public final class ReplicaCopy {
       String key,
       Consumer<String> progress)
       throws IOException, InstanceException {
+    InstanceClient member = client(target);
+    refuseWritable(member, target);
+    // The member stops acknowledging first; then the source must hold everything the member
+    // received, or the member may be the only replica copy of an acknowledged commit.
+    progress.accept("stopping replication on " + target);
+    member.execute("rebuild-stop", List.of("STOP SLAVE"));
+    awaitSourceHolds(member, target, source);
     List<String> errant = List.of();
     String exportedTo = null;
     if (errantAfter != null) {
       progress.accept("exporting the errant transactions of " + target);
       Export e = export(target, errantAfter, store, key);
+      if (e.gtids().isEmpty()) {
+        // The planner saw transactions beyond errantAfter: not finding them (purged binlogs, an
+        // unreadable log) must not turn into wiping them.
+        throw new InstanceException(
+            "found no errant transaction in the binlog of "
+                + target
+                + " although its position shows some; nothing was wiped");
+      }
       errant = e.gtids();
       exportedTo = e.location();
     }
-    progress.accept("stopping replication on " + target + " and removing its databases");
-    InstanceClient member = client(target);
-    member.execute(
-        "rebuild-stop", List.of("STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only=ON"));
-    List<String> wipe = new ArrayList<>(List.of("SET sql_log_bin=0"));
-    for (String db : dump.userDatabases(target)) {
-      wipe.add("DROP DATABASE " + quoteName(db));
-    }
-    member.execute("rebuild-wipe", wipe);
+    // Taken before anything is removed: a snapshot that cannot be made leaves the member as is.
     progress.accept("copying a snapshot of " + source);
     Snapshot snapshot = snapshot(source);
     try {
+      progress.accept("removing the databases of " + target);
+      List<String> wipe =
+          new ArrayList<>(
+              List.of("RESET SLAVE ALL", "SET GLOBAL read_only=ON", "SET sql_log_bin=0"));
+      for (String db : dump.userDatabases(target)) {
+        wipe.add("DROP DATABASE " + quoteName(db));
+      }
+      member.execute("rebuild-wipe", wipe, LONG_STATEMENTS);
       progress.accept(
           "loading "
               + snapshot.bytes() / 1_048_576
@@ -109,9 +129,48 @@ public final class ReplicaCopy {
         List.of(
             "RESET MASTER",
             "SET GLOBAL gtid_binlog_state=" + quote(snapshot.position()),
-            "SET GLOBAL gtid_slave_pos=" + quote(snapshot.position())));
+            "SET GLOBAL gtid_slave_pos=" + quote(snapshot.position())),
+        LONG_STATEMENTS);
     return new Result(
         errantAfter != null, errant, exportedTo, snapshot.bytes(), snapshot.position());
+  }
+
+  /** The primary is never rebuilt, even if the topology changed since the step was planned. */
+  private void refuseWritable(InstanceClient member, Address target) throws InstanceException {
+    List<Map<String, String>> rows = member.query("SELECT @@GLOBAL.read_only AS ro", timeout);
+    String ro = rows.isEmpty() ? null : rows.get(0).get("ro");
+    if (!"1".equals(ro)) {
+      throw new InstanceException(target + " takes writes: a writable member is never rebuilt");
+    }
+  }
+
+  private void awaitSourceHolds(InstanceClient member, Address target, Address source)
+      throws InstanceException {
+    List<Map<String, String>> status = member.query("SHOW SLAVE STATUS", timeout);
+    String received = status.isEmpty() ? null : status.get(0).get("Gtid_IO_Pos");
+    if (received == null || received.isBlank()) {
+      return;
+    }
+    List<Map<String, String>> waited =
+        client(source)
+            .query(
+                "SELECT MASTER_GTID_WAIT("
+                    + quote(received)
+                    + ", "
+                    + SOURCE_WAIT_SECONDS
+                    + ") AS w",
+                timeout.plusSeconds(SOURCE_WAIT_SECONDS));
+    if (waited.isEmpty() || !"0".equals(waited.get(0).get("w"))) {
+      throw new InstanceException(
+          source
+              + " did not apply everything "
+              + target
+              + " received ("
+              + received
+              + ") within "
+              + SOURCE_WAIT_SECONDS
+              + "s; nothing was wiped");
+    }
   }
 
   private record Export(List<String> gtids, String location) {}
@@ -189,12 +248,16 @@ public final class ReplicaCopy {
         throw new InstanceException(
             source + " has no user database: there is nothing to copy, rebuild it later");
       }
-      LogicalDump.run(cmd, null, out, err);
-      String position;
-      try (BufferedReader r = Files.newBufferedReader(out, StandardCharsets.UTF_8)) {
-        // With --system the position comes last, after the accounts.
-        position = DumpText.gtid(r, dialect, Integer.MAX_VALUE);
+      InstanceClient src = client(source);
+      // The source's applier pauses for the dump (its receiver goes on acknowledging): tables of
+      // every engine, not only InnoDB's, match the recorded position.
+      src.execute("rebuild-source-pause", List.of("STOP SLAVE SQL_THREAD"));
+      try {
+        LogicalDump.run(cmd, null, out, err);
+      } finally {
+        src.execute("rebuild-source-resume", List.of("START SLAVE SQL_THREAD"));
       }
+      String position = lastPosition(out);
       if (position == null) {
         throw new InstanceException("the snapshot of " + source + " names no GTID position");
       }
@@ -217,6 +280,24 @@ public final class ReplicaCopy {
       Files.deleteIfExists(filtered);
       Files.deleteIfExists(err);
     }
+  }
+
+  /**
+   * The snapshot's position: the last top-level {@code SET GLOBAL gtid_slave_pos} line (with {@code
+   * --system} it comes after the accounts; a routine's body never starts a line with it).
+   */
+  private String lastPosition(Path dumpFile) throws IOException {
+    String position = null;
+    try (BufferedReader r = Files.newBufferedReader(dumpFile, StandardCharsets.UTF_8)) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        if (line.startsWith("SET GLOBAL gtid_slave_pos=")) {
+          String p = dialect.dumpGtid(line);
+          position = p != null ? p : position;
+        }
+      }
+    }
+    return position;
   }
 
   private void load(Path snapshot, Address target) throws IOException, InstanceException {

@@ -46,8 +46,8 @@ public interface GtidArithmetic {
   }
 
   /**
-   * The history both positions share: per domain the lower sequence (MariaDB; a domain whose last
-   * transactions differ at one sequence shares only what lies below it), the intersection (MySQL).
+   * The history both positions surely share: per domain the lower sequence when the same server
+   * wrote both last transactions, else nothing of that domain (MariaDB); the intersection (MySQL).
    */
   String common(String a, String b);
 }

@@ -98,9 +98,9 @@ public final class MariaDbGtids implements GtidArithmetic {
               if (y == null) {
                 return;
               }
-              if (x.sequence() == y.sequence() && x.serverId() != y.serverId()) {
-                out.put(domain, new Last(x.serverId(), x.sequence() - 1));
-              } else {
+              // Last transactions from two servers say nothing about where the histories
+              // forked: nothing in the domain is taken as shared.
+              if (x.serverId() == y.serverId()) {
                 out.put(domain, x.sequence() <= y.sequence() ? x : y);
               }
             });

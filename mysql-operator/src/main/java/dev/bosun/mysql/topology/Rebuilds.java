@@ -2,6 +2,7 @@ package dev.bosun.mysql.topology;
 
 import dev.bosun.mysql.sql.GtidArithmetic;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -22,7 +23,7 @@ public final class Rebuilds {
   static final String FAILED = "RebuildFailed";
 
   /** How long after a rebuild the same member is not rebuilt automatically again. */
-  static final java.time.Duration REPEAT_AFTER = java.time.Duration.ofMinutes(10);
+  static final java.time.Duration REPEAT_AFTER = java.time.Duration.ofHours(24);
 
   /** The annotation on a MySQLCluster through which a person asks for a member's rebuild. */
   public static final String REQUEST_ANNOTATION = "mysql.bosun.dev/rebuild";
@@ -53,7 +54,7 @@ public final class Rebuilds {
               : Optional.of(start(in, primary, errant, member(in, state.member()), "Resumed"));
       case NONE -> fresh(in, primary, errant);
       case ABANDONED ->
-          policy.requested() != null || member(in, state.member()) == null
+          state.member().equals(policy.requested()) || member(in, state.member()) == null
               ? fresh(in, primary, errant)
               : Optional.of(
                   new Step.Blocked(
@@ -62,8 +63,9 @@ public final class Rebuilds {
                           + state.member()
                           + " failed ("
                           + state.detail()
-                          + "); it is kept out of the cluster. Fix the cause and request the"
-                          + " rebuild again with the annotation "
+                          + "); it is kept out of the cluster and no other member is rebuilt"
+                          + " until it is. Fix the cause and request its rebuild again with the"
+                          + " annotation "
                           + REQUEST_ANNOTATION
                           + "="
                           + state.member()));
@@ -87,34 +89,43 @@ public final class Rebuilds {
     if (!policy.automatic()) {
       return Optional.empty();
     }
-    return in.instances().stream()
-        .filter(i -> !i.name().equals(primary.name()))
-        .filter(i -> i.ordinal() < in.desiredInstances())
-        .filter(i -> i.reachable() && (errant.contains(i.name()) || i.replicationBroken()))
-        .min(Comparator.comparingInt(InstanceState::ordinal))
+    List<InstanceState> broken =
+        in.instances().stream()
+            .filter(i -> !i.name().equals(primary.name()))
+            .filter(i -> i.ordinal() < in.desiredInstances())
+            .filter(i -> i.reachable() && (errant.contains(i.name()) || i.replicationBroken()))
+            .sorted(Comparator.comparingInt(InstanceState::ordinal))
+            .toList();
+    Optional<InstanceState> target =
+        broken.stream().filter(i -> !policy.rebuiltWithin(i.name(), REPEAT_AFTER)).findFirst();
+    if (target.isPresent()) {
+      InstanceState t = target.get();
+      return Optional.of(
+          start(
+              in,
+              primary,
+              errant,
+              t,
+              errantAfter(in, primary, errant, t) != null
+                  ? "ErrantTransactions"
+                  : "ReplicationBroken"));
+    }
+    // Broken again soon after an automatic rebuild: the cause is elsewhere, and copying again
+    // and again would only load the source.
+    return broken.stream()
+        .findFirst()
         .map(
-            target ->
-                policy.rebuiltWithin(target.name(), REPEAT_AFTER)
-                    // Broken again right after a rebuild: the cause is elsewhere, and copying
-                    // again and again would only load the source.
-                    ? blocked(
-                        target.name()
-                            + " needs a rebuild again "
-                            + policy.sinceLastRebuilt().toSeconds()
-                            + "s after its last one; it is not repeated automatically within "
-                            + REPEAT_AFTER.toMinutes()
-                            + " minutes. Find the cause, then request it with the annotation "
-                            + REQUEST_ANNOTATION
-                            + "="
-                            + target.name())
-                    : start(
-                        in,
-                        primary,
-                        errant,
-                        target,
-                        errantAfter(in, primary, errant, target) != null
-                            ? "ErrantTransactions"
-                            : "ReplicationBroken"));
+            t ->
+                blocked(
+                    t.name()
+                        + " needs a rebuild again "
+                        + policy.sinceLastRebuilt().toMinutes()
+                        + " minutes after its last one; it is not repeated automatically within "
+                        + REPEAT_AFTER.toHours()
+                        + " hours. Find the cause, then request it with the annotation "
+                        + REQUEST_ANNOTATION
+                        + "="
+                        + t.name()));
   }
 
   private Step start(
@@ -191,14 +202,23 @@ public final class Rebuilds {
     return gtids.hasBeyond(target.binlog(), ref) ? ref : null;
   }
 
+  /**
+   * Where the member's own history ends. A returning old primary: the point its successor was
+   * promoted at. A replica: the lower of the primary's position and what the member last received
+   * from a source (both points of the primary's history; MariaDB keeps the received position
+   * through a reset of the replica settings). Anything else: nothing is taken as shared, and its
+   * whole binlog is exported.
+   */
   private String reference(TopologyInput in, InstanceState primary, InstanceState target) {
     if (target.name().equals(in.previousPrimary())
         && !target.replicaConfigured()
         && in.promotionGtid() != null) {
-      return gtids.common(target.binlog(), in.promotionGtid());
+      return in.promotionGtid();
     }
-    String ref = gtids.common(target.binlog(), primary.executed());
-    return gtids.tracksReplicatedPosition() ? gtids.common(ref, target.replicated()) : ref;
+    if (gtids.tracksReplicatedPosition() && target.replicaConfigured()) {
+      return gtids.common(target.replicated(), primary.executed());
+    }
+    return "";
   }
 
   private int moreCurrent(InstanceState a, InstanceState b) {

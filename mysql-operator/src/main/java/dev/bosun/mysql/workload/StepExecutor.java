@@ -276,20 +276,23 @@ public final class StepExecutor {
             + r.source()
             + " ("
             + started.reason()
-            + (previous == null ? "" : ", resumed after an operator restart")
+            + (previous == null ? "" : ", resumed: its copy was not running")
             + ")"
             + (artifact == null ? "" : "; its errant transactions go to " + location));
   }
 
-  private Outcome rebuildDone(Step.RebuildDone d, Context ctx) {
+  private Outcome rebuildDone(Step.RebuildDone d, Context ctx) throws InstanceException {
     TopologyRecord rec = ctx.record();
     Rebuilder.Progress p = ctx.rebuilder().progress();
-    ctx.rebuilder().forget();
     RebuildRecord current = rec.rebuild();
     // Nothing errant found by an export that ran: no artifact to name.
     boolean keepLocation = p == null || !p.exportRan() || p.exported() > 0;
     RebuildRecord finished =
         current.finished(clock.instant(), d.failure(), p == null ? null : p.doing(), keepLocation);
+    // Stored before the copy is forgotten: a lost write must not look like an interrupted copy
+    // (which would wipe and copy the member again).
+    ctx.save(rec.withRebuild(finished));
+    ctx.rebuilder().forget();
     if (d.failure() != null) {
       return Outcome.warning(
           rec.withRebuild(finished),

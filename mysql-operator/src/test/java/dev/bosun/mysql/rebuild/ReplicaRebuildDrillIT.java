@@ -196,7 +196,10 @@ class ReplicaRebuildDrillIT {
     assertThat(get().getMetadata().getAnnotations()).doesNotContainKey("mysql.bosun.dev/rebuild");
     assertThat(get().getStatus().getRebuild().getErrantTransactions()).isNull();
     assertThat(events())
-        .anyMatch(e -> e.getMessage() != null && e.getMessage().contains("resumed after"));
+        .anyMatch(
+            e ->
+                e.getMessage() != null
+                    && e.getMessage().contains("resumed: its copy was not running"));
     assertThat(AppClient.ids(servers.get("db-2").address())).hasSizeGreaterThan(200_000);
     List<Long> lost = lostOnEveryMember(acked);
     TABLE.row(

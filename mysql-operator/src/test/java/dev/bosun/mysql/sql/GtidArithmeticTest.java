@@ -104,11 +104,11 @@ class GtidArithmeticTest {
   }
 
   @Test
-  void theCommonHistoryIsTheLowerSequencePerDomainAndStopsBelowADivergedOne() {
+  void theCommonHistoryIsTheLowerSequencePerDomainOnlyWhenOneServerWroteBoth() {
     assertThat(maria.common("0-1-12,1-2-4", "0-1-9")).isEqualTo("0-1-9");
-    assertThat(maria.common("0-3-10", "0-1-9")).isEqualTo("0-1-9");
-    // The same sequence written by two servers: only what lies below it is shared.
-    assertThat(maria.common("0-3-10", "0-1-10")).isEqualTo("0-3-9");
+    // Two servers' last transactions do not say where the histories forked.
+    assertThat(maria.common("0-3-10", "0-1-9")).isEmpty();
+    assertThat(maria.common("0-3-10,1-1-4", "0-1-10,1-1-7")).isEqualTo("1-1-4");
     assertThat(maria.common("0-1-10", "")).isEmpty();
     assertThat(mysql.common("aaaa:1-100,bbbb:1-3", "aaaa:1-90")).isEqualTo("aaaa:1-90");
   }

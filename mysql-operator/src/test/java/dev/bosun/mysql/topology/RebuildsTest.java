@@ -279,11 +279,12 @@ class RebuildsTest {
     Step step = maria.plan(in.build()).step();
     assertThat(step).isInstanceOf(Step.Blocked.class);
     assertThat(((Step.Blocked) step).message())
-        .contains("db-2 needs a rebuild again 90s after its last one");
+        .contains("db-2 needs a rebuild again 1 minutes after its last one")
+        .contains("not repeated automatically within 24 hours");
     // Long enough ago, or another member: rebuilt as usual; a request always goes ahead.
     in.rebuild =
         new RebuildPolicy(
-            true, null, true, null, RebuildState.none(), "db-2", java.time.Duration.ofMinutes(11));
+            true, null, true, null, RebuildState.none(), "db-2", java.time.Duration.ofHours(25));
     assertThat(maria.plan(in.build()).step()).isInstanceOf(Step.Rebuild.class);
     in.rebuild =
         new RebuildPolicy(
@@ -313,5 +314,66 @@ class RebuildsTest {
             null,
             new RebuildState(RebuildState.Phase.ABANDONED, "db-2", "scaled away"));
     assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Steady());
+  }
+
+  @Test
+  void anotherBrokenMemberIsRebuiltWhileTheRecentlyRebuiltOneWaits() {
+    TopologyPlannerTest.In in =
+        cluster(
+            replica("db-1", "0-1-12", "db-0"),
+            duplicateKey("db-2", "0-1-11"),
+            duplicateKey("db-3", "0-1-11"));
+    in.desired = 4;
+    in.rebuild =
+        new RebuildPolicy(
+            true, null, true, null, RebuildState.none(), "db-2", java.time.Duration.ofMinutes(5));
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-3", "db-1", "ReplicationBroken", null));
+  }
+
+  @Test
+  void whileAFailedMemberIsKeptOutNoOtherMemberIsRebuiltOnRequest() {
+    TopologyPlannerTest.In in =
+        cluster(
+            replica("db-1", "0-1-12", "db-0"),
+            TopologyPlannerTest.fenced("db-2", ""),
+            replica("db-3", "0-1-12", "db-0"));
+    in.desired = 4;
+    in.rebuild =
+        new RebuildPolicy(
+            false,
+            "db-3",
+            true,
+            null,
+            new RebuildState(RebuildState.Phase.ABANDONED, "db-2", "the load failed"));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).message()).contains("no other member is rebuilt");
+  }
+
+  @Test
+  void aReturningOldPrimaryExportsBeyondThePromotionPointAndAStrangerItsWholeBinlog() {
+    // db-2 was the primary until 0-1-10; it wrote 0-1-11 after the promotion of db-0.
+    InstanceState oldPrimary = TopologyPlannerTest.fenced("db-2", "0-1-11");
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-2-12", "db-0"), oldPrimary);
+    in.instances.set(0, primary("db-0", "0-2-12"));
+    in.previous = "db-2";
+    in.promotion = "0-1-10";
+    in.rebuild = automatic();
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "ErrantTransactions", "0-1-10"));
+    // No promotion point for it any more (a later failover replaced it): the planner cannot see
+    // its write and attaches it, which set its received position from its binlog (0-1-11); the
+    // applier then fails (1950). Nothing is taken as shared: its whole binlog is exported.
+    Address a = addr("db-0");
+    in.instances.set(
+        2,
+        new InstanceState(
+            "db-2", 2, true, "0-1-11", "0-1-11", "0-1-11", true, true, a.host(), a.port(), true,
+            false, null, 0, 1950, "0-2-12", false));
+    in.previous = "db-1";
+    in.promotion = "0-2-5";
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "ErrantTransactions", ""));
   }
 }
