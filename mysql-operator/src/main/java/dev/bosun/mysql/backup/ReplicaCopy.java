@@ -1,6 +1,7 @@
 package dev.bosun.mysql.backup;
 
 import dev.bosun.common.backup.BackupStore;
+import dev.bosun.mysql.sql.MariaDbGtids;
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.workload.Credentials;
@@ -85,7 +86,15 @@ public final class ReplicaCopy {
     String exportedTo = null;
     if (errantAfter != null) {
       progress.accept("exporting the errant transactions of " + target);
-      Export e = export(target, errantAfter, store, key);
+      // The member may have applied more of its source's transactions since the round that
+      // planned this: they are not its own.
+      List<Map<String, String>> applied =
+          member.query("SELECT @@GLOBAL.gtid_slave_pos AS applied", timeout);
+      String reference =
+          applied.isEmpty() || applied.get(0).get("applied") == null
+              ? errantAfter
+              : MariaDbGtids.advance(errantAfter, applied.get(0).get("applied"));
+      Export e = export(target, reference, store, key);
       if (e.gtids().isEmpty()) {
         // The planner saw transactions beyond errantAfter: not finding them (purged binlogs, an
         // unreadable log) must not turn into wiping them.
@@ -118,8 +127,10 @@ public final class ReplicaCopy {
               + source
               + ")");
       load(snapshot.file(), target);
+      load(snapshot.accounts(), target);
     } finally {
       Files.deleteIfExists(snapshot.file());
+      Files.deleteIfExists(snapshot.accounts());
     }
     progress.accept("setting the replication position of " + target);
     // The binlog is emptied (its errant transactions are exported above) and starts at the
@@ -227,64 +238,92 @@ public final class ReplicaCopy {
     }
   }
 
-  private record Snapshot(Path file, long bytes, String position) {}
+  private record Snapshot(Path file, Path accounts, long bytes, String position) {}
 
   /** The source's user databases and accounts, consistent with one GTID position. */
   private Snapshot snapshot(Address source) throws IOException, InstanceException {
     List<String> databases = dump.userDatabases(source);
+    if (databases.isEmpty()) {
+      throw new InstanceException(
+          source + " has no user database: there is nothing to copy, rebuild it later");
+    }
     Path secrets = dump.defaultsFile();
     Path out = Files.createTempFile("bosun-rebuild-", ".sql");
-    Path filtered = Files.createTempFile("bosun-rebuild-", ".sql");
+    Path rawUsers = Files.createTempFile("bosun-rebuild-users-", ".sql");
     Path err = Files.createTempFile("bosun-rebuild-", ".err");
+    Path data = Files.createTempFile("bosun-rebuild-", ".sql");
+    Path users = Files.createTempFile("bosun-rebuild-users-", ".sql");
+    boolean taken = false;
     try {
       List<String> cmd =
           new ArrayList<>(dialect.dumpCommand(source.host(), source.port(), databases));
       cmd.add(1, "--defaults-extra-file=" + secrets);
-      // The application's accounts too (CREATE OR REPLACE): a rebuilt member may become the
-      // primary one day.
-      cmd.add(2, "--system=users");
-      cmd.add(3, "--replace");
-      if (databases.isEmpty()) {
-        throw new InstanceException(
-            source + " has no user database: there is nothing to copy, rebuild it later");
-      }
       InstanceClient src = client(source);
-      // The source's applier pauses for the dump (its receiver goes on acknowledging): tables of
-      // every engine, not only InnoDB's, match the recorded position.
-      src.execute("rebuild-source-pause", List.of("STOP SLAVE SQL_THREAD"));
+      // The source's applier pauses for both dumps (its receiver goes on acknowledging): tables
+      // of every engine, not only InnoDB's, and the accounts match the recorded position.
+      boolean replicating = !src.query("SHOW SLAVE STATUS", timeout).isEmpty();
+      if (replicating) {
+        src.execute("rebuild-source-pause", List.of("STOP SLAVE SQL_THREAD"));
+      }
       try {
         LogicalDump.run(cmd, null, out, err);
+        LogicalDump.run(accountsCommand(source, secrets, databases.get(0)), null, rawUsers, err);
       } finally {
-        src.execute("rebuild-source-resume", List.of("START SLAVE SQL_THREAD"));
+        if (replicating) {
+          src.execute("rebuild-source-resume", List.of("START SLAVE SQL_THREAD"));
+        }
       }
       String position = lastPosition(out);
       if (position == null) {
         throw new InstanceException("the snapshot of " + source + " names no GTID position");
       }
       try (BufferedReader r = Files.newBufferedReader(out, StandardCharsets.UTF_8);
-          BufferedWriter w = Files.newBufferedWriter(filtered, StandardCharsets.UTF_8)) {
-        DumpText.withoutAccounts(r, w, List.of(credentials.operatorUser(), "root", "mariadb.sys"));
-      }
-      // One copy on disk at a time: a snapshot may be as large as the database.
-      Files.delete(out);
-      Path positionless = Files.createTempFile("bosun-rebuild-", ".sql");
-      try (BufferedReader r = Files.newBufferedReader(filtered, StandardCharsets.UTF_8);
-          BufferedWriter w = Files.newBufferedWriter(positionless, StandardCharsets.UTF_8)) {
+          BufferedWriter w = Files.newBufferedWriter(data, StandardCharsets.UTF_8)) {
         // The position is set after the load, with the binlog reset: not by the dump.
         DumpText.filter(r, w, dialect);
       }
-      return new Snapshot(positionless, Files.size(positionless), position);
+      try (BufferedReader r = Files.newBufferedReader(rawUsers, StandardCharsets.UTF_8);
+          BufferedWriter w = Files.newBufferedWriter(users, StandardCharsets.UTF_8)) {
+        DumpText.withoutAccounts(r, w, List.of(credentials.operatorUser(), "root", "mariadb.sys"));
+      }
+      taken = true;
+      return new Snapshot(data, users, Files.size(data), position);
     } finally {
       Files.deleteIfExists(secrets);
       Files.deleteIfExists(out);
-      Files.deleteIfExists(filtered);
+      Files.deleteIfExists(rawUsers);
       Files.deleteIfExists(err);
+      if (!taken) {
+        Files.deleteIfExists(data);
+        Files.deleteIfExists(users);
+      }
     }
   }
 
   /**
-   * The snapshot's position: the last top-level {@code SET GLOBAL gtid_slave_pos} line (with {@code
-   * --system} it comes after the accounts; a routine's body never starts a line with it).
+   * The application's accounts (CREATE OR REPLACE: a rebuilt member may become the primary one
+   * day), dumped on their own so that the account filter never reads a routine's body.
+   */
+  private static List<String> accountsCommand(Address source, Path secrets, String anyDatabase) {
+    return List.of(
+        "mariadb-dump",
+        "--defaults-extra-file=" + secrets,
+        "--host=" + source.host(),
+        "--port=" + source.port(),
+        "--protocol=TCP",
+        "--system=users",
+        "--replace",
+        "--no-data",
+        "--no-create-info",
+        "--no-create-db",
+        "--skip-triggers",
+        "--databases",
+        anyDatabase);
+  }
+
+  /**
+   * The snapshot's position: the last top-level {@code SET GLOBAL gtid_slave_pos} line (a routine's
+   * body never starts a line with it).
    */
   private String lastPosition(Path dumpFile) throws IOException {
     String position = null;

@@ -107,6 +107,24 @@ public final class MariaDbGtids implements GtidArithmetic {
     return format(out);
   }
 
+  /**
+   * {@code reference} moved forward, domain by domain, to {@code later} where the same server wrote
+   * both: what a replica applied since the reference was read is part of its source's history, not
+   * its own.
+   */
+  public static String advance(String reference, String later) {
+    Map<Long, Last> out = new java.util.TreeMap<>(parse(reference));
+    parse(later)
+        .forEach(
+            (domain, l) -> {
+              Last r = out.get(domain);
+              if (r != null && r.serverId() == l.serverId() && l.sequence() > r.sequence()) {
+                out.put(domain, l);
+              }
+            });
+    return format(out);
+  }
+
   /** Whether one transaction's GTID ({@code d-s-n}) lies beyond {@code reference} in its domain. */
   public static boolean beyond(String gtid, String reference) {
     Map<Long, Last> one = parse(gtid);

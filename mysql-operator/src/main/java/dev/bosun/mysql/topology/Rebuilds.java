@@ -93,7 +93,7 @@ public final class Rebuilds {
         in.instances().stream()
             .filter(i -> !i.name().equals(primary.name()))
             .filter(i -> i.ordinal() < in.desiredInstances())
-            .filter(i -> i.reachable() && (errant.contains(i.name()) || i.replicationBroken()))
+            .filter(i -> i.reachable() && (errant(in, errant, i) || i.replicationBroken()))
             .sorted(Comparator.comparingInt(InstanceState::ordinal))
             .toList();
     Optional<InstanceState> target =
@@ -126,6 +126,15 @@ public final class Rebuilds {
                         + REQUEST_ANNOTATION
                         + "="
                         + t.name()));
+  }
+
+  /**
+   * Errant in this round and the one before (the status recorded it): a replica's binlog and
+   * received positions are read in one query but not atomically, so a transaction being applied can
+   * look like a local write for an instant, and a rebuild is no answer to an instant.
+   */
+  private static boolean errant(TopologyInput in, Set<String> errant, InstanceState i) {
+    return errant.contains(i.name()) && in.knownErrant().contains(i.name());
   }
 
   private Step start(

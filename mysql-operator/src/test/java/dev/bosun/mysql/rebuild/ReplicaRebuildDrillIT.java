@@ -94,6 +94,7 @@ class ReplicaRebuildDrillIT {
     try (AppClient.Writer writer = new AppClient.Writer(() -> primary, 1)) {
       awaitAcknowledged(writer, 20);
       started = System.nanoTime();
+      assertThat(get().getStatus().getRebuild()).as("no rebuild before the fault").isNull();
       // A person "fixes" something on a replica: a write the primary never had.
       admin(servers.get("db-2").address(), "INSERT INTO app.items VALUES (990001, 'errant-row')");
       Rebuild rebuild = awaitRebuilt("db-2");

@@ -119,4 +119,12 @@ class GtidArithmeticTest {
     assertThat(MariaDbGtids.beyond("0-1-5", "0-1-5")).isFalse();
     assertThat(MariaDbGtids.beyond("1-1-1", "0-1-5")).isTrue();
   }
+
+  @Test
+  void aReferenceAdvancesOnlyAlongTheSameServersHistory() {
+    assertThat(MariaDbGtids.advance("0-100-1131", "0-100-1135")).isEqualTo("0-100-1135");
+    assertThat(MariaDbGtids.advance("0-100-1131", "0-102-1140")).isEqualTo("0-100-1131");
+    assertThat(MariaDbGtids.advance("0-100-1131", "0-100-1100,1-1-5")).isEqualTo("0-100-1131");
+    assertThat(MariaDbGtids.advance("", "0-100-5")).isEmpty();
+  }
 }
