@@ -1,6 +1,7 @@
 package dev.bosun.e2e;
 
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.ScratchDirectories;
 import dev.bosun.etcd.membership.LoopbackAddressing;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.testing.ProcessKubelet;
@@ -90,5 +91,6 @@ final class LocalWorkloads implements AutoCloseable {
   public void close() {
     etcdKubelets.values().forEach(ProcessKubelet::close);
     mariadb.close();
+    ScratchDirectories.deleteQuietly(root);
   }
 }

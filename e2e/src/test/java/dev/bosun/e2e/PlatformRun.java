@@ -3,10 +3,9 @@ package dev.bosun.e2e;
 import dev.bosun.common.testing.KubeletSimulator;
 import dev.bosun.common.testing.LocalControlPlane;
 import dev.bosun.common.testing.RealNodeCluster;
+import dev.bosun.common.testing.ScratchDirectories;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -56,7 +55,7 @@ public final class PlatformRun {
   private static void runOnRealNode() throws Exception {
     Path repo = LocalControlPlane.repoRoot();
     Path workDir = repo.resolve(".bosun/real-node");
-    deleteRecursively(workDir);
+    ScratchDirectories.delete(workDir);
     step(
         "starting the local control plane "
             + LocalControlPlane.VERSION
@@ -94,7 +93,7 @@ public final class PlatformRun {
   private static void runSimulated() throws Exception {
     Path repo = LocalControlPlane.repoRoot();
     Path workDir = repo.resolve(".bosun/control-plane");
-    deleteRecursively(workDir);
+    ScratchDirectories.delete(workDir);
     step(
         "starting the local control plane (etcd, kube-apiserver, kube-controller-manager "
             + LocalControlPlane.VERSION
@@ -223,14 +222,6 @@ public final class PlatformRun {
   private static void takeBackStopSignals() {
     sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> System.exit(130));
     sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> System.exit(143));
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (Files.exists(dir)) {
-      try (var walk = Files.walk(dir)) {
-        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
   }
 
   private static void step(String what) {

@@ -15,11 +15,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -170,21 +168,10 @@ public final class HostPathProvisioner implements AutoCloseable {
     }
     Path dir = Path.of(volume.getSpec().getHostPath().getPath());
     if (dir.startsWith(root)) {
-      deleteRecursively(dir);
+      ScratchDirectories.delete(dir);
     }
     client.persistentVolumes().withName(volume.getMetadata().getName()).delete();
     LOG.info("deleted released volume {} and its directory", volume.getMetadata().getName());
-  }
-
-  private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   @Override

@@ -19,7 +19,6 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * A real Kubernetes control plane on 127.0.0.1: Debian's etcd, kube-apiserver and
@@ -339,18 +338,7 @@ public final class LocalControlPlane implements AutoCloseable {
     }
     processes.clear();
     if (!keepWorkDir) {
-      deleteRecursively(workDir);
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // best effort: a temp folder left behind is harmless
+      ScratchDirectories.deleteQuietly(workDir);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.bosun.etcd.testing;
 
 import dev.bosun.common.testing.LocalProcess;
+import dev.bosun.common.testing.ScratchDirectories;
 import dev.bosun.etcd.EtcdOperator;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -19,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +28,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -376,15 +375,7 @@ public final class ProcessKubelet implements AutoCloseable {
   }
 
   private void wipe(String claim) {
-    Path dir = root.resolve("volumes").resolve(claim);
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    ScratchDirectories.delete(root.resolve("volumes").resolve(claim));
   }
 
   /**
@@ -483,5 +474,8 @@ public final class ProcessKubelet implements AutoCloseable {
     processes.values().forEach(LocalProcess::kill);
     stopping.values().forEach(CompletableFuture::join);
     processes.clear();
+    // Volumes and Pod directories go with the node; the processes' logs stay for a post-mortem.
+    ScratchDirectories.deleteQuietly(root.resolve("volumes"));
+    ScratchDirectories.deleteQuietly(root.resolve("pods"));
   }
 }

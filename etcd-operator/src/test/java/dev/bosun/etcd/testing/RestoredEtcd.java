@@ -1,6 +1,7 @@
 package dev.bosun.etcd.testing;
 
 import dev.bosun.common.testing.LocalProcess;
+import dev.bosun.common.testing.ScratchDirectories;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.options.GetOption;
@@ -23,10 +24,12 @@ public final class RestoredEtcd implements AutoCloseable {
 
   private final LocalProcess process;
   private final URI client;
+  private final Path dir;
 
-  private RestoredEtcd(LocalProcess process, URI client) {
+  private RestoredEtcd(LocalProcess process, URI client, Path dir) {
     this.process = process;
     this.client = client;
+    this.dir = dir;
   }
 
   /** Restores {@code snapshot} into a fresh data directory and starts etcd on it. */
@@ -64,7 +67,7 @@ public final class RestoredEtcd implements AutoCloseable {
                 "--initial-advertise-peer-urls=" + peer),
             dir.resolve("etcd.log"));
     etcd.awaitPort(host, 2379, Duration.ofSeconds(30));
-    return new RestoredEtcd(etcd, URI.create(clientUrl));
+    return new RestoredEtcd(etcd, URI.create(clientUrl), dir);
   }
 
   /** Every key under {@code prefix} with its value. */
@@ -91,5 +94,6 @@ public final class RestoredEtcd implements AutoCloseable {
   @Override
   public void close() {
     process.stop();
+    ScratchDirectories.deleteQuietly(dir);
   }
 }

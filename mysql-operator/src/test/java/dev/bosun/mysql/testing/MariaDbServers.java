@@ -1,6 +1,7 @@
 package dev.bosun.mysql.testing;
 
 import dev.bosun.common.testing.LocalProcess;
+import dev.bosun.common.testing.ScratchDirectories;
 import dev.bosun.mysql.sql.MariaDbDialect;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.workload.Credentials;
@@ -240,10 +241,6 @@ public final class MariaDbServers implements AutoCloseable {
     for (Server s : servers) {
       s.kill();
     }
-    try (Stream<Path> walk = Files.walk(root)) {
-      walk.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    ScratchDirectories.delete(root);
   }
 }
