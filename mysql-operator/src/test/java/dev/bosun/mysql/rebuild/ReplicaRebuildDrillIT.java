@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -255,24 +256,42 @@ class ReplicaRebuildDrillIT {
     awaitReady();
     Address primary = servers.get("db-0").address();
     AppClient.createSchema(primary);
+    AppClient.awaitApplied(
+        primary, List.of(servers.get("db-1").address(), servers.get("db-2").address()));
     return primary;
   }
 
   private void awaitReady() {
-    await("Ready")
-        .atMost(Duration.ofSeconds(120))
-        .until(() -> "True/Replicating".equals(condition("Ready")));
+    try {
+      await("Ready")
+          .atMost(Duration.ofSeconds(120))
+          .until(() -> "True/Replicating".equals(condition("Ready")));
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError("the cluster did not become Ready; it shows " + described(), e);
+    }
   }
 
   private Rebuild awaitRebuilt(String member) {
-    await(member + " rebuilt")
-        .atMost(Duration.ofSeconds(180))
-        .until(
-            () -> {
-              Rebuild r = get().getStatus() == null ? null : get().getStatus().getRebuild();
-              return r != null && member.equals(r.getMember()) && "Rebuilt".equals(r.getPhase());
-            });
+    try {
+      await(member + " rebuilt")
+          .atMost(Duration.ofSeconds(180))
+          .until(
+              () -> {
+                Rebuild r = get().getStatus() == null ? null : get().getStatus().getRebuild();
+                return r != null && member.equals(r.getMember()) && "Rebuilt".equals(r.getPhase());
+              });
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(member + " was not rebuilt; the cluster shows " + described(), e);
+    }
     return get().getStatus().getRebuild();
+  }
+
+  /** What a person would read to see why a drill is stuck: status and the operator's Events. */
+  private String described() {
+    MySQLCluster c = get();
+    return (c == null ? "no cluster" : String.valueOf(c.getStatus()))
+        + "; events "
+        + events().stream().map(e -> e.getReason() + ": " + e.getMessage()).toList();
   }
 
   private static void awaitAcknowledged(AppClient.Writer writer, int count) {

@@ -35,6 +35,21 @@ public final class AppClient {
     }
   }
 
+  /**
+   * Waits until each replica has applied everything the primary has logged. A drill's fault then
+   * hits a settled replica: a replica killed while applying DDL may apply it again after its
+   * restart and stop on "table exists", which is another drill than the one meant.
+   */
+  public static void awaitApplied(Address primary, List<Address> replicas) throws SQLException {
+    String position = adminQuery(primary, "SELECT @@gtid_binlog_pos");
+    for (Address replica : replicas) {
+      String waited = adminQuery(replica, "SELECT MASTER_GTID_WAIT('" + position + "', 8)");
+      if (!"0".equals(waited)) {
+        throw new SQLException(replica + " did not apply the primary's " + position + " in 8 s");
+      }
+    }
+  }
+
   /** A connection as the operator user (the caller closes it). */
   public static Connection admin(Address a) throws SQLException {
     Properties p = new Properties();
