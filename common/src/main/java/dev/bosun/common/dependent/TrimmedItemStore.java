@@ -1,13 +1,16 @@
 package dev.bosun.common.dependent;
 
+import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 
 /**
  * An informer store that drops each object's managedFields, often the largest part of an object and
  * read by nothing here; or, for the managed dependents JOSDK's server-side-apply matcher compares,
- * every entry but the operator's own (the matcher reads only that one).
+ * every entry but the operator's own (the matcher reads only that one), whose field set is kept as
+ * text ({@link CompactFieldsV1}).
  */
 public class TrimmedItemStore<T extends HasMetadata> extends BasicItemStore<T> {
 
@@ -32,8 +35,20 @@ public class TrimmedItemStore<T extends HasMetadata> extends BasicItemStore<T> {
     } else {
       obj.getMetadata()
           .setManagedFields(
-              managed.stream().filter(m -> keptManager.equals(m.getManager())).toList());
+              managed.stream()
+                  .filter(m -> keptManager.equals(m.getManager()))
+                  .map(TrimmedItemStore::compact)
+                  .toList());
     }
     return super.put(key, obj);
+  }
+
+  private static ManagedFieldsEntry compact(ManagedFieldsEntry entry) {
+    FieldsV1 fields = entry.getFieldsV1();
+    if (fields == null || fields instanceof CompactFieldsV1) {
+      return entry;
+    }
+    entry.setFieldsV1(new CompactFieldsV1(fields.getAdditionalProperties()));
+    return entry;
   }
 }

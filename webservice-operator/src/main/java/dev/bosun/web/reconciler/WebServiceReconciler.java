@@ -25,6 +25,7 @@ import dev.bosun.web.dependent.IngressDependent;
 import dev.bosun.web.dependent.IngressEnabled;
 import dev.bosun.web.dependent.ServiceDependent;
 import dev.bosun.web.rollout.RolloutStep;
+import dev.bosun.web.status.PodProblemsItemStore;
 import dev.bosun.web.status.WebServiceStatusAggregator;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceStatus;
@@ -129,7 +130,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
                     !WebServiceStatusAggregator.problemReasons(pod)
                         .equals(WebServiceStatusAggregator.problemReasons(old)))
             .withSecondaryToPrimaryMapper(Labels.toInstanceOwner())
-            .withItemStore(new TrimmedItemStore<>())
+            .withItemStore(new PodProblemsItemStore())
             .build();
     // The budget is read from this cache (one it controls always carries the operator's labels),
     // so a reconcile neither GETs it nor, without one, looks for one to remove.
@@ -360,7 +361,11 @@ public class WebServiceReconciler implements Reconciler<WebService> {
         Conditions.find(now.getConditions(), WebServiceStatusAggregator.DEGRADED).orElseThrow();
     if ("True".equals(ready.getStatus())) {
       LOG.info("ready: {}", ready.getMessage());
-      events.normal(ws, "Ready", ready.getMessage());
+      // A new WebService's first Ready is in its status and printer columns; an Event each would
+      // add a write per WebService for no news. Ready after a change or a failure is news.
+      if (!firstRollout(previous)) {
+        events.normal(ws, "Ready", ready.getMessage());
+      }
     } else if ("True".equals(degraded.getStatus())) {
       LOG.warn("degraded ({}): {}", degraded.getReason(), degraded.getMessage());
       events.warning(ws, degraded.getReason(), degraded.getMessage());
