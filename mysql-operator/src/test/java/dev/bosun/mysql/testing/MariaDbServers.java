@@ -168,6 +168,8 @@ public final class MariaDbServers implements AutoCloseable {
       return template;
     }
     Path t = Files.createTempDirectory("bosun-mariadb-template-");
+    // One template per test JVM, copied into every server's data directory; gone with the JVM.
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> ScratchDirectories.deleteQuietly(t)));
     Path data = t.resolve("data");
     Files.createDirectories(data);
     Files.writeString(t.resolve("my.cnf"), cnf(t, 1, 1));

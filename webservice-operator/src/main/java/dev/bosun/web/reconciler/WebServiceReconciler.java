@@ -363,23 +363,35 @@ public class WebServiceReconciler implements Reconciler<WebService> {
       LOG.info("ready: {}", ready.getMessage());
       // A new WebService's first Ready is in its status and printer columns; an Event each would
       // add a write per WebService for no news. Ready after a change or a failure is news.
-      if (!firstRollout(previous)) {
+      if (!firstRollout(ws, previous)) {
         events.normal(ws, "Ready", ready.getMessage());
       }
     } else if ("True".equals(degraded.getStatus())) {
       LOG.warn("degraded ({}): {}", degraded.getReason(), degraded.getMessage());
       events.warning(ws, degraded.getReason(), degraded.getMessage());
-    } else if ("RollingOut".equals(ready.getReason()) && !firstRollout(previous)) {
+    } else if ("RollingOut".equals(ready.getReason()) && !firstRollout(ws, previous)) {
       // A rollout of a change is news; the first rollout of a new WebService is not.
       events.normal(ws, "RollingOut", ready.getMessage());
     }
   }
 
-  private static boolean firstRollout(WebServiceStatus previous) {
-    return previous == null
-        || Conditions.find(previous.getConditions(), WebServiceStatusAggregator.READY)
-            .map(c -> "Creating".equals(c.getReason()))
+  /**
+   * Whether the WebService is still on its first rollout: no status yet, or its spec unchanged
+   * since it was created and still being created or rolled out without having been available yet.
+   */
+  private static boolean firstRollout(WebService ws, WebServiceStatus previous) {
+    if (previous == null) {
+      return true;
+    }
+    if (ws.getMetadata().getGeneration() == null || ws.getMetadata().getGeneration() > 1) {
+      return false;
+    }
+    boolean rollingOut =
+        Conditions.find(previous.getConditions(), WebServiceStatusAggregator.READY)
+            .map(c -> "Creating".equals(c.getReason()) || "RollingOut".equals(c.getReason()))
             .orElse(true);
+    return rollingOut
+        && !Conditions.isTrue(previous.getConditions(), WebServiceStatusAggregator.AVAILABLE);
   }
 
   private static boolean sameReady(WebServiceStatus previous, WebServiceStatus now) {

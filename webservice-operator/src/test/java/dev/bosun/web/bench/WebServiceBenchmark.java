@@ -98,6 +98,7 @@ public final class WebServiceBenchmark {
       long eventWrites =
           writes.since(writesAtStart).stream().filter(w -> w.contains("/events")).count();
       int readsAtIdle = writes.readCount();
+      int convergenceReconciles = reconciles.count();
       List<String> convergenceReads = writes.readsSince(readsAtStart);
       step("operator idle for " + idleSeconds + " s after convergence");
       int reconcilesBefore = reconciles.count();
@@ -124,6 +125,9 @@ public final class WebServiceBenchmark {
           (double) convergenceWrites / count,
           (double) (convergenceWrites - eventWrites) / count,
           (double) eventWrites / count);
+      System.out.printf(
+          "  operator reconciles until converged: %d (%.1f per WebService)%n",
+          convergenceReconciles, (double) convergenceReconciles / count);
       System.out.printf(
           "  operator reads until converged: %d (%.1f per WebService)%n",
           convergenceReads.size(), (double) convergenceReads.size() / count);
