@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * An informer store that drops each object's managedFields, often the largest part of an object and
@@ -33,22 +35,41 @@ public class TrimmedItemStore<T extends HasMetadata> extends BasicItemStore<T> {
     if (keptManager == null || managed == null) {
       obj.getMetadata().setManagedFields(null);
     } else {
+      List<ManagedFieldsEntry> before = ownEntries(get(key));
       obj.getMetadata()
           .setManagedFields(
               managed.stream()
                   .filter(m -> keptManager.equals(m.getManager()))
-                  .map(TrimmedItemStore::compact)
+                  .map(m -> compact(m, before))
                   .toList());
     }
     return super.put(key, obj);
   }
 
-  private static ManagedFieldsEntry compact(ManagedFieldsEntry entry) {
+  private static List<ManagedFieldsEntry> ownEntries(HasMetadata stored) {
+    return stored == null || stored.getMetadata().getManagedFields() == null
+        ? List.of()
+        : stored.getMetadata().getManagedFields();
+  }
+
+  /**
+   * The entry with its field set as text; the stored object's text when it is the same (a status
+   * update leaves the operator's fields as they were), so an unchanged set is held once.
+   */
+  private static ManagedFieldsEntry compact(
+      ManagedFieldsEntry entry, List<ManagedFieldsEntry> before) {
     FieldsV1 fields = entry.getFieldsV1();
     if (fields == null || fields instanceof CompactFieldsV1) {
       return entry;
     }
-    entry.setFieldsV1(new CompactFieldsV1(fields.getAdditionalProperties()));
+    CompactFieldsV1 compact = new CompactFieldsV1(fields.getAdditionalProperties());
+    entry.setFieldsV1(
+        before.stream()
+            .filter(b -> Objects.equals(b.getOperation(), entry.getOperation()))
+            .map(ManagedFieldsEntry::getFieldsV1)
+            .filter(compact::equals)
+            .findFirst()
+            .orElse(compact));
     return entry;
   }
 }

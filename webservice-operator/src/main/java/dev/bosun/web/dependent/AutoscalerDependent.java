@@ -1,5 +1,6 @@
 package dev.bosun.web.dependent;
 
+import dev.bosun.common.dependent.RememberingMatcher;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.v1alpha1.WebService;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
@@ -17,7 +18,8 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
     informer =
         @Informer(
             labelSelector = WebServiceOperator.MANAGED_SELECTOR,
-            itemStore = OwnFieldsItemStore.class))
+            itemStore = OwnFieldsItemStore.class),
+    matcher = RememberingMatcher.class)
 public class AutoscalerDependent
     extends CRUDKubernetesDependentResource<HorizontalPodAutoscaler, WebService> {
 

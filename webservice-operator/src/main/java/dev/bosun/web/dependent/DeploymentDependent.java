@@ -3,6 +3,7 @@ package dev.bosun.web.dependent;
 import static dev.bosun.web.WebServiceOperator.APP;
 import static dev.bosun.web.WebServiceOperator.COMPONENT;
 
+import dev.bosun.common.dependent.RememberingMatcher;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.rollout.Revisions;
@@ -29,7 +30,8 @@ import java.util.Optional;
     informer =
         @Informer(
             labelSelector = WebServiceOperator.MANAGED_SELECTOR,
-            itemStore = OwnFieldsItemStore.class))
+            itemStore = OwnFieldsItemStore.class),
+    matcher = RememberingMatcher.class)
 public class DeploymentDependent extends CRUDKubernetesDependentResource<Deployment, WebService> {
 
   private static final int REVISION_HISTORY = 5;

@@ -1,5 +1,6 @@
 package dev.bosun.web.dependent;
 
+import dev.bosun.common.dependent.RememberingMatcher;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.webservicespec.Ingress;
@@ -23,7 +24,8 @@ import java.util.List;
     informer =
         @Informer(
             labelSelector = WebServiceOperator.MANAGED_SELECTOR,
-            itemStore = OwnFieldsItemStore.class))
+            itemStore = OwnFieldsItemStore.class),
+    matcher = RememberingMatcher.class)
 public class IngressDependent
     extends CRUDKubernetesDependentResource<
         io.fabric8.kubernetes.api.model.networking.v1.Ingress, WebService> {

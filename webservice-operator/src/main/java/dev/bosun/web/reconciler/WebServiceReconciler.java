@@ -37,9 +37,11 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.AggregatedOperatorException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -52,6 +54,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -173,7 +176,15 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     RolloutStep step = GrayRelease.plan(ws, context, clock);
     boolean creating = previous == null && Deployments.stable(ws, context).isEmpty();
     context.managedWorkflowAndDependentResourceContext().put(Deployments.ROLLOUT_STEP, step);
-    context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    try {
+      context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    } catch (AggregatedOperatorException e) {
+      Optional<String> taken = takenDeployment(ws, e, context);
+      if (taken.isPresent()) {
+        return block(ws, previous, RESOURCE_CONFLICT, taken.get(), context);
+      }
+      throw e;
+    }
     keepDisruptionBudget(ws, context);
     if (creating) {
       // The children were just created: the Deployment's first report (within a second) brings
@@ -266,21 +277,50 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   }
 
   /**
+   * The conflict message when the Deployment's create was refused because its name is taken by a
+   * Deployment someone else owns. JOSDK creates it by server-side apply with a resourceVersion
+   * precondition, which fails on any existing object, so a new WebService costs no read to find
+   * out; the read is paid only here, when the create was refused.
+   */
+  private static Optional<String> takenDeployment(
+      WebService ws, AggregatedOperatorException e, Context<WebService> context) {
+    boolean refusedCreate =
+        e.getAggregatedExceptions().values().stream().anyMatch(WebServiceReconciler::conflict);
+    if (!refusedCreate || Deployments.stable(ws, context).isPresent()) {
+      return Optional.empty();
+    }
+    return foreign(
+        ws,
+        context
+            .getClient()
+            .apps()
+            .deployments()
+            .inNamespace(ws.getMetadata().getNamespace())
+            .withName(ws.getMetadata().getName())
+            .get(),
+        "Deployment");
+  }
+
+  private static boolean conflict(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof KubernetesClientException k
+          && k.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * A message naming the first child the WebService would create that already exists and belongs to
-   * someone else. Bosun never takes over or overwrites such an object.
+   * someone else. Bosun never takes over or overwrites such an object. The Deployment is left to
+   * its guarded create ({@link #takenDeployment}); the others are looked up: a 1.20 API server
+   * fails that guard on Services, and autoscalers, Ingresses and budgets are rare.
    */
   private Optional<String> foreignChild(WebService ws, Context<WebService> context) {
     String ns = ws.getMetadata().getNamespace();
     String name = ws.getMetadata().getName();
     var client = context.getClient();
-    if (Deployments.stable(ws, context).isEmpty()) {
-      Optional<String> c =
-          foreign(
-              ws, client.apps().deployments().inNamespace(ns).withName(name).get(), "Deployment");
-      if (c.isPresent()) {
-        return c;
-      }
-    }
     if (context.getSecondaryResource(Service.class).isEmpty()) {
       Optional<String> c =
           foreign(ws, client.services().inNamespace(ns).withName(name).get(), "Service");
