@@ -151,7 +151,7 @@ public final class WebServiceBenchmark {
           idleReads.size() / (idleSeconds / 60.0) / count,
           idleWrites.size() / (idleSeconds / 60.0) / count);
       System.out.printf(
-          "  heap held %d s after convergence: operator %.1f MB, plain client %.1f MB, ratio %.2f%n",
+          "  heap held %d s (or more, until steady) after convergence: operator %.1f MB, plain client %.1f MB, ratio %.2f%n",
           SETTLE.toSeconds(),
           operatorHeap / 1e6,
           plainHeap / 1e6,
@@ -295,23 +295,35 @@ public final class WebServiceBenchmark {
    * The heap a side holds once its last watch events are handled: at the very moment of convergence
    * the figure swung between 25 and 44 MB in identical runs, with events still in flight.
    */
-  private static long settledHeap() throws InterruptedException {
-    Thread.sleep(SETTLE.toMillis());
-    return usedHeapAfterGc();
+  private static long settledHeap() {
+    return steadyHeap(SETTLE);
   }
 
-  /** The heap once what a closed side held is gone: collected until it stops shrinking. */
-  private static long releasedHeap() throws InterruptedException {
-    long last = usedHeapAfterGc();
-    for (int i = 0; i < 30; i++) {
-      Thread.sleep(1000);
-      long now = usedHeapAfterGc();
-      if (last - now < 200_000) {
-        return Math.min(last, now);
-      }
-      last = now;
-    }
-    return last;
+  /** The heap once what a closed side held is gone. */
+  private static long releasedHeap() {
+    return steadyHeap(Duration.ofSeconds(1));
+  }
+
+  /**
+   * The heap after collection, no sooner than {@code atLeast} and once two readings a second apart
+   * differ by less than 200 kB (at most 30 s).
+   */
+  private static long steadyHeap(Duration atLeast) {
+    long[] last = {usedHeapAfterGc()};
+    long[] steadyAt = {last[0]};
+    org.awaitility.Awaitility.await("a steady heap")
+        .pollDelay(atLeast)
+        .pollInterval(Duration.ofSeconds(1))
+        .atMost(atLeast.plusSeconds(30))
+        .until(
+            () -> {
+              long now = usedHeapAfterGc();
+              boolean steady = Math.abs(last[0] - now) < 200_000;
+              steadyAt[0] = Math.min(last[0], now);
+              last[0] = now;
+              return steady;
+            });
+    return steadyAt[0];
   }
 
   private static long usedHeapAfterGc() {
