@@ -17,7 +17,11 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The contract of a chart whose operator can be confined to some namespaces ({@code
@@ -39,6 +43,20 @@ public abstract class NamespaceScopedChartContract extends OperatorChartContract
   @Override
   protected List<List<String>> rbacVariants() {
     return List.of(TWO_NAMESPACES);
+  }
+
+  /** Values of the namespace-scope settings the schema refuses, with the path it names. */
+  static Stream<Arguments> namespaceScopeValuesTheSchemaRejects() {
+    return Stream.of(
+        Arguments.of(List.of("rbac.scope", "everything"), "/rbac/scope"),
+        Arguments.of(List.of("rbac.scope", "namespace"), "/watchNamespaces"),
+        Arguments.of(List.of("watchNamespaces[0]", "Not_A_Namespace"), "/watchNamespaces/0"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("namespaceScopeValuesTheSchemaRejects")
+  void schemaRejectsInvalidNamespaceScopeValues(List<String> keysAndValues, String where) {
+    chart().assertSchemaRejects(keysAndValues, where);
   }
 
   @Test

@@ -36,6 +36,9 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What every Bosun operator chart must do, whatever the operator: render the same set of objects,
@@ -106,6 +109,29 @@ public abstract class OperatorChartContract {
   /** The image repository the chart defaults to ({@code bosun/<name>-operator}). */
   protected String imageRepository() {
     return operatorName().replaceFirst("^bosun-", "bosun/");
+  }
+
+  /**
+   * Values of the library chart's shared settings that every operator chart's schema refuses, with
+   * the path its refusal names.
+   */
+  static Stream<Arguments> sharedValuesTheSchemaRejects() {
+    return Stream.of(
+        Arguments.of(List.of("replicaCount", "-1"), "/replicaCount"),
+        Arguments.of(
+            List.of("leaderElection.enabled", "false", "replicaCount", "2"), "/replicaCount"),
+        Arguments.of(List.of("image.pullPolicy", "Sometimes"), "/image/pullPolicy"),
+        Arguments.of(List.of("logLevel", "VERBOSE"), "/logLevel"),
+        Arguments.of(List.of("metrics.port", "80"), "/metrics/port"),
+        Arguments.of(List.of("resources.requests.cpu", "lots"), "/resources/requests/cpu"),
+        Arguments.of(List.of("replicas", "3"), "'replicas' not allowed"),
+        Arguments.of(List.of("rbac.create", "yes please"), "/rbac/create"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sharedValuesTheSchemaRejects")
+  void schemaRejectsInvalidSharedValues(List<String> keysAndValues, String where) {
+    chart.assertSchemaRejects(keysAndValues, where);
   }
 
   @Test

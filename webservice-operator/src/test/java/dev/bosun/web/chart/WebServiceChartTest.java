@@ -20,9 +20,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The operator's Helm chart, linted and rendered in-process by helm-java: what it installs, the
@@ -122,27 +119,5 @@ class WebServiceChartTest extends NamespaceScopedChartContract {
         version.getSchema().getOpenAPIV3Schema().getProperties().get("spec").getRequired();
     assertThat(required).isNotEmpty();
     assertThat(spec.keySet()).map(String::valueOf).containsAll(required);
-  }
-
-  static Stream<Arguments> valuesTheSchemaRejects() {
-    return Stream.of(
-        Arguments.of(List.of("replicaCount", "-1"), "/replicaCount"),
-        Arguments.of(List.of("rbac.scope", "everything"), "/rbac/scope"),
-        Arguments.of(List.of("rbac.scope", "namespace"), "/watchNamespaces"),
-        Arguments.of(
-            List.of("leaderElection.enabled", "false", "replicaCount", "2"), "/replicaCount"),
-        Arguments.of(List.of("image.pullPolicy", "Sometimes"), "/image/pullPolicy"),
-        Arguments.of(List.of("logLevel", "VERBOSE"), "/logLevel"),
-        Arguments.of(List.of("metrics.port", "80"), "/metrics/port"),
-        Arguments.of(List.of("watchNamespaces[0]", "Not_A_Namespace"), "/watchNamespaces/0"),
-        Arguments.of(List.of("resources.requests.cpu", "lots"), "/resources/requests/cpu"),
-        Arguments.of(List.of("replicas", "3"), "'replicas' not allowed"),
-        Arguments.of(List.of("rbac.create", "yes please"), "/rbac/create"));
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("valuesTheSchemaRejects")
-  void schemaRejectsInvalidValues(List<String> keysAndValues, String where) {
-    CHART.assertSchemaRejects(keysAndValues, where);
   }
 }
