@@ -346,8 +346,10 @@ public final class TopologyPlanner {
     }
     if (gtids.tracksReplicatedPosition()
         && i.replicaConfigured()
-        && gtids.hasBeyond(i.binlog(), i.replicated())) {
-      // A replica whose binlog holds more than it received: local writes.
+        && gtids.hasBeyond(i.binlog(), gtids.union(i.replicated(), i.received()))) {
+      // A replica whose binlog holds more than it received: local writes. The applier logs a
+      // transaction before it records it as applied, so a binlog position read while it commits
+      // is briefly ahead of the applied one; what it received (read after the binlog) is not.
       return true;
     }
     if (primary != null && primary.writable() && !returningOldPrimary) {

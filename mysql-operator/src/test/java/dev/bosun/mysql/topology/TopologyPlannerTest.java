@@ -212,6 +212,34 @@ class TopologyPlannerTest {
   }
 
   @Test
+  void aReplicaObservedWhileItsApplierCommitsIsNotErrant() {
+    // The applier logged 0-1-10 but had not yet recorded it as applied (gtid_slave_pos 0-1-9);
+    // the received position, read after the binlog's, holds it: the source's, not a local write.
+    InstanceState committing =
+        new InstanceState(
+            "db-2",
+            2,
+            true,
+            "0-1-10",
+            "0-1-10",
+            "0-1-9",
+            true,
+            true,
+            "127.0.0.1",
+            3300,
+            true,
+            true,
+            0L,
+            0,
+            0,
+            "0-1-12",
+            false);
+    In in = new In().with(primary("db-0", "0-1-12"), replica("db-1", "0-1-12", "db-0"), committing);
+    in.primary = "db-0";
+    assertThat(maria.plan(in.build()).errant()).isEmpty();
+  }
+
+  @Test
   void aMySqlReplicaHoldingTransactionsThePrimaryLacksIsErrant() {
     In in =
         new In()
