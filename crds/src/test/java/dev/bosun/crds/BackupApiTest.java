@@ -20,7 +20,14 @@ import org.junit.jupiter.api.Test;
 class BackupApiTest {
 
   private static final List<String> SHARED_STATUS =
-      List.of("observedGeneration", "lastBackup", "backups", "backupCount", "nextScheduleTime");
+      List.of(
+          "observedGeneration",
+          "lastBackup",
+          "backups",
+          "backupCount",
+          "nextScheduleTime",
+          "inProgress",
+          "conditions");
 
   private static final CustomResourceDefinition ETCD =
       load("etcd.bosun.dev/etcdbackups.etcd.bosun.dev-v1.yml");
@@ -83,8 +90,37 @@ class BackupApiTest {
   }
 
   @Test
+  void aBackupInProgressIsDescribedAlikeFieldByField() {
+    JSONSchemaProps mysql = part(MYSQL, "status").getProperties().get("inProgress");
+    assertThat(mysql).isEqualTo(part(ETCD, "status").getProperties().get("inProgress"));
+    assertThat(mysql.getDescription()).isNotBlank();
+    assertThat(mysql.getProperties())
+        .containsOnlyKeys("startedAt", "key", "bytes")
+        .allSatisfy((name, field) -> assertThat(field.getDescription()).as(name).isNotBlank());
+  }
+
+  @Test
   void thePrinterColumnsAreTheSame() {
     assertThat(shape(MYSQL.getSpec().getVersions().get(0).getAdditionalPrinterColumns()))
         .isEqualTo(shape(ETCD.getSpec().getVersions().get(0).getAdditionalPrinterColumns()));
+  }
+
+  @Test
+  void bothClusterKindsStartFromABackupUnderBootstrap() {
+    JSONSchemaProps etcd =
+        part(load("etcd.bosun.dev/etcdclusters.etcd.bosun.dev-v1.yml"), "spec")
+            .getProperties()
+            .get("bootstrap")
+            .getProperties()
+            .get("fromBackup");
+    JSONSchemaProps mysql =
+        part(load("mysql.bosun.dev/mysqlclusters.mysql.bosun.dev-v1.yml"), "spec")
+            .getProperties()
+            .get("bootstrap")
+            .getProperties()
+            .get("fromBackup");
+    assertThat(mysql.getRequired()).isEqualTo(etcd.getRequired()).containsExactly("backupName");
+    assertThat(shape(mysql.getProperties().get("backupName")))
+        .isEqualTo(shape(etcd.getProperties().get("backupName")));
   }
 }

@@ -319,7 +319,7 @@ class RealNodeMySqlIT {
     Map<String, Object> lastBackup = (Map<String, Object>) backupStatus.get("lastBackup");
     System.err.println("[e2e] MySQLBackup shop-nightly: " + lastBackup.get("location"));
 
-    cluster("shop-copy", 2, "  fromBackup: {backupName: shop-nightly}\n");
+    cluster("shop-copy", 2, "  bootstrap: {fromBackup: {backupName: shop-nightly}}\n");
     awaitReady("shop-copy", 2);
     String copied =
         shopSql(

@@ -23,6 +23,19 @@ class BackupRecordTest {
   }
 
   @Test
+  void aBackupInProgressIsWrittenWithAnRfc3339StartAndReadBack() {
+    BackupProgress p =
+        BackupProgress.of(Instant.parse("2026-11-24T02:00:00.5Z"), "ns/c/b/1.sql", 4096);
+
+    String json = Serialization.asJson(p);
+
+    assertThat(json)
+        .isEqualTo(
+            "{\"startedAt\":\"2026-11-24T02:00:00Z\",\"key\":\"ns/c/b/1.sql\",\"bytes\":4096}");
+    assertThat(Serialization.unmarshal(json, BackupProgress.class)).isEqualTo(p);
+  }
+
+  @Test
   void aStoreSpecLeavesOutWhatIsUnsetAndReadsTheCrdShape() {
     assertThat(Serialization.asJson(BackupStoreSpec.volume(null))).isEqualTo("{\"volume\":{}}");
     BackupStoreSpec s3 =

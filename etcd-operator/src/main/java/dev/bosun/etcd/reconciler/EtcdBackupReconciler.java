@@ -1,5 +1,7 @@
 package dev.bosun.etcd.reconciler;
 
+import dev.bosun.common.backup.BackupConditions;
+import dev.bosun.common.backup.BackupProgress;
 import dev.bosun.common.backup.BackupReasons;
 import dev.bosun.common.backup.BackupRecord;
 import dev.bosun.common.backup.BackupStoreException;
@@ -24,7 +26,6 @@ import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdBackupStatus;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
-import dev.bosun.etcd.v1alpha1.etcdbackupstatus.InProgress;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Members;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -37,7 +38,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Comparator;
 import java.util.List;
@@ -55,8 +55,6 @@ import org.slf4j.LoggerFactory;
 @ControllerConfiguration(fieldManager = EtcdOperator.NAME)
 public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
 
-  static final String READY = "Ready";
-  static final String DEGRADED = "Degraded";
   private static final Logger LOG = LoggerFactory.getLogger(EtcdBackupReconciler.class);
 
   private final MemberAddressing addressing;
@@ -155,7 +153,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
       return Optional.of(
           running.get().done()
               ? record(r.backup, running.get(), r.decision, r.target)
-              : inProgress(r.backup, running.get(), r.decision));
+              : inProgress(r.backup, running.get()));
     }
     return r.decision.due() ? Optional.empty() : Optional.of(idle(r.backup, r.decision, r.now));
   }
@@ -210,51 +208,57 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
                   new SnapshotTaker(new EtcdMembership(r.clients))
                       .take(r.endpoints, r.target.store(), key, bytes));
     } catch (RejectedExecutionException e) {
-      return blocked(
-          r.backup,
-          "SnapshotQueueFull",
-          SnapshotJobs.THREADS
-              + " snapshots are running and "
-              + SnapshotJobs.QUEUE
-              + " waiting; this one starts when there is room",
-          Duration.ofSeconds(30));
+      return running(
+              r.backup,
+              BackupReasons.QUEUED,
+              SnapshotJobs.THREADS
+                  + " snapshots are running and "
+                  + SnapshotJobs.QUEUE
+                  + " waiting; this one starts when there is room",
+              null)
+          .rescheduleAfter(Duration.ofSeconds(30));
     }
-    return inProgress(r.backup, job, r.decision);
+    return inProgress(r.backup, job);
   }
 
-  /** Not due: only the next schedule time (and, the first time, a Ready condition saying so). */
+  /** Not due: the next schedule time, and the last snapshot's success (or the first's time). */
   private UpdateControl<EtcdBackup> idle(
       EtcdBackup backup, BackupTiming.Decision decision, ZonedDateTime now) {
-    EtcdBackupStatus previous = backup.getStatus();
-    EtcdBackupStatus status = copy(previous, backup);
+    EtcdBackupStatus status = copy(backup.getStatus(), backup);
     status.setNextScheduleTime(decision.next().orElse(null));
     status.setInProgress(null);
-    if (previous == null || previous.getConditions() == null) {
-      status.setConditions(
-          conditions(
-              backup,
-              previous,
-              DesiredCondition.isFalse(
-                  READY,
-                  "Scheduled",
-                  "the first snapshot is taken at "
-                      + decision.next().map(Object::toString).orElse("-")),
-              false,
-              ""));
-    }
+    status.setConditions(
+        conditions(backup, BackupConditions.idle(status.getLastBackup(), decision.next())));
     return reschedule(StatusRecorder.patchIfChanged(backup, status), decision, now);
   }
 
   /** A snapshot running on the snapshot pool: its progress in the status, and a look soon. */
-  private UpdateControl<EtcdBackup> inProgress(
-      EtcdBackup backup, SnapshotJobs.Job job, BackupTiming.Decision decision) {
-    EtcdBackupStatus status = copy(backup.getStatus(), backup);
-    InProgress progress = new InProgress();
-    progress.setStartedAt(job.startedAt().atZone(ZoneOffset.UTC));
-    progress.setKey(job.key());
-    progress.setBytes(job.bytes());
+  private UpdateControl<EtcdBackup> inProgress(EtcdBackup backup, SnapshotJobs.Job job) {
+    return running(
+            backup,
+            BackupReasons.BACKING_UP,
+            "snapshot of "
+                + backup.getSpec().getClusterName()
+                + " into "
+                + job.key()
+                + " since "
+                + job.startedAt(),
+            BackupProgress.of(job.startedAt(), job.key(), job.bytes()))
+        .rescheduleAfter(PROGRESS_INTERVAL);
+  }
+
+  /** Progressing: a snapshot runs ({@code progress}) or waits for room on the pool (null). */
+  private UpdateControl<EtcdBackup> running(
+      EtcdBackup backup, String reason, String message, BackupProgress progress) {
+    EtcdBackupStatus previous = backup.getStatus();
+    EtcdBackupStatus status = copy(previous, backup);
     status.setInProgress(progress);
-    return StatusRecorder.patchIfChanged(backup, status).rescheduleAfter(PROGRESS_INTERVAL);
+    status.setConditions(
+        conditions(
+            backup,
+            BackupConditions.running(
+                previous == null ? null : previous.getConditions(), reason, message)));
+    return StatusRecorder.patchIfChanged(backup, status);
   }
 
   /** A finished job: record its snapshot and apply retention, or report its failure. */
@@ -279,7 +283,9 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
       String message = "snapshot failed, retrying: " + HumanMessages.describe(cause);
       LOG.warn(message, cause);
       events.warning(backup, BackupReasons.FAILED, message);
-      return blocked(backup, BackupReasons.FAILED, message, Duration.ofSeconds(30));
+      EtcdBackupStatus failed = copy(previous, backup);
+      failed.setInProgress(null);
+      return failed(backup, failed, BackupReasons.FAILED, message, Duration.ofSeconds(30));
     }
 
     EtcdBackupStatus status = copy(previous, backup);
@@ -299,12 +305,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
             + " bytes) stored at "
             + snapshot.stored().location();
     status.setConditions(
-        conditions(
-            backup,
-            previous,
-            DesiredCondition.isTrue(READY, BackupReasons.SUCCEEDED, message),
-            false,
-            ""));
+        conditions(backup, BackupConditions.succeeded(status.getLastBackup(), decision.next())));
     LOG.info(message);
     events.normal(backup, BackupReasons.SUCCEEDED, message);
     ZonedDateTime now = ZonedDateTime.now(clock).withNano(0);
@@ -342,42 +343,37 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
         wait.isNegative() ? Duration.ofSeconds(1) : wait.plusMillis(200));
   }
 
+  /** No snapshot can be taken now: the reason in the conditions, retried after {@code retry}. */
   private UpdateControl<EtcdBackup> blocked(
       EtcdBackup backup, String reason, String message, Duration retry) {
     EtcdBackupStatus previous = backup.getStatus();
     boolean repeated =
         previous != null
-            && Conditions.find(previous.getConditions(), READY)
+            && Conditions.find(previous.getConditions(), BackupConditions.READY)
                 .map(c -> reason.equals(c.getReason()))
                 .orElse(false);
     if (!repeated && ("InvalidSpec".equals(reason) || "StoreUnavailable".equals(reason))) {
       LOG.warn("{}: {}", reason, message);
       events.warning(backup, reason, message);
     }
-    EtcdBackupStatus status = copy(previous, backup);
-    boolean degraded =
-        !"InvalidSpec".equals(reason) && previous != null && previous.getLastBackup() != null;
-    status.setConditions(
-        conditions(
-            backup, previous, DesiredCondition.isFalse(READY, reason, message), degraded, message));
+    return failed(backup, copy(previous, backup), reason, message, retry);
+  }
+
+  /** {@code status} with the failed conditions, written if changed. */
+  private UpdateControl<EtcdBackup> failed(
+      EtcdBackup backup, EtcdBackupStatus status, String reason, String message, Duration retry) {
+    status.setConditions(conditions(backup, BackupConditions.failed(reason, message)));
     var control = StatusRecorder.patchIfChanged(backup, status);
     return retry == null ? control : control.rescheduleAfter(retry);
   }
 
+  /** The desired conditions merged into the stored ones (transition times kept). */
   private List<io.fabric8.kubernetes.api.model.Condition> conditions(
-      EtcdBackup backup,
-      EtcdBackupStatus previous,
-      DesiredCondition ready,
-      boolean degraded,
-      String why) {
-    DesiredCondition d =
-        degraded
-            ? DesiredCondition.isTrue(DEGRADED, BackupReasons.FAILING, why)
-            : DesiredCondition.isFalse(
-                DEGRADED, BackupReasons.WORKING, "the last attempt did not fail");
+      EtcdBackup backup, List<DesiredCondition> desired) {
+    EtcdBackupStatus previous = backup.getStatus();
     return Conditions.merge(
         previous == null ? null : previous.getConditions(),
-        List.of(ready, d),
+        desired,
         backup.getMetadata().getGeneration(),
         clock);
   }
@@ -395,13 +391,7 @@ public class EtcdBackupReconciler implements Reconciler<EtcdBackup> {
     String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
     LOG.warn(message, e);
     EtcdBackupStatus status = copy(backup.getStatus(), backup);
-    status.setConditions(
-        conditions(
-            backup,
-            backup.getStatus(),
-            DesiredCondition.isFalse(READY, "ReconcileError", message),
-            false,
-            ""));
+    status.setConditions(conditions(backup, BackupConditions.failed("ReconcileError", message)));
     return StatusRecorder.patchErrorIfChanged(backup, status);
   }
 }

@@ -157,6 +157,12 @@ class EtcdBackupIT {
         .extracting(BackupRecord::key)
         .containsExactly(last.key());
     assertThat(done.getStatus().getNextScheduleTime()).as("one-shot").isNull();
+    // The same status as every backup kind: nothing runs once the snapshot is recorded.
+    assertThat(done.getStatus().getInProgress()).isNull();
+    assertThat(Conditions.find(done.getStatus().getConditions(), "Progressing"))
+        .get()
+        .extracting(c -> c.getStatus() + "/" + c.getReason() + ": " + c.getMessage())
+        .isEqualTo("False/Idle: one-shot backup done");
 
     try (RestoredEtcd restored = RestoredEtcd.start(file, "127.0.99.1")) {
       assertThat(restored.read("data/")).isEqualTo(data);

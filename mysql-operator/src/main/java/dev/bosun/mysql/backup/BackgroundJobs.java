@@ -10,13 +10,15 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Long work (dumps, restores) on a small bounded pool instead of the reconcile threads, so one
  * large dump never stalls another cluster's failover. One job per key (a resource's uid); the
- * reconciler looks at its state each round and takes the result when it is done.
+ * reconciler looks at its state each round (with the progress the work reported, such as the bytes
+ * dumped so far) and takes the result when it is done.
  *
  * @param <T> what a job produces
  */
@@ -33,8 +35,11 @@ public final class BackgroundJobs<T> implements AutoCloseable {
     Instant since();
   }
 
-  /** Accepted, queued or running. */
-  public record Running<T>(String description, Instant since) implements State<T> {}
+  /**
+   * Accepted, queued or running; {@code progress} is what the work last reported (for a dump, the
+   * bytes written so far), 0 until it reports.
+   */
+  public record Running<T>(String description, Instant since, long progress) implements State<T> {}
 
   /** Finished with a result. */
   public record Done<T>(String description, Instant since, T result) implements State<T> {}
@@ -45,8 +50,32 @@ public final class BackgroundJobs<T> implements AutoCloseable {
    */
   public record Failed<T>(String description, Instant since, String message) implements State<T> {}
 
+  /** Work that reports its progress to a counter the Running state shows. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run(AtomicLong progress) throws Exception;
+  }
+
+  /** One job: what it does, since when, its progress counter, and its end once it ended. */
+  private static final class Job<T> {
+    final String description;
+    final Instant since;
+    final AtomicLong progress = new AtomicLong();
+    volatile State<T> ended;
+
+    Job(String description, Instant since) {
+      this.description = description;
+      this.since = since;
+    }
+
+    State<T> state() {
+      State<T> end = ended;
+      return end != null ? end : new Running<>(description, since, progress.get());
+    }
+  }
+
   private final ThreadPoolExecutor pool;
-  private final Map<String, State<T>> jobs = new ConcurrentHashMap<>();
+  private final Map<String, Job<T>> jobs = new ConcurrentHashMap<>();
 
   /** A pool of {@code threads} workers and room for {@code queued} waiting jobs. */
   public BackgroundJobs(String name, int threads, int queued) {
@@ -67,40 +96,45 @@ public final class BackgroundJobs<T> implements AutoCloseable {
 
   /** The state of the job under {@code key}, if there is one. */
   public Optional<State<T>> state(String key) {
-    return Optional.ofNullable(jobs.get(key));
+    return Optional.ofNullable(jobs.get(key)).map(Job::state);
+  }
+
+  /** {@link #submit(String, String, Instant, Work)} for work that reports no progress. */
+  public boolean submit(String key, String description, Instant now, Callable<T> work) {
+    return submit(key, description, now, progress -> work.call());
   }
 
   /**
    * Starts a job under {@code key}; false when one is already there or the queue is full (the
    * caller tries again in a later round).
    */
-  public boolean submit(String key, String description, Instant now, Callable<T> work) {
-    Running<T> running = new Running<>(description, now);
-    if (jobs.putIfAbsent(key, running) != null) {
+  public boolean submit(String key, String description, Instant now, Work<T> work) {
+    Job<T> job = new Job<>(description, now);
+    if (jobs.putIfAbsent(key, job) != null) {
       return false;
     }
     try {
       pool.execute(
           () -> {
             try {
-              jobs.put(key, new Done<>(description, now, work.call()));
+              job.ended = new Done<>(description, now, work.run(job.progress));
             } catch (Throwable e) {
               // Errors too: a job left Running would hold its key (and its backup) forever. The
               // status gets a sentence naming the cause; the log keeps the exception.
               LOG.warn("{} failed", description, e);
-              jobs.put(key, new Failed<>(description, now, JobFailures.describe(e)));
+              job.ended = new Failed<>(description, now, JobFailures.describe(e));
             }
           });
       return true;
     } catch (RejectedExecutionException full) {
-      jobs.remove(key, running);
+      jobs.remove(key, job);
       return false;
     }
   }
 
   /** Forgets a finished job once its result has been recorded. */
   public void forget(String key) {
-    jobs.computeIfPresent(key, (k, s) -> s instanceof Running<T> ? s : null);
+    jobs.computeIfPresent(key, (k, job) -> job.ended == null ? job : null);
   }
 
   /** Interrupts running jobs (their client processes are killed) and accepts no new one. */

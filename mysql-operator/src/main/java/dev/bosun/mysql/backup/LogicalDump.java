@@ -23,12 +23,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Logical backups with the flavour's dump client, and their loading with its command-line client.
  * Credentials go in a private defaults-extra-file, never on a command line or in a log.
  */
 public final class LogicalDump {
+
+  /** Longest a client process may run before it is killed. */
+  private static final Duration MAX_RUN = Duration.ofHours(6);
 
   private static final Set<String> SYSTEM_DATABASES =
       Set.of("mysql", "information_schema", "performance_schema", "sys");
@@ -47,8 +51,12 @@ public final class LogicalDump {
   /** A stored dump and the GTID position it is consistent with. */
   public record Result(StoredObject stored, String gtid) {}
 
-  /** Dumps the user databases of {@code source} into {@code store} under {@code key}. */
-  public Result dump(Address source, BackupStore store, String key)
+  /**
+   * Dumps the user databases of {@code source} into {@code store} under {@code key}. {@code bytes}
+   * follows the dump for a status: the dump file's size about once a second while the client writes
+   * it, then the stored size once uploaded.
+   */
+  public Result dump(Address source, BackupStore store, String key, AtomicLong bytes)
       throws IOException, InstanceException {
     List<String> databases = userDatabases(source);
     if (databases.isEmpty()) {
@@ -61,14 +69,18 @@ public final class LogicalDump {
       List<String> cmd =
           new ArrayList<>(dialect.dumpCommand(source.host(), source.port(), databases));
       cmd.add(1, "--defaults-extra-file=" + secrets);
-      run(cmd, null, out, err);
+      run(cmd, null, out, err, () -> bytes.set(sizeOf(out, bytes.get())));
+      bytes.set(Files.size(out));
       String gtid = null;
       try (BufferedReader r = Files.newBufferedReader(out, StandardCharsets.UTF_8)) {
         gtid = DumpText.gtid(r, dialect, 200);
       }
+      StoredObject stored;
       try (InputStream in = Files.newInputStream(out)) {
-        return new Result(store.write(key, in), gtid);
+        stored = store.write(key, in);
       }
+      bytes.set(stored.size());
+      return new Result(stored, gtid);
     } finally {
       Files.deleteIfExists(secrets);
       Files.deleteIfExists(out);
@@ -134,7 +146,23 @@ public final class LogicalDump {
     return f;
   }
 
+  /** The size of a file being written, or {@code otherwise} when it cannot be read now. */
+  private static long sizeOf(Path file, long otherwise) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      // Only a progress figure: the next look (or the dump's own end) tells the size.
+      return otherwise;
+    }
+  }
+
   static void run(List<String> cmd, Path stdin, Path stdout, Path stderr)
+      throws IOException, InstanceException {
+    run(cmd, stdin, stdout, stderr, () -> {});
+  }
+
+  /** Runs a client process to its end; {@code whileRunning} is called about once a second. */
+  static void run(List<String> cmd, Path stdin, Path stdout, Path stderr, Runnable whileRunning)
       throws IOException, InstanceException {
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(stderr.toFile());
     if (stdin != null) {
@@ -146,10 +174,14 @@ public final class LogicalDump {
       pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
     }
     Process p = pb.start();
+    long deadline = System.nanoTime() + MAX_RUN.toNanos();
     try {
-      if (!p.waitFor(6, TimeUnit.HOURS)) {
-        p.destroyForcibly();
-        throw new InstanceException(cmd.get(0) + " did not finish");
+      while (!p.waitFor(1, TimeUnit.SECONDS)) {
+        if (System.nanoTime() - deadline > 0) {
+          p.destroyForcibly();
+          throw new InstanceException(cmd.get(0) + " did not finish");
+        }
+        whileRunning.run();
       }
     } catch (InterruptedException e) {
       p.destroyForcibly();

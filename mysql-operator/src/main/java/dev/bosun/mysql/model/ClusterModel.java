@@ -73,8 +73,8 @@ public record ClusterModel(
             ? 3_600_000L
             : s.getSemiSync().getTimeoutMilliseconds(),
         s.getSwitchover() == null ? null : s.getSwitchover().getTarget(),
-        s.getFromBackup() == null ? null : s.getFromBackup().getBackupName(),
-        s.getFromBackup() == null ? null : s.getFromBackup().getKey(),
+        fromBackup(s) == null ? null : fromBackup(s).getBackupName(),
+        fromBackup(s) == null ? null : fromBackup(s).getKey(),
         ExporterModel.of(s),
         s.getReplication() != null
             && s.getReplication().getRebuild()
@@ -89,6 +89,12 @@ public record ClusterModel(
   }
 
   /** Sets {@code cpu} and {@code memory} in {@code m} where the spec gives them. */
+  /** The backup a new cluster starts from ({@code spec.bootstrap.fromBackup}), or null. */
+  private static dev.bosun.mysql.v1alpha1.mysqlclusterspec.bootstrap.FromBackup fromBackup(
+      MySQLClusterSpec s) {
+    return s.getBootstrap() == null ? null : s.getBootstrap().getFromBackup();
+  }
+
   static void putCpuMemory(Map<String, String> m, String cpu, String memory) {
     if (cpu != null) {
       m.put("cpu", cpu);

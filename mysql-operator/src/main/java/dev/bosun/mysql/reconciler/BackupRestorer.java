@@ -93,7 +93,7 @@ public final class BackupRestorer implements BiFunction<MySQLCluster, ClusterMod
                           "MySQLBackup " + m.fromBackup() + " holds no dump yet"));
     } catch (IllegalArgumentException e) {
       // The store is the whole backup volume or bucket: only this backup's own keys are loaded.
-      throw new InstanceException("fromBackup.key " + e.getMessage());
+      throw new InstanceException("bootstrap.fromBackup.key " + e.getMessage());
     }
     ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, cluster);
     if (secrets.credentials() == null) {

@@ -1,5 +1,7 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.backup.BackupConditions;
+import dev.bosun.common.backup.BackupProgress;
 import dev.bosun.common.backup.BackupReasons;
 import dev.bosun.common.backup.BackupRecord;
 import dev.bosun.common.backup.BackupStoreException;
@@ -25,6 +27,7 @@ import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLBackupStatus;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -35,10 +38,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,10 +59,16 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
   private final EventRecorder events;
   private final Addressing addressing;
   private final MySQLBackupStores stores;
-  private static final Duration PROGRESS_POLL = Duration.ofSeconds(2);
+
+  /** How often a running dump's progress is written to the status. */
+  static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(2);
+
   private final Clock clock;
   // Dumps take as long as the data is large: never on a reconcile thread. Two at a time here.
   private final BackgroundJobs<DumpRun> dumps = new BackgroundJobs<>("mysql-backup", 2, 32);
+  // The store key of each dump submitted and not yet forgotten, for status.inProgress: the job
+  // only hands its DumpRun (which names the key) over once it is done.
+  private final Map<String, String> dumpKeys = new ConcurrentHashMap<>();
 
   public MySQLBackupReconciler(
       EventRecorder events, Addressing addressing, MySQLBackupStores stores, Clock clock) {
@@ -176,13 +186,18 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     }
     if (job.isPresent() && job.get() instanceof BackgroundJobs.Running<DumpRun> running) {
       return Optional.of(
-          progress(r.b, "BackingUp", running.description() + " since " + running.since()));
+          progress(
+              r.b,
+              BackupReasons.BACKING_UP,
+              running.description() + " since " + running.since(),
+              BackupProgress.of(running.since(), dumpKeys.get(jobKey), running.progress())));
     }
     if (job.isPresent() && job.get() instanceof BackgroundJobs.Failed<DumpRun> failed) {
-      dumps.forget(jobKey);
+      forgetDump(jobKey);
       return Optional.of(
           fail(
               r.b,
+              ended(r.previous),
               BackupReasons.FAILED,
               failed.description()
                   + " failed: "
@@ -198,6 +213,7 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
         return Optional.of(
             fail(
                 r.b,
+                ended(r.previous),
                 BackupReasons.FAILED,
                 "recording the dump of "
                     + done.result().source()
@@ -205,10 +221,16 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
                     + JobFailures.describe(e),
                 Duration.ofSeconds(30)));
       } finally {
-        dumps.forget(jobKey);
+        forgetDump(jobKey);
       }
     }
     return Optional.empty();
+  }
+
+  /** Forgets an ended dump once its result (or failure) is in the status. */
+  private void forgetDump(String jobKey) {
+    dumps.forget(jobKey);
+    dumpKeys.remove(jobKey);
   }
 
   /** Step 6: the status between backups, and a wake-up for the next scheduled one. */
@@ -217,21 +239,9 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     ZonedDateTime next = r.decision.next().orElse(null);
     status.setNextScheduleTime(next);
     status.setObservedGeneration(r.b.getMetadata().getGeneration());
-    String when =
-        status.getLastBackup() == null ? "never" : status.getLastBackup().time().toString();
+    status.setInProgress(null);
     status.setConditions(
-        Conditions.merge(
-            r.previous == null ? null : r.previous.getConditions(),
-            List.of(
-                DesiredCondition.isTrue("Ready", BackupReasons.SUCCEEDED, "last backup " + when),
-                DesiredCondition.isFalse(
-                    "Progressing",
-                    "Idle",
-                    next == null ? "one-shot backup done" : "next backup " + next),
-                DesiredCondition.isFalse(
-                    "Degraded", BackupReasons.WORKING, "the last backup succeeded")),
-            r.b.getMetadata().getGeneration() == null ? 0 : r.b.getMetadata().getGeneration(),
-            clock));
+        conditions(r.b, BackupConditions.idle(status.getLastBackup(), r.decision.next())));
     UpdateControl<MySQLBackup> control = StatusRecorder.patchIfChanged(r.b, status);
     if (next != null) {
       Duration wait = Duration.between(r.now, next);
@@ -269,12 +279,14 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     Address address = addressing.of(m.namespace(), m.name(), source, m.port());
     String key = target.newKey(now.toInstant(), "sql");
     String description = "dump of " + source + " into " + key;
+    String jobKey = b.getMetadata().getUid();
+    dumpKeys.put(jobKey, key);
     boolean accepted =
         dumps.submit(
-            b.getMetadata().getUid(),
+            jobKey,
             description,
             now.toInstant(),
-            () ->
+            bytes ->
                 new DumpRun(
                     source,
                     key,
@@ -283,10 +295,16 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
                             SqlDialect.of(m.flavour()),
                             secrets.credentials(),
                             Duration.ofSeconds(10))
-                        .dump(address, target.store(), key)));
-    return accepted
-        ? progress(b, "BackingUp", description + " started")
-        : progress(b, "Queued", "waiting for a free backup worker");
+                        .dump(address, target.store(), key, bytes)));
+    if (!accepted) {
+      dumpKeys.remove(jobKey);
+      return progress(b, BackupReasons.QUEUED, "waiting for a free backup worker", null);
+    }
+    return progress(
+        b,
+        BackupReasons.BACKING_UP,
+        description + " since " + now.toInstant(),
+        BackupProgress.of(now.toInstant(), key, 0));
   }
 
   /** Records a finished dump in status, applies retention inside the backup's own prefix. */
@@ -313,36 +331,22 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
     events.normal(b, BackupReasons.SUCCEEDED, message);
   }
 
-  /** Progressing while the background dump runs; looked at again shortly. */
-  private UpdateControl<MySQLBackup> progress(MySQLBackup b, String reason, String message) {
+  /**
+   * Progressing while the background dump runs ({@code inProgress}) or waits for a worker (null);
+   * looked at again shortly, and written only when the figures changed.
+   */
+  private UpdateControl<MySQLBackup> progress(
+      MySQLBackup b, String reason, String message, BackupProgress inProgress) {
     MySQLBackupStatus previous = b.getStatus();
     MySQLBackupStatus status = copy(previous);
     status.setObservedGeneration(b.getMetadata().getGeneration());
-    List<DesiredCondition> conds = new ArrayList<>();
-    conds.add(DesiredCondition.isTrue("Progressing", reason, message));
-    Conditions.find(previous == null ? null : previous.getConditions(), "Ready")
-        .ifPresentOrElse(
-            r ->
-                conds.add(
-                    DesiredCondition.of(
-                        "Ready", "True".equals(r.getStatus()), r.getReason(), r.getMessage())),
-            () -> conds.add(DesiredCondition.isFalse("Ready", reason, message)));
-    Conditions.find(previous == null ? null : previous.getConditions(), "Degraded")
-        .ifPresentOrElse(
-            r ->
-                conds.add(
-                    DesiredCondition.of(
-                        "Degraded", "True".equals(r.getStatus()), r.getReason(), r.getMessage())),
-            () ->
-                conds.add(
-                    DesiredCondition.isFalse("Degraded", BackupReasons.WORKING, "no failure")));
+    status.setInProgress(inProgress);
     status.setConditions(
-        Conditions.merge(
-            previous == null ? null : previous.getConditions(),
-            conds,
-            b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration(),
-            clock));
-    return StatusRecorder.patchIfChanged(b, status).rescheduleAfter(PROGRESS_POLL);
+        conditions(
+            b,
+            BackupConditions.running(
+                previous == null ? null : previous.getConditions(), reason, message)));
+    return StatusRecorder.patchIfChanged(b, status).rescheduleAfter(PROGRESS_INTERVAL);
   }
 
   /** A healthy replica of the cluster, or its primary when it has no replica at all. */
@@ -369,10 +373,16 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
 
   private UpdateControl<MySQLBackup> fail(
       MySQLBackup b, String reason, String message, Duration retry) {
+    return fail(b, copy(b.getStatus()), reason, message, retry);
+  }
+
+  /** {@code status} with the failed conditions, written if changed; a new problem is told once. */
+  private UpdateControl<MySQLBackup> fail(
+      MySQLBackup b, MySQLBackupStatus status, String reason, String message, Duration retry) {
     MySQLBackupStatus previous = b.getStatus();
     boolean changed =
         previous == null
-            || !Conditions.find(previous.getConditions(), "Ready")
+            || !Conditions.find(previous.getConditions(), BackupConditions.READY)
                 .map(r -> reason.equals(r.getReason()) && Objects.equals(message, r.getMessage()))
                 .orElse(false);
     if (changed) {
@@ -384,19 +394,27 @@ public class MySQLBackupReconciler implements Reconciler<MySQLBackup> {
           message);
       events.warning(b, reason, message);
     }
-    MySQLBackupStatus status = copy(previous);
     status.setObservedGeneration(b.getMetadata().getGeneration());
-    status.setConditions(
-        Conditions.merge(
-            previous == null ? null : previous.getConditions(),
-            List.of(
-                DesiredCondition.isFalse("Ready", reason, message),
-                DesiredCondition.isFalse("Progressing", reason, "waiting"),
-                DesiredCondition.isTrue("Degraded", reason, message)),
-            b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration(),
-            clock));
+    status.setConditions(conditions(b, BackupConditions.failed(reason, message)));
     UpdateControl<MySQLBackup> control = StatusRecorder.patchIfChanged(b, status);
     return retry == null ? control : control.rescheduleAfter(retry);
+  }
+
+  /** The desired conditions merged into the stored ones (transition times kept). */
+  private List<Condition> conditions(MySQLBackup b, List<DesiredCondition> desired) {
+    MySQLBackupStatus previous = b.getStatus();
+    return Conditions.merge(
+        previous == null ? null : previous.getConditions(),
+        desired,
+        b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration(),
+        clock);
+  }
+
+  /** The stored status without the progress of a dump that ended unrecorded. */
+  private static MySQLBackupStatus ended(MySQLBackupStatus previous) {
+    MySQLBackupStatus status = copy(previous);
+    status.setInProgress(null);
+    return status;
   }
 
   private static MySQLBackupStatus copy(MySQLBackupStatus p) {

@@ -28,7 +28,9 @@ class BackgroundJobsTest {
                 }))
         .isTrue();
     // The caller is not blocked: the job is running while we look at it.
-    assertThat(jobs.state("a")).get().isInstanceOf(BackgroundJobs.Running.class);
+    assertThat(jobs.state("a"))
+        .get()
+        .isEqualTo(new BackgroundJobs.Running<String>("dump a", now, 0));
     assertThat(jobs.submit("a", "again", now, () -> "x")).isFalse();
     jobs.forget("a");
     assertThat(jobs.state("a")).isPresent();
@@ -39,6 +41,36 @@ class BackgroundJobsTest {
     assertThat(((BackgroundJobs.Done<String>) jobs.state("a").get()).result()).isEqualTo("done-a");
     jobs.forget("a");
     assertThat(jobs.state("a")).isEmpty();
+  }
+
+  @Test
+  void aRunningJobShowsTheProgressItsWorkReports() {
+    BackgroundJobs<Long> dumps = new BackgroundJobs<>("progress", 1, 1);
+    CountDownLatch uploaded = new CountDownLatch(1);
+    Instant started = Instant.parse("2026-11-24T02:00:00Z");
+    dumps.submit(
+        "db",
+        "dump of db-1",
+        started,
+        bytes -> {
+          bytes.set(4096);
+          uploaded.await();
+          bytes.set(8192);
+          return bytes.get();
+        });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(dumps.state("db"))
+                    .contains(new BackgroundJobs.Running<>("dump of db-1", started, 4096)));
+    uploaded.countDown();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(dumps.state("db"))
+                    .contains(new BackgroundJobs.Done<>("dump of db-1", started, 8192L)));
   }
 
   @Test

@@ -80,11 +80,11 @@ class MySQLSchemaIT {
             "spec.semiSync.timeoutMilliseconds"),
         Arguments.of(
             "switchover target bad name", "switchover: {target: DB_1}", "spec.switchover.target"),
-        Arguments.of("fromBackup without name", "fromBackup: {key: a}", "backupName"),
+        Arguments.of("fromBackup without name", "bootstrap: {fromBackup: {key: a}}", "backupName"),
         Arguments.of(
             "fromBackup key with spaces",
-            "fromBackup: {backupName: b, key: 'a b'}",
-            "spec.fromBackup.key"));
+            "bootstrap: {fromBackup: {backupName: b, key: 'a b'}}",
+            "spec.bootstrap.fromBackup.key"));
   }
 
   static Stream<Arguments> invalidBackups() {

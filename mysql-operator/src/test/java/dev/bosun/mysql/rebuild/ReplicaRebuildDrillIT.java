@@ -6,11 +6,10 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
-import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.drill.DrillTable;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
-import dev.bosun.mysql.testing.MySQLUnderTest;
+import dev.bosun.mysql.testing.MySQLOperatorFixture;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild;
@@ -23,16 +22,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Replica rebuilds on real MariaDB servers, with a writer recording every acknowledgement from
@@ -50,41 +45,12 @@ class ReplicaRebuildDrillIT {
       "flavour: MariaDB\nversion: '10.11'\nreplicas: 3\nreplication: {rebuild: Automatic}\n";
   private static final String MANUAL = "flavour: MariaDB\nversion: '10.11'\nreplicas: 3\n";
 
-  private static MySQLUnderTest mysql;
-  private static RunningOperator operator;
-  private MariaDbServers fleet;
-  private final Map<String, MariaDbServers.Server> servers = new HashMap<>();
-  private String ns;
-
-  @BeforeAll
-  static void startOperator() {
-    ControlPlaneExtension.kubelet();
-    mysql = new MySQLUnderTest();
-    operator = mysql.operator.start();
-  }
+  @RegisterExtension static final MySQLOperatorFixture FX = new MySQLOperatorFixture("rebuild");
 
   @AfterAll
-  static void stopOperator() throws Exception {
-    operator.close();
+  static void writeTable() throws Exception {
     System.out.println(TABLE.text());
     TABLE.writeMarkdown(Path.of("target/drill-results/mysql-rebuild.md"));
-  }
-
-  @BeforeEach
-  void namespace() {
-    ns =
-        Crds.namespace(
-            operator.client,
-            "rebuild-" + UUID.randomUUID().toString().substring(0, 6),
-            Map.of(),
-            Map.of());
-    fleet = new MariaDbServers();
-  }
-
-  @AfterEach
-  void cleanup() {
-    fleet.close();
-    operator.client.namespaces().withName(ns).delete();
   }
 
   @Test
@@ -97,7 +63,7 @@ class ReplicaRebuildDrillIT {
       started = System.nanoTime();
       assertThat(get().getStatus().getRebuild()).as("no rebuild before the fault").isNull();
       // A person "fixes" something on a replica: a write the primary never had.
-      admin(servers.get("db-2").address(), "INSERT INTO app.items VALUES (990001, 'errant-row')");
+      admin(FX.server("db-2").address(), "INSERT INTO app.items VALUES (990001, 'errant-row')");
       Rebuild rebuild = awaitRebuilt("db-2");
       assertThat(rebuild.getReason()).isEqualTo("ErrantTransactions");
       assertThat(rebuild.getSource()).isEqualTo("db-1");
@@ -111,12 +77,11 @@ class ReplicaRebuildDrillIT {
     Path artifact = artifact(get().getStatus().getRebuild().getErrantTransactions());
     String exported = Files.readString(artifact);
     assertThat(exported).contains("errant-row").contains("990001");
-    assertThat(AppClient.ids(servers.get("db-2").address())).doesNotContain(990001L);
+    assertThat(AppClient.ids(FX.server("db-2").address())).doesNotContain(990001L);
     assertThat(reasons()).contains("Rebuilding", "Rebuilt");
     // The application's account came along: the rebuilt member can serve it as a primary one day.
     assertThat(
-            admin(
-                servers.get("db-2").address(), "SELECT COUNT(*) FROM mysql.user WHERE user='app'"))
+            admin(FX.server("db-2").address(), "SELECT COUNT(*) FROM mysql.user WHERE user='app'"))
         .isEqualTo("1");
     List<Long> lost = lostOnEveryMember(acked);
     long exportedTransactions = exported.lines().filter(l -> l.contains("\tGTID ")).count();
@@ -142,8 +107,8 @@ class ReplicaRebuildDrillIT {
       String current = admin(primary, "SHOW MASTER STATUS", "File");
       admin(primary, "PURGE BINARY LOGS TO '" + current + "'");
       started = System.nanoTime();
-      fleet.loseData(servers.get("db-1"));
-      servers.get("db-1").start();
+      FX.fleet().loseData(FX.server("db-1"));
+      FX.server("db-1").start();
       Rebuild rebuild = awaitRebuilt("db-1");
       assertThat(rebuild.getReason()).isEqualTo("ReplicationBroken");
       assertThat(rebuild.getErrantTransactions()).isNull();
@@ -184,8 +149,8 @@ class ReplicaRebuildDrillIT {
               () ->
                   get().getStatus().getRebuild() != null
                       && "Copying".equals(get().getStatus().getRebuild().getPhase()));
-      operator.stop();
-      operator.start();
+      FX.operator().stop();
+      FX.operator().start();
       Rebuild rebuild = awaitRebuilt("db-2");
       assertThat(rebuild.getReason()).isEqualTo("Requested");
       awaitReady();
@@ -201,7 +166,7 @@ class ReplicaRebuildDrillIT {
             e ->
                 e.getMessage() != null
                     && e.getMessage().contains("resumed: its copy was not running"));
-    assertThat(AppClient.ids(servers.get("db-2").address())).hasSizeGreaterThan(200_000);
+    assertThat(AppClient.ids(FX.server("db-2").address())).hasSizeGreaterThan(200_000);
     List<Long> lost = lostOnEveryMember(acked);
     TABLE.row(
         "requested rebuild, operator killed mid-copy",
@@ -215,8 +180,8 @@ class ReplicaRebuildDrillIT {
   @Test
   void withoutAHealthySourceTheRebuildIsRefusedAndNothingIsWiped() throws Exception {
     readyCluster(AUTOMATIC);
-    servers.get("db-1").kill();
-    admin(servers.get("db-2").address(), "INSERT INTO app.items VALUES (990002, 'errant-row')");
+    FX.server("db-1").kill();
+    admin(FX.server("db-2").address(), "INSERT INTO app.items VALUES (990002, 'errant-row')");
     await("refused")
         .atMost(Duration.ofSeconds(60))
         .until(() -> "True/RebuildRefused".equals(condition("Degraded")));
@@ -227,37 +192,23 @@ class ReplicaRebuildDrillIT {
         .atMost(Duration.ofSeconds(5))
         .until(
             () ->
-                AppClient.ids(servers.get("db-2").address()).contains(990002L)
+                AppClient.ids(FX.server("db-2").address()).contains(990002L)
                     && get().getStatus().getRebuild() == null);
     // With its source back, the refused rebuild goes ahead.
-    servers.get("db-1").start();
+    FX.server("db-1").start();
     assertThat(awaitRebuilt("db-2").getSource()).isEqualTo("db-1");
     awaitReady();
   }
 
   private Address readyCluster(String spec) throws Exception {
-    for (int i = 0; i < 3; i++) {
-      String pod = "db-" + i;
-      MariaDbServers.Server s = fleet.create(pod, 100 + i).start();
-      servers.put(pod, s);
-      mysql.servers.put(ns + "/" + pod, s.address());
-    }
-    Crds.secret(
-        operator.client,
-        ns,
-        "db-operator",
-        Map.of("password", MariaDbServers.CREDENTIALS.operatorPassword()));
-    Crds.secret(
-        operator.client,
-        ns,
-        "db-replication",
-        Map.of("password", MariaDbServers.CREDENTIALS.replicationPassword()));
-    Crds.createRaw(operator.client, "mysql.bosun.dev/v1alpha1", "MySQLCluster", ns, "db", spec);
+    FX.serversFor("db", 3);
+    Crds.createRaw(
+        FX.client(), "mysql.bosun.dev/v1alpha1", "MySQLCluster", FX.namespace(), "db", spec);
     awaitReady();
-    Address primary = servers.get("db-0").address();
+    Address primary = FX.server("db-0").address();
     AppClient.createSchema(primary);
     AppClient.awaitApplied(
-        primary, List.of(servers.get("db-1").address(), servers.get("db-2").address()));
+        primary, List.of(FX.server("db-1").address(), FX.server("db-2").address()));
     return primary;
   }
 
@@ -309,7 +260,7 @@ class ReplicaRebuildDrillIT {
         .until(
             () -> {
               lost.clear();
-              for (MariaDbServers.Server s : servers.values()) {
+              for (MariaDbServers.Server s : FX.servers()) {
                 java.util.Set<Long> ids = new java.util.HashSet<>(AppClient.ids(s.address()));
                 for (Long id : acked) {
                   if (!ids.contains(id) && !lost.contains(id)) {
@@ -323,10 +274,9 @@ class ReplicaRebuildDrillIT {
   }
 
   private void annotate(String member) {
-    operator
-        .client
+    FX.client()
         .resources(MySQLCluster.class)
-        .inNamespace(ns)
+        .inNamespace(FX.namespace())
         .withName("db")
         .edit(
             c -> {
@@ -340,17 +290,21 @@ class ReplicaRebuildDrillIT {
 
   private Path artifact(String location) throws Exception {
     assertThat(location).as("the errant transactions' location in status").isNotNull();
-    try (Stream<Path> files = Files.walk(mysql.backupRoot)) {
+    try (Stream<Path> files = Files.walk(FX.mysql().backupRoot)) {
       return files
           .filter(Files::isRegularFile)
-          .filter(p -> location.endsWith(mysql.backupRoot.relativize(p).toString()))
+          .filter(p -> location.endsWith(FX.mysql().backupRoot.relativize(p).toString()))
           .findFirst()
           .orElseThrow(() -> new AssertionError("no file for " + location));
     }
   }
 
   private MySQLCluster get() {
-    return operator.client.resources(MySQLCluster.class).inNamespace(ns).withName("db").get();
+    return FX.client()
+        .resources(MySQLCluster.class)
+        .inNamespace(FX.namespace())
+        .withName("db")
+        .get();
   }
 
   private String condition(String type) {
@@ -368,7 +322,7 @@ class ReplicaRebuildDrillIT {
   }
 
   private List<Event> events() {
-    return operator.client.v1().events().inNamespace(ns).list().getItems();
+    return FX.client().v1().events().inNamespace(FX.namespace()).list().getItems();
   }
 
   private List<String> reasons() {

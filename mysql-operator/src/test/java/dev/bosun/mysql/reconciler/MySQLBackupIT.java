@@ -6,25 +6,21 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
-import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.S3TestServer;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
-import dev.bosun.mysql.testing.MySQLUnderTest;
+import dev.bosun.mysql.testing.MySQLOperatorFixture;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,50 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ControlPlaneExtension.class)
 class MySQLBackupIT {
 
-  private static MySQLUnderTest mysql;
-  private static RunningOperator operator;
-  private static MariaDbServers fleet;
-  private static final Map<String, MariaDbServers.Server> servers = new HashMap<>();
-  private static String ns;
-
-  @BeforeAll
-  static void start() {
-    ControlPlaneExtension.kubelet();
-    mysql = new MySQLUnderTest();
-    operator = mysql.operator.start();
-    ns =
-        Crds.namespace(
-            operator.client,
-            "mysql-bk-" + UUID.randomUUID().toString().substring(0, 6),
-            Map.of(),
-            Map.of());
-    fleet = new MariaDbServers();
-  }
-
-  @AfterAll
-  static void stop() {
-    fleet.close();
-    operator.client.namespaces().withName(ns).delete();
-    operator.close();
-  }
-
-  private static void serversFor(String cluster, int count) {
-    for (int i = 0; i < count; i++) {
-      String pod = cluster + "-" + i;
-      MariaDbServers.Server s = fleet.create(pod, 100 + i).start();
-      servers.put(pod, s);
-      mysql.servers.put(ns + "/" + pod, s.address());
-    }
-    secret(
-        cluster + "-operator", Map.of("password", MariaDbServers.CREDENTIALS.operatorPassword()));
-    secret(
-        cluster + "-replication",
-        Map.of("password", MariaDbServers.CREDENTIALS.replicationPassword()));
-  }
-
-  private static void secret(String name, Map<String, String> data) {
-    Crds.secret(operator.client, ns, name, data);
-  }
+  @RegisterExtension static final MySQLOperatorFixture FX = new MySQLOperatorFixture("mysql-bk");
 
   private static String ready(Object r) {
     List<io.fabric8.kubernetes.api.model.Condition> conds =
@@ -92,40 +45,48 @@ class MySQLBackupIT {
   }
 
   private static MySQLCluster cluster(String name) {
-    return operator.client.resources(MySQLCluster.class).inNamespace(ns).withName(name).get();
+    return FX.client()
+        .resources(MySQLCluster.class)
+        .inNamespace(FX.namespace())
+        .withName(name)
+        .get();
   }
 
   private static MySQLBackup backup(String name) {
-    return operator.client.resources(MySQLBackup.class).inNamespace(ns).withName(name).get();
+    return FX.client()
+        .resources(MySQLBackup.class)
+        .inNamespace(FX.namespace())
+        .withName(name)
+        .get();
   }
 
   @Test
   void backupToVolumeAndS3ThenRestoreIntoANewCluster(@TempDir Path s3dir) throws Exception {
-    serversFor("src", 2);
+    FX.serversFor("src", 2);
     Crds.createRaw(
-        operator.client,
+        FX.client(),
         "mysql.bosun.dev/v1alpha1",
         "MySQLCluster",
-        ns,
+        FX.namespace(),
         "src",
         "flavour: MariaDB\nversion: '10.11'\nreplicas: 2");
     await()
         .atMost(Duration.ofSeconds(90))
         .until(() -> "True/Replicating".equals(ready(cluster("src"))));
-    var primary = servers.get("src-0").address();
+    var primary = FX.server("src-0").address();
     AppClient.createSchema(primary);
     for (long id = 1; id <= 30; id++) {
       AppClient.insert(primary, id);
     }
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> AppClient.ids(servers.get("src-1").address()).size() == 30);
+        .until(() -> AppClient.ids(FX.server("src-1").address()).size() == 30);
 
     Crds.createRaw(
-        operator.client,
+        FX.client(),
         "mysql.bosun.dev/v1alpha1",
         "MySQLBackup",
-        ns,
+        FX.namespace(),
         "local",
         "clusterName: src\nstore: {volume: {prefix: src/local}}");
     await()
@@ -137,11 +98,17 @@ class MySQLBackupIT {
     assertThat(local.getStatus().getLastBackup().size()).isPositive();
     // The same key layout as every backup kind: <namespace>/<prefix>/<backup name>/<time>.
     assertThat(local.getStatus().getLastBackup().key())
-        .startsWith(ns + "/src/local/local/")
+        .startsWith(FX.namespace() + "/src/local/local/")
         .endsWith(".sql");
     assertThat(local.getStatus().getBackups()).hasSize(1);
     assertThat(local.getStatus().getBackupCount()).isEqualTo(1);
-    Path dir = mysql.backupRoot.resolve(ns + "/src/local/local");
+    // The same status as every backup kind: nothing runs once the dump is recorded.
+    assertThat(local.getStatus().getInProgress()).isNull();
+    assertThat(Conditions.find(local.getStatus().getConditions(), "Progressing"))
+        .get()
+        .extracting(c -> c.getStatus() + "/" + c.getReason() + ": " + c.getMessage())
+        .isEqualTo("False/Idle: one-shot backup done");
+    Path dir = FX.mysql().backupRoot.resolve(FX.namespace() + "/src/local/local");
     try (var files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.endsWith(".sql"));
     }
@@ -151,7 +118,7 @@ class MySQLBackupIT {
         .doesNotContain(MariaDbServers.CREDENTIALS.operatorPassword());
 
     try (S3TestServer s3 = S3TestServer.start(s3dir.resolve("objects"), "backups")) {
-      secret(
+      FX.secret(
           "s3-creds",
           Map.of(
               "accessKeyId",
@@ -159,10 +126,10 @@ class MySQLBackupIT {
               "secretAccessKey",
               s3.credentials().secretAccessKey()));
       Crds.createRaw(
-          operator.client,
+          FX.client(),
           "mysql.bosun.dev/v1alpha1",
           "MySQLBackup",
-          ns,
+          FX.namespace(),
           "offsite",
           "clusterName: src\nstore: {s3: {endpoint: '"
               + s3.endpoint()
@@ -171,46 +138,46 @@ class MySQLBackupIT {
           .atMost(Duration.ofSeconds(60))
           .until(() -> "True/BackupSucceeded".equals(ready(backup("offsite"))));
       String location = backup("offsite").getStatus().getLastBackup().location();
-      assertThat(location).startsWith("s3://backups/" + ns + "/src/offsite/");
+      assertThat(location).startsWith("s3://backups/" + FX.namespace() + "/src/offsite/");
 
       // A new cluster from the S3 dump: loaded into its first instance before the replica joins.
-      serversFor("dst", 2);
+      FX.serversFor("dst", 2);
       Crds.createRaw(
-          operator.client,
+          FX.client(),
           "mysql.bosun.dev/v1alpha1",
           "MySQLCluster",
-          ns,
+          FX.namespace(),
           "dst",
-          "flavour: MariaDB\nversion: '10.11'\nreplicas: 2\nfromBackup: {backupName: offsite}");
+          "flavour: MariaDB\nversion: '10.11'\nreplicas: 2\nbootstrap: {fromBackup: {backupName: offsite}}");
       await()
           .atMost(Duration.ofSeconds(120))
           .until(() -> "True/Replicating".equals(ready(cluster("dst"))));
       assertThat(cluster("dst").getStatus().getRestoredFrom()).isEqualTo(location);
       List<Long> expected = LongStream.rangeClosed(1, 30).boxed().toList();
-      assertThat(AppClient.ids(servers.get("dst-0").address())).isEqualTo(expected);
+      assertThat(AppClient.ids(FX.server("dst-0").address())).isEqualTo(expected);
       await()
           .atMost(Duration.ofSeconds(30))
-          .until(() -> AppClient.ids(servers.get("dst-1").address()).equals(expected));
+          .until(() -> AppClient.ids(FX.server("dst-1").address()).equals(expected));
     }
   }
 
   @Test
   void aScheduleTheServerCannotCheckIsRefusedAndAMissingClusterReported() {
     Crds.createRaw(
-        operator.client,
+        FX.client(),
         "mysql.bosun.dev/v1alpha1",
         "MySQLBackup",
-        ns,
+        FX.namespace(),
         "badcron",
         "clusterName: src\nschedule: '61 * * * *'\nstore: {volume: {}}");
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> "False/InvalidSpec".equals(ready(backup("badcron"))));
     Crds.createRaw(
-        operator.client,
+        FX.client(),
         "mysql.bosun.dev/v1alpha1",
         "MySQLBackup",
-        ns,
+        FX.namespace(),
         "orphan",
         "clusterName: nowhere\nstore: {volume: {}}");
     await()
@@ -223,10 +190,10 @@ class MySQLBackupIT {
     String s3 = "{endpoint: 'http://127.0.0.1:1', bucket: backups, credentialsSecret: {name: ";
     // A prefix climbing out of the namespace passes the schema's pattern, not the operator.
     Crds.createRaw(
-        operator.client,
+        FX.client(),
         "mysql.bosun.dev/v1alpha1",
         "MySQLBackup",
-        ns,
+        FX.namespace(),
         "climbing",
         "clusterName: src\nstore: {s3: " + s3 + "c}, prefix: 'a/../../other'}}");
     await()
@@ -235,10 +202,10 @@ class MySQLBackupIT {
     assertThat(message(backup("climbing"))).startsWith("invalid spec: store.s3.prefix: ");
     // A missing Secret may still be created: its own reason, retried.
     Crds.createRaw(
-        operator.client,
+        FX.client(),
         "mysql.bosun.dev/v1alpha1",
         "MySQLBackup",
-        ns,
+        FX.namespace(),
         "no-secret",
         "clusterName: src\nstore: {s3: " + s3 + "absent}}}");
     await()

@@ -6,11 +6,10 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
-import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
-import dev.bosun.mysql.testing.MySQLUnderTest;
+import dev.bosun.mysql.testing.MySQLOperatorFixture;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.Credentials;
 import dev.bosun.mysql.workload.InstanceClient;
@@ -24,16 +23,11 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The operator on the real control plane (StatefulSet controller, kubelet simulator) with each pod
@@ -42,64 +36,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ControlPlaneExtension.class)
 class MySQLClusterIT {
 
-  private static MySQLUnderTest mysql;
-  private static RunningOperator operator;
-  private MariaDbServers fleet;
-  private final Map<String, MariaDbServers.Server> servers = new HashMap<>();
-  private String ns;
-
-  @BeforeAll
-  static void startOperator() {
-    ControlPlaneExtension.kubelet();
-    mysql = new MySQLUnderTest();
-    operator = mysql.operator.start();
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    operator.close();
-  }
-
-  @BeforeEach
-  void namespace() {
-    ns =
-        Crds.namespace(
-            operator.client,
-            "mysql-" + UUID.randomUUID().toString().substring(0, 6),
-            Map.of(),
-            Map.of());
-    fleet = new MariaDbServers();
-  }
-
-  @AfterEach
-  void cleanup() {
-    fleet.close();
-    operator.client.namespaces().withName(ns).delete();
-  }
-
-  /** Starts real servers for the cluster's pods and the Secrets their data was made with. */
-  private void serversFor(String cluster, int count) {
-    for (int i = 0; i < count; i++) {
-      String pod = cluster + "-" + i;
-      MariaDbServers.Server s = fleet.create(pod, 100 + i).start();
-      servers.put(pod, s);
-      mysql.servers.put(ns + "/" + pod, s.address());
-    }
-    secret(cluster + "-operator", MariaDbServers.CREDENTIALS.operatorPassword());
-    secret(cluster + "-replication", MariaDbServers.CREDENTIALS.replicationPassword());
-  }
-
-  private void secret(String name, String password) {
-    Crds.secret(operator.client, ns, name, Map.of("password", password));
-  }
+  @RegisterExtension static final MySQLOperatorFixture FX = new MySQLOperatorFixture("mysql");
 
   private GenericKubernetesResource create(String name, String spec) {
     return Crds.createRaw(
-        operator.client, "mysql.bosun.dev/v1alpha1", "MySQLCluster", ns, name, spec);
+        FX.client(), "mysql.bosun.dev/v1alpha1", "MySQLCluster", FX.namespace(), name, spec);
   }
 
   private MySQLCluster get(String name) {
-    return operator.client.resources(MySQLCluster.class).inNamespace(ns).withName(name).get();
+    return FX.client()
+        .resources(MySQLCluster.class)
+        .inNamespace(FX.namespace())
+        .withName(name)
+        .get();
   }
 
   private String condition(String name, String type) {
@@ -113,12 +62,12 @@ class MySQLClusterIT {
   }
 
   private String role(String pod) {
-    Pod p = operator.client.pods().inNamespace(ns).withName(pod).get();
+    Pod p = FX.client().pods().inNamespace(FX.namespace()).withName(pod).get();
     return p == null ? null : p.getMetadata().getLabels().get(MySQLOperator.ROLE);
   }
 
   private List<Event> events() {
-    return operator.client.v1().events().inNamespace(ns).list().getItems();
+    return FX.client().v1().events().inNamespace(FX.namespace()).list().getItems();
   }
 
   private static final String MARIADB =
@@ -126,7 +75,7 @@ class MySQLClusterIT {
 
   @Test
   void aClusterGetsItsObjectsReplicatesAndFollowsAFailover() throws Exception {
-    serversFor("db", 3);
+    FX.serversFor("db", 3);
     create("db", MARIADB + "replicas: 3");
 
     await("Ready")
@@ -139,34 +88,34 @@ class MySQLClusterIT {
         .extracting(i -> i.getRole())
         .containsExactly("primary", "replica", "replica");
 
-    StatefulSet sts = operator.client.apps().statefulSets().inNamespace(ns).withName("db").get();
+    StatefulSet sts =
+        FX.client().apps().statefulSets().inNamespace(FX.namespace()).withName("db").get();
     assertThat(sts.getSpec().getReplicas()).isEqualTo(3);
     assertThat(sts.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
     assertThat(sts.getSpec().getUpdateStrategy().getType()).isEqualTo("OnDelete");
     for (String svc : List.of("db-headless", "db-primary", "db-replicas")) {
-      assertThat(operator.client.services().inNamespace(ns).withName(svc).get()).isNotNull();
+      assertThat(FX.client().services().inNamespace(FX.namespace()).withName(svc).get())
+          .isNotNull();
     }
     assertThat(
-            operator
-                .client
+            FX.client()
                 .services()
-                .inNamespace(ns)
+                .inNamespace(FX.namespace())
                 .withName("db-primary")
                 .get()
                 .getSpec()
                 .getSelector())
         .containsEntry(MySQLOperator.ROLE, "primary");
-    assertThat(operator.client.configMaps().inNamespace(ns).withName("db-config").get())
+    assertThat(FX.client().configMaps().inNamespace(FX.namespace()).withName("db-config").get())
         .isNotNull();
     assertThat(
-            operator
-                .client
+            FX.client()
                 .genericKubernetesResources("policy/v1beta1", "PodDisruptionBudget")
-                .inNamespace(ns)
+                .inNamespace(FX.namespace())
                 .withName("db")
                 .get())
         .isNotNull();
-    Secret root = operator.client.secrets().inNamespace(ns).withName("db-root").get();
+    Secret root = FX.client().secrets().inNamespace(FX.namespace()).withName("db-root").get();
     String rootPassword =
         new String(
             Base64.getDecoder().decode(root.getData().get("password")), StandardCharsets.UTF_8);
@@ -185,7 +134,7 @@ class MySQLClusterIT {
         Serialization.asJson(get("db").getStatus())
             + Serialization.asJson(events())
             + Serialization.asJson(
-                operator.client.configMaps().inNamespace(ns).withName("db-config").get());
+                FX.client().configMaps().inNamespace(FX.namespace()).withName("db-config").get());
     assertThat(visible)
         .doesNotContain(rootPassword)
         .doesNotContain(MariaDbServers.CREDENTIALS.operatorPassword())
@@ -193,21 +142,23 @@ class MySQLClusterIT {
 
     // Converged: no writes and no API reads while nothing changes (the health rounds ask the
     // servers, every Kubernetes object comes from the informers), over 16 rounds of 500 ms.
-    operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
-    int readsBefore = operator.writes.readCount();
-    assertThat(operator.writes.writesDuring(Duration.ofSeconds(8), ns)).isEmpty();
-    assertThat(operator.writes.readsSince(readsBefore, ns)).as("API reads while idle").isEmpty();
+    FX.operator().writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
+    int readsBefore = FX.operator().writes.readCount();
+    assertThat(FX.operator().writes.writesDuring(Duration.ofSeconds(8), FX.namespace())).isEmpty();
+    assertThat(FX.operator().writes.readsSince(readsBefore, FX.namespace()))
+        .as("API reads while idle")
+        .isEmpty();
 
     // Failover: the primary's server dies while the app writes.
-    AppClient.createSchema(servers.get("db-0").address());
-    AppClient.insert(servers.get("db-0").address(), 1);
-    servers.get("db-0").kill();
+    AppClient.createSchema(FX.server("db-0").address());
+    AppClient.insert(FX.server("db-0").address(), 1);
+    FX.server("db-0").kill();
     await("failover")
         .atMost(Duration.ofSeconds(90))
         .until(() -> !"db-0".equals(get("db").getStatus().getPrimary()));
     String primary = get("db").getStatus().getPrimary();
     assertThat(get("db").getStatus().getPreviousPrimary()).isEqualTo("db-0");
-    assertThat(AppClient.ids(servers.get(primary).address())).contains(1L);
+    assertThat(AppClient.ids(FX.server(primary).address())).contains(1L);
     await("labels follow the primary")
         .atMost(Duration.ofSeconds(60))
         .until(() -> "primary".equals(role(primary)) && role("db-0") == null);
@@ -219,7 +170,7 @@ class MySQLClusterIT {
             });
 
     // The old primary's server comes back and rejoins as a replica.
-    servers.get("db-0").start();
+    FX.server("db-0").start();
     await("rejoined")
         .atMost(Duration.ofSeconds(90))
         .until(
@@ -231,13 +182,13 @@ class MySQLClusterIT {
 
   @Test
   void withMetricsTheOperatorGeneratesTheExportersSecretAndItsUserReplicatesFromThePrimary() {
-    serversFor("mx", 2);
+    FX.serversFor("mx", 2);
     create("mx", MARIADB + "replicas: 2\nmetrics: {enabled: true}");
 
     await("Ready")
         .atMost(Duration.ofSeconds(90))
         .until(() -> "True/Replicating".equals(condition("mx", "Ready")));
-    Secret secret = operator.client.secrets().inNamespace(ns).withName("mx-metrics").get();
+    Secret secret = FX.client().secrets().inNamespace(FX.namespace()).withName("mx-metrics").get();
     String password =
         new String(
             Base64.getDecoder().decode(secret.getData().get("password")), StandardCharsets.UTF_8);
@@ -246,49 +197,50 @@ class MySQLClusterIT {
     // Created on the primary by the operator, read on the replica: it came by replication.
     InstanceClient replicaAsMetricsUser =
         new InstanceClient(
-            servers.get("mx-1").address(),
+            FX.server("mx-1").address(),
             new Credentials("bosun_metrics", password, "none", "none"),
             Duration.ofSeconds(5));
     await("the metrics user on the replica")
         .atMost(Duration.ofSeconds(30))
         .ignoreExceptions()
         .until(() -> !replicaAsMetricsUser.query("SELECT 1", Duration.ofSeconds(5)).isEmpty());
-    StatefulSet sts = operator.client.apps().statefulSets().inNamespace(ns).withName("mx").get();
+    StatefulSet sts =
+        FX.client().apps().statefulSets().inNamespace(FX.namespace()).withName("mx").get();
     assertThat(sts.getSpec().getTemplate().getSpec().getContainers())
         .extracting(c -> c.getName())
         .containsExactly("mysql", "mysqld-exporter");
     assertThat(
-            operator
-                .client
+            FX.client()
                 .services()
-                .inNamespace(ns)
+                .inNamespace(FX.namespace())
                 .withName("mx-headless")
                 .get()
                 .getSpec()
                 .getPorts())
         .anyMatch(p -> p.getName().equals("metrics") && p.getPort() == 9104);
     // Metrics cost an idle cluster nothing: no writes, no API reads (the Secret is in the cache).
-    operator.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
-    int readsBefore = operator.writes.readCount();
-    assertThat(operator.writes.writesDuring(Duration.ofSeconds(5), ns)).isEmpty();
-    assertThat(operator.writes.readsSince(readsBefore, ns)).as("API reads while idle").isEmpty();
+    FX.operator().writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
+    int readsBefore = FX.operator().writes.readCount();
+    assertThat(FX.operator().writes.writesDuring(Duration.ofSeconds(5), FX.namespace())).isEmpty();
+    assertThat(FX.operator().writes.readsSince(readsBefore, FX.namespace()))
+        .as("API reads while idle")
+        .isEmpty();
   }
 
   @Test
   void aReplicasChangeWhileThePrimaryIsMissingWaitsAndLosesNothing() {
-    serversFor("hold", 3);
+    FX.serversFor("hold", 3);
     create("hold", "flavour: MariaDB\nversion: '10.11'\nreplicas: 3\nfailover: {enabled: false}");
     await()
         .atMost(Duration.ofSeconds(90))
         .until(() -> "True/Replicating".equals(condition("hold", "Ready")));
-    servers.get("hold-0").kill();
+    FX.server("hold-0").kill();
     await("blocked")
         .atMost(Duration.ofSeconds(60))
         .until(() -> "True/FailoverDisabled".equals(condition("hold", "Degraded")));
-    operator
-        .client
+    FX.client()
         .resources(MySQLCluster.class)
-        .inNamespace(ns)
+        .inNamespace(FX.namespace())
         .withName("hold")
         .edit(
             c -> {
@@ -299,27 +251,25 @@ class MySQLClusterIT {
         .atMost(Duration.ofSeconds(60))
         .until(() -> "True/ScaleDeferred".equals(condition("hold", "Progressing")));
     assertThat(
-            operator
-                .client
+            FX.client()
                 .apps()
                 .statefulSets()
-                .inNamespace(ns)
+                .inNamespace(FX.namespace())
                 .withName("hold")
                 .get()
                 .getSpec()
                 .getReplicas())
         .isEqualTo(3);
     // The primary comes back with its data: it takes writes again, then the scale-down runs.
-    servers.get("hold-0").start();
+    FX.server("hold-0").start();
     await("scaled")
         .atMost(Duration.ofSeconds(90))
         .until(
             () ->
-                operator
-                        .client
+                FX.client()
                         .apps()
                         .statefulSets()
-                        .inNamespace(ns)
+                        .inNamespace(FX.namespace())
                         .withName("hold")
                         .get()
                         .getSpec()
@@ -336,7 +286,8 @@ class MySQLClusterIT {
         .until(() -> "False/InvalidSpec".equals(condition("owned", "Ready")));
     assertThat(get("owned").getStatus().getConditions())
         .anySatisfy(x -> assertThat(x.getMessage()).contains("serverConfig.read_only"));
-    assertThat(operator.client.apps().statefulSets().inNamespace(ns).withName("owned").get())
+    assertThat(
+            FX.client().apps().statefulSets().inNamespace(FX.namespace()).withName("owned").get())
         .isNull();
 
     create("mismatch", "flavour: MySQL\nversion: '10.11'");
@@ -349,12 +300,17 @@ class MySQLClusterIT {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> "False/RootSecretMissing".equals(condition("nosecret", "Ready")));
-    assertThat(operator.client.apps().statefulSets().inNamespace(ns).withName("nosecret").get())
+    assertThat(
+            FX.client()
+                .apps()
+                .statefulSets()
+                .inNamespace(FX.namespace())
+                .withName("nosecret")
+                .get())
         .isNull();
-    operator
-        .client
+    FX.client()
         .secrets()
-        .inNamespace(ns)
+        .inNamespace(FX.namespace())
         .resource(
             new SecretBuilder()
                 .withNewMetadata()
@@ -379,14 +335,13 @@ class MySQLClusterIT {
         .atMost(Duration.ofSeconds(30))
         .until(
             () ->
-                operator.client.apps().statefulSets().inNamespace(ns).withName("down").get()
+                FX.client().apps().statefulSets().inNamespace(FX.namespace()).withName("down").get()
                     != null);
     String image =
-        operator
-            .client
+        FX.client()
             .apps()
             .statefulSets()
-            .inNamespace(ns)
+            .inNamespace(FX.namespace())
             .withName("down")
             .get()
             .getSpec()
@@ -395,10 +350,9 @@ class MySQLClusterIT {
             .getContainers()
             .get(0)
             .getImage();
-    operator
-        .client
+    FX.client()
         .resources(MySQLCluster.class)
-        .inNamespace(ns)
+        .inNamespace(FX.namespace())
         .withName("down")
         .edit(
             c -> {
@@ -411,11 +365,10 @@ class MySQLClusterIT {
     assertThat(get("down").getStatus().getConditions())
         .anySatisfy(x -> assertThat(x.getMessage()).contains("downgrades are refused"));
     assertThat(
-            operator
-                .client
+            FX.client()
                 .apps()
                 .statefulSets()
-                .inNamespace(ns)
+                .inNamespace(FX.namespace())
                 .withName("down")
                 .get()
                 .getSpec()
@@ -435,7 +388,7 @@ class MySQLClusterIT {
 
   @Test
   void anImageChangeUpgradesReplicasFirstAndThePrimaryLastAfterASwitchover() {
-    serversFor("up", 3);
+    FX.serversFor("up", 3);
     create("up", MARIADB + "replicas: 3");
     await()
         .atMost(Duration.ofSeconds(90))
@@ -445,10 +398,9 @@ class MySQLClusterIT {
         .until(() -> "primary".equals(role("up-0")) && "replica".equals(role("up-2")));
     List<String> deleted = new java.util.concurrent.CopyOnWriteArrayList<>();
     try (var watch =
-        operator
-            .client
+        FX.client()
             .pods()
-            .inNamespace(ns)
+            .inNamespace(FX.namespace())
             .watch(
                 new io.fabric8.kubernetes.client.Watcher<Pod>() {
                   @Override
@@ -461,10 +413,9 @@ class MySQLClusterIT {
                   @Override
                   public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {}
                 })) {
-      operator
-          .client
+      FX.client()
           .resources(MySQLCluster.class)
-          .inNamespace(ns)
+          .inNamespace(FX.namespace())
           .withName("up")
           .edit(
               c -> {
@@ -476,7 +427,7 @@ class MySQLClusterIT {
           .until(
               () ->
                   deleted.size() >= 3
-                      && operator.client.pods().inNamespace(ns).list().getItems().stream()
+                      && FX.client().pods().inNamespace(FX.namespace()).list().getItems().stream()
                           .allMatch(
                               p ->
                                   p.getSpec()
@@ -499,18 +450,17 @@ class MySQLClusterIT {
 
   @Test
   void anInvalidSpecHoldsBackEveryChangeButNeverTheFailover() throws Exception {
-    serversFor("inv", 3);
+    FX.serversFor("inv", 3);
     create("inv", MARIADB + "replicas: 3");
     await("Ready")
         .atMost(Duration.ofSeconds(90))
         .until(() -> "True/Replicating".equals(condition("inv", "Ready")));
-    AppClient.createSchema(servers.get("inv-0").address());
-    AppClient.insert(servers.get("inv-0").address(), 1);
+    AppClient.createSchema(FX.server("inv-0").address());
+    AppClient.insert(FX.server("inv-0").address(), 1);
     // A setting the operator owns (durability) makes the spec invalid.
-    operator
-        .client
+    FX.client()
         .resources(MySQLCluster.class)
-        .inNamespace(ns)
+        .inNamespace(FX.namespace())
         .withName("inv")
         .edit(
             c -> {
@@ -521,17 +471,16 @@ class MySQLClusterIT {
         .atMost(Duration.ofSeconds(30))
         .until(() -> "False/InvalidSpec".equals(condition("inv", "Ready")));
     String config =
-        operator
-            .client
+        FX.client()
             .configMaps()
-            .inNamespace(ns)
+            .inNamespace(FX.namespace())
             .withName("inv-config")
             .get()
             .getData()
             .get("bosun.cnf");
     assertThat(config).contains("sync-binlog=1").doesNotContain("sync_binlog=0");
 
-    servers.get("inv-0").kill();
+    FX.server("inv-0").kill();
     await("failover while the spec is invalid")
         .atMost(Duration.ofSeconds(90))
         .until(() -> !"inv-0".equals(get("inv").getStatus().getPrimary()));
@@ -539,15 +488,14 @@ class MySQLClusterIT {
     await("role label follows")
         .atMost(Duration.ofSeconds(30))
         .until(() -> "primary".equals(role(primary)));
-    assertThat(AppClient.ids(servers.get(primary).address())).containsExactly(1L);
+    assertThat(AppClient.ids(FX.server(primary).address())).containsExactly(1L);
     assertThat(condition("inv", "Ready")).isEqualTo("False/InvalidSpec");
     assertThat(events()).anyMatch(e -> "FailedOver".equals(e.getReason()));
     // Nothing applied while invalid: the ConfigMap still holds the durable settings.
     assertThat(
-            operator
-                .client
+            FX.client()
                 .configMaps()
-                .inNamespace(ns)
+                .inNamespace(FX.namespace())
                 .withName("inv-config")
                 .get()
                 .getData()
