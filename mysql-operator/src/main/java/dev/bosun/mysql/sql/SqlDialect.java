@@ -65,12 +65,17 @@ public interface SqlDialect {
 
   /**
    * Query returning the ids (one column) of the client connections a fence must end: everything but
-   * the operator's own, the replication user's and the server's threads.
+   * the operator's own, the replication user's, the server's threads and connections still
+   * authenticating. A KILL of one of those takes effect at its first statement, whoever it turns
+   * out to be: it ended the fence's own read-only statement when that connection was opened while
+   * the fence's first round of kills listed the server's connections. A client authenticating then
+   * has no transaction yet, and the fence's next round of kills ends it.
    */
   default String clientConnectionsQuery() {
     return "SELECT ID FROM "
         + processlistTable()
-        + " WHERE ID <> CONNECTION_ID() AND USER NOT IN ('system user', 'event_scheduler', "
+        + " WHERE ID <> CONNECTION_ID() AND USER NOT IN ('system user', 'event_scheduler',"
+        + " 'unauthenticated user', "
         + quote(operatorUser())
         + ", "
         + quote(replicationUser())

@@ -67,7 +67,7 @@ class MariaDbDialectTest {
     assertThat(d.clientConnectionsQuery())
         .isEqualTo(
             "SELECT ID FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND USER NOT"
-                + " IN ('system user', 'event_scheduler', 'bosun_operator', 'bosun_repl')");
+                + " IN ('system user', 'event_scheduler', 'unauthenticated user', 'bosun_operator', 'bosun_repl')");
     assertThat(d.killConnection(42)).isEqualTo("KILL CONNECTION 42");
     // MariaDB's received position is the replica status column Gtid_IO_Pos.
     assertThat(d.receivedQuery()).isNull();

@@ -55,7 +55,7 @@ class MySql84DialectTest {
     assertThat(d.clientConnectionsQuery())
         .isEqualTo(
             "SELECT ID FROM performance_schema.processlist WHERE ID <> CONNECTION_ID() AND USER NOT"
-                + " IN ('system user', 'event_scheduler', 'bosun_operator', 'bosun_repl')");
+                + " IN ('system user', 'event_scheduler', 'unauthenticated user', 'bosun_operator', 'bosun_repl')");
     assertThat(d.receivedQuery())
         .isEqualTo(
             "SELECT RECEIVED_TRANSACTION_SET FROM"
