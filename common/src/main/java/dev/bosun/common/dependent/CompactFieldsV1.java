@@ -28,6 +28,11 @@ final class CompactFieldsV1 extends FieldsV1 {
     }
   }
 
+  /** The field set as JSON text. */
+  String json() {
+    return json;
+  }
+
   /** A fresh tree each time: the matcher walks it once, and nothing here holds on to it. */
   @Override
   public Map<String, Object> getAdditionalProperties() {

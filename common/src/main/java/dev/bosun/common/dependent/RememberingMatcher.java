@@ -1,5 +1,6 @@
 package dev.bosun.common.dependent;
 
+import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -13,7 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
@@ -54,7 +55,8 @@ public class RememberingMatcher<R extends HasMetadata>
       return compare.getAsBoolean();
     }
     Fingerprint now =
-        Fingerprint.of(actual.getMetadata(), fieldManager, digest(serialization.asJson(desired)));
+        Fingerprint.of(
+            actual.getMetadata(), fieldManager, serialization, serialization.asJson(desired));
     if (now.equals(matched.get(uid))) {
       return true;
     }
@@ -75,65 +77,96 @@ public class RememberingMatcher<R extends HasMetadata>
     return matched.size();
   }
 
-  private static byte[] digest(String json) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
-  }
-
   /**
-   * What the matcher's answer depends on. A spec change moves the generation (for kinds that keep
-   * one; otherwise any write moves the resourceVersion); labels, annotations and owners do not, so
-   * they are compared themselves; the own field set changes when another manager takes a field.
+   * What the matcher's answer depends on, held as a digest: a record of the maps themselves would
+   * keep each child's labels, annotations and owners alive twice (the informer replaces its copy on
+   * every status update). A spec change moves the generation (for kinds that keep one; otherwise
+   * any write moves the resourceVersion); labels, annotations and owners do not, so they are in the
+   * digest; the own field set changes when another manager takes a field.
    */
-  private record Fingerprint(
-      String version,
-      Map<String, String> labels,
-      Map<String, String> annotations,
-      List<OwnerReference> owners,
-      Object ownFields,
-      byte[] desired) {
+  private record Fingerprint(String version, byte[] digest) {
 
-    static Fingerprint of(ObjectMeta meta, String fieldManager, byte[] desired) {
+    static Fingerprint of(
+        ObjectMeta meta,
+        String fieldManager,
+        KubernetesSerialization serialization,
+        String desiredJson) {
       Long generation = meta.getGeneration();
       String version =
           generation != null && generation > 0
               ? "generation " + generation
               : "resourceVersion " + meta.getResourceVersion();
-      Object ownFields =
-          meta.getManagedFields() == null
-              ? null
-              : meta.getManagedFields().stream()
-                  .filter(m -> fieldManager.equals(m.getManager()))
-                  .filter(m -> APPLY_OPERATION.equals(m.getOperation()))
-                  .map(ManagedFieldsEntry::getFieldsV1)
-                  .toList();
-      return new Fingerprint(
-          version,
-          meta.getLabels(),
-          meta.getAnnotations(),
-          meta.getOwnerReferences(),
-          ownFields,
-          desired);
+      Canonical text = new Canonical();
+      text.map(meta.getLabels()).map(meta.getAnnotations());
+      List<OwnerReference> owners =
+          meta.getOwnerReferences() == null ? List.of() : meta.getOwnerReferences();
+      text.token(String.valueOf(owners.size()));
+      for (OwnerReference o : owners) {
+        text.token(o.getApiVersion())
+            .token(o.getKind())
+            .token(o.getName())
+            .token(o.getUid())
+            .token(String.valueOf(o.getController()))
+            .token(String.valueOf(o.getBlockOwnerDeletion()));
+      }
+      List<ManagedFieldsEntry> managed =
+          meta.getManagedFields() == null ? List.of() : meta.getManagedFields();
+      for (ManagedFieldsEntry m : managed) {
+        if (fieldManager.equals(m.getManager()) && APPLY_OPERATION.equals(m.getOperation())) {
+          FieldsV1 fields = m.getFieldsV1();
+          text.token(
+              fields instanceof CompactFieldsV1 compact
+                  ? compact.json()
+                  : serialization.asJson(fields));
+        }
+      }
+      text.token(desiredJson);
+      return new Fingerprint(version, text.digest());
     }
 
     @Override
     public boolean equals(Object o) {
       return o instanceof Fingerprint f
           && version.equals(f.version)
-          && Objects.equals(labels, f.labels)
-          && Objects.equals(annotations, f.annotations)
-          && Objects.equals(owners, f.owners)
-          && Objects.equals(ownFields, f.ownFields)
-          && Arrays.equals(desired, f.desired);
+          && Arrays.equals(digest, f.digest);
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(
-          version, labels, annotations, owners, ownFields, Arrays.hashCode(desired));
+      return 31 * version.hashCode() + Arrays.hashCode(digest);
+    }
+  }
+
+  /** Length-prefixed tokens, so that no two different inputs read as the same text. */
+  private static final class Canonical {
+    private final StringBuilder text = new StringBuilder();
+
+    Canonical token(String s) {
+      if (s == null) {
+        text.append("-1:");
+      } else {
+        text.append(s.length()).append(':').append(s);
+      }
+      return this;
+    }
+
+    Canonical map(Map<String, String> map) {
+      if (map == null) {
+        return token(null);
+      }
+      token(String.valueOf(map.size()));
+      // Sorted: the same labels in another order are the same labels.
+      new TreeMap<>(map).forEach((k, v) -> token(k).token(v));
+      return this;
+    }
+
+    byte[] digest() {
+      try {
+        return MessageDigest.getInstance("SHA-256")
+            .digest(text.toString().getBytes(StandardCharsets.UTF_8));
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every Java runtime has SHA-256", e);
+      }
     }
   }
 }

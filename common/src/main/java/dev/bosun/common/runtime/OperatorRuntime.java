@@ -35,6 +35,7 @@ public final class OperatorRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
 
   private final OperatorSettings settings;
+  private final KubernetesClient client;
   private final Operator operator;
   private final PrometheusMeterRegistry registry;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -55,6 +56,7 @@ public final class OperatorRuntime implements AutoCloseable {
    */
   public OperatorRuntime(OperatorSettings settings, KubernetesClient client, Metrics extraMetrics) {
     this.settings = settings;
+    this.client = client;
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
@@ -104,14 +106,20 @@ public final class OperatorRuntime implements AutoCloseable {
 
   /** Registers a reconciler with the operator's watched namespaces and field manager. */
   public <P extends HasMetadata> OperatorRuntime register(Reconciler<P> reconciler) {
-    operator.register(
-        reconciler,
-        o -> {
-          o.withFieldManager(settings.name());
-          if (!settings.watchNamespaces().isEmpty()) {
-            o.settingNamespaces(settings.watchNamespaces());
-          }
-        });
+    var controller =
+        operator.register(
+            reconciler,
+            o -> {
+              o.withFieldManager(settings.name());
+              if (!settings.watchNamespaces().isEmpty()) {
+                o.settingNamespaces(settings.watchNamespaces());
+              }
+            });
+    // Watch events of the primary kind are then read straight into its class. Unregistered, fabric8
+    // reads each event into a generic resource and converts that: every event parsed twice.
+    client
+        .getKubernetesSerialization()
+        .registerKubernetesResource(controller.getConfiguration().getResourceClass());
     return this;
   }
 

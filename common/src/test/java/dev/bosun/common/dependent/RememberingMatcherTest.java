@@ -114,6 +114,41 @@ class RememberingMatcherTest {
   }
 
   @Test
+  void itKeepsADigestNotTheChildsOwnMaps() {
+    Deployment child = actual(b -> b);
+    match(child, desired(2), true);
+    // A change made in place to the very maps it was handed is still a change.
+    child.getMetadata().getLabels().put("x", "y");
+    match(child, desired(2), true);
+    assertThat(comparisons).hasValue(2);
+  }
+
+  @Test
+  void labelsInAnotherOrderAreTheSameLabels() {
+    match(
+        actual(
+            b ->
+                b.editMetadata()
+                    .withLabels(new java.util.LinkedHashMap<>(Map.of()))
+                    .addToLabels("a", "1")
+                    .addToLabels("b", "2")
+                    .endMetadata()),
+        desired(2),
+        true);
+    match(
+        actual(
+            b ->
+                b.editMetadata()
+                    .withLabels(new java.util.LinkedHashMap<>(Map.of()))
+                    .addToLabels("b", "2")
+                    .addToLabels("a", "1")
+                    .endMetadata()),
+        desired(2),
+        true);
+    assertThat(comparisons).hasValue(1);
+  }
+
+  @Test
   void aMismatchIsNeverRemembered() {
     assertThat(match(actual(b -> b), desired(3), false)).isFalse();
     assertThat(match(actual(b -> b), desired(3), false)).isFalse();
