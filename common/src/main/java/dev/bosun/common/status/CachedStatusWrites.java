@@ -1,6 +1,7 @@
 package dev.bosun.common.status;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -33,15 +34,7 @@ public final class CachedStatusWrites {
       return false;
     }
     P previous = resource;
-    P desired =
-        context
-            .getControllerConfiguration()
-            .getConfigurationService()
-            .getResourceCloner()
-            .clone(resource);
-    desired.setStatus(newStatus);
-    desired.getMetadata().setResourceVersion(null);
-    desired.getMetadata().setManagedFields(null);
+    P desired = statusOnly(resource, newStatus);
     P written =
         context
             .getClient()
@@ -56,6 +49,33 @@ public final class CachedStatusWrites {
     remember(context, written, previous);
     resource.setStatus(newStatus);
     return true;
+  }
+
+  /**
+   * The apply's body: the resource's name and the new status, nothing else. The status endpoint
+   * keeps everything but the status from the stored object anyway; the whole object would make the
+   * API server read and compare its spec on every status write, and on a 1.20 server (whose
+   * managedFields do not tell subresources apart) would make the status writer co-own the labels,
+   * annotations and spec, so a user's own apply could no longer remove them.
+   */
+  private static <S, P extends CustomResource<?, S>> P statusOnly(P resource, S newStatus) {
+    P body;
+    try {
+      @SuppressWarnings("unchecked")
+      Class<P> type = (Class<P>) resource.getClass();
+      body = type.getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(
+          resource.getClass().getName() + " has no public no-argument constructor", e);
+    }
+    body.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(resource.getMetadata().getName())
+            .withNamespace(resource.getMetadata().getNamespace())
+            .build());
+    body.setSpec(null);
+    body.setStatus(newStatus);
+    return body;
   }
 
   /** Hands a primary this reconcile wrote some other way (a merge patch) to JOSDK's cache. */

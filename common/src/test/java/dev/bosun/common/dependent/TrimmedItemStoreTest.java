@@ -101,6 +101,27 @@ class TrimmedItemStoreTest {
   }
 
   @Test
+  void twoChildrenOfTheSameShapeShareTheirFieldSetAndMetadataStrings() {
+    OwnFields store = new OwnFields();
+    Deployment first = applied();
+    first.getMetadata().setLabels(new LinkedHashMap<>(Map.of("app", new String("web"))));
+    Deployment second = applied();
+    second.getMetadata().setName("cart");
+    second.getMetadata().setLabels(new LinkedHashMap<>(Map.of("app", new String("web"))));
+    store.put("team/shop", first);
+    store.put("team/cart", second);
+
+    var shop = store.get("team/shop").getMetadata();
+    var cart = store.get("team/cart").getMetadata();
+    assertThat(((CompactFieldsV1) cart.getManagedFields().get(0).getFieldsV1()).json())
+        .isSameAs(((CompactFieldsV1) shop.getManagedFields().get(0).getFieldsV1()).json());
+    assertThat(cart.getLabels().get("app")).isSameAs(shop.getLabels().get("app"));
+    assertThat(cart.getNamespace()).isSameAs(shop.getNamespace());
+    assertThat(cart.getManagedFields().get(0).getManager())
+        .isSameAs(shop.getManagedFields().get(0).getManager());
+  }
+
+  @Test
   void withoutAKeptManagerEveryEntryIsDropped() {
     TrimmedItemStore<Deployment> store = new TrimmedItemStore<>();
     store.put("team/shop", applied());

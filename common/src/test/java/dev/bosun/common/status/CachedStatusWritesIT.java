@@ -53,6 +53,7 @@ class CachedStatusWritesIT {
         Tally tally = new Tally();
         tally.getMetadata().setName("t");
         tally.getMetadata().setNamespace(ns);
+        tally.getMetadata().setLabels(Map.of("team", "a"));
         client.resource(tally).create();
 
         await("the counter reaches " + TARGET)
@@ -66,6 +67,22 @@ class CachedStatusWritesIT {
         assertThat(
                 client.resources(Tally.class).inNamespace(ns).withName("t").get().getStatus().count)
             .isEqualTo(TARGET);
+        // The status writer owns the status and nothing else: its apply carries no label, so a
+        // user's own apply can still remove one.
+        assertThat(
+                client
+                    .resources(Tally.class)
+                    .inNamespace(ns)
+                    .withName("t")
+                    .get()
+                    .getMetadata()
+                    .getManagedFields())
+            .filteredOn(m -> "tally-test".equals(m.getManager()))
+            .singleElement()
+            .satisfies(
+                m ->
+                    assertThat(m.getFieldsV1().getAdditionalProperties())
+                        .containsOnlyKeys("f:status"));
       }
     }
   }

@@ -40,16 +40,28 @@ public final class ChartAssertions {
 
   private ChartAssertions() {}
 
-  /** The permissions granting {@code verbs} on {@code resource}, as "apiGroup|resource|verb". */
-  public static Set<String> grants(String apiGroup, String resource, String... verbs) {
+  /**
+   * The permissions granting {@code verbs} (space-separated: "get list watch") on {@code resource},
+   * as "apiGroup|resource|verb".
+   */
+  public static Set<String> grants(String apiGroup, String resource, String verbs) {
     return grants(apiGroup, List.of(resource), verbs);
   }
 
   /** The permissions granting {@code verbs} on each of {@code resources}, as {@link #grants}. */
-  public static Set<String> grants(String apiGroup, List<String> resources, String... verbs) {
+  public static Set<String> grants(String apiGroup, List<String> resources, String verbs) {
     return resources.stream()
-        .flatMap(resource -> Stream.of(verbs).map(verb -> apiGroup + "|" + resource + "|" + verb))
+        .flatMap(
+            resource ->
+                Stream.of(verbs.trim().split(" +"))
+                    .map(verb -> apiGroup + "|" + resource + "|" + verb))
         .collect(Collectors.toSet());
+  }
+
+  /** All of {@code grants} together: what an operator's chart must grant exactly. */
+  @SafeVarargs
+  public static Set<String> permissions(Set<String>... grants) {
+    return Stream.of(grants).flatMap(Set::stream).collect(Collectors.toUnmodifiableSet());
   }
 
   /** Every (apiGroup, resource, verb) the rules grant, as "apiGroup|resource|verb". */
@@ -130,10 +142,10 @@ public final class ChartAssertions {
 
     assertThat(role.getMetadata().getNamespace()).isEqualTo(namespace);
     assertThat(permissions(role.getRules()))
-        .isEqualTo(grants("coordination.k8s.io", "leases", "get", "create", "update", "patch"));
+        .isEqualTo(grants("coordination.k8s.io", "leases", "get create update patch"));
     // create cannot be restricted by name; the rest is restricted to the operator's Lease.
-    // fabric8's
-    // LeaseLock renews with PATCH (without it a leader loses its Lease and exits: found by e2e).
+    // fabric8's LeaseLock renews with PATCH (without it a leader loses its Lease and exits: found
+    // by e2e).
     assertThat(role.getRules())
         .allSatisfy(
             rule -> {

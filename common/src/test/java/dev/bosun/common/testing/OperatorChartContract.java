@@ -50,6 +50,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public abstract class OperatorChartContract {
 
+  /** The release name every operator chart test renders. */
+  protected static final String RELEASE = "bosun";
+
+  /** The namespace every operator chart test renders into. */
+  protected static final String NAMESPACE = "bosun-system";
+
   private static final String SERVICE_MONITOR = "ServiceMonitor";
   private static final String SERVICE_MONITOR_API = "monitoring.coreos.com/v1/ServiceMonitor";
 
@@ -74,6 +80,11 @@ public abstract class OperatorChartContract {
     this.operatorName = operatorName;
     this.crdGroup = crdGroup;
     this.operatorPermissions = operatorPermissions;
+  }
+
+  /** The chart of the module under test (Surefire runs in the module directory). */
+  protected static HelmChartFixture moduleChart() {
+    return new HelmChartFixture(Path.of("chart"), RELEASE, NAMESPACE);
   }
 
   /** The chart under test. */

@@ -3,6 +3,7 @@ package dev.bosun.config.chart;
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
+import static dev.bosun.common.testing.ChartAssertions.permissions;
 import static dev.bosun.common.testing.ChartAssertions.resolvedEnv;
 import static dev.bosun.common.testing.HelmChartFixture.all;
 import static dev.bosun.common.testing.HelmChartFixture.only;
@@ -56,52 +57,26 @@ class ConfigSyncChartTest extends OperatorChartContract {
           "configmapsyncs.config.bosun.dev-v1.yml",
           "configmonitors.config.bosun.dev-v1.yml",
           "secretsyncs.config.bosun.dev-v1.yml");
-  private static final String RELEASE = "bosun";
-  private static final String NAMESPACE = "bosun-system";
   private static final KubernetesSerialization SERIALIZATION = HelmChartFixture.serialization();
 
-  /** Surefire runs in the module directory. */
-  private static final HelmChartFixture CHART =
-      new HelmChartFixture(Path.of("chart"), RELEASE, NAMESPACE);
+  private static final HelmChartFixture CHART = moduleChart();
 
   /** What the operator does, as "apiGroup|resource|verb"; the chart must grant exactly this. */
   private static final Set<String> OPERATOR_PERMISSIONS =
-      Stream.of(
-              grants(
-                  "config.bosun.dev",
-                  List.of("configmapsyncs", "secretsyncs", "configmonitors"),
-                  "get",
-                  "list",
-                  "watch",
-                  "patch",
-                  "update"),
-              grants(
-                  "config.bosun.dev",
-                  List.of("configmapsyncs/status", "secretsyncs/status", "configmonitors/status"),
-                  "get",
-                  "patch",
-                  "update"),
-              grants(
-                  "",
-                  List.of("configmaps", "secrets"),
-                  "get",
-                  "list",
-                  "watch",
-                  "create",
-                  "patch",
-                  "update",
-                  "delete"),
-              grants("", "namespaces", "get", "list", "watch"),
-              grants("", "pods", "list", "delete"),
-              grants("", "events", "create", "patch", "update"),
-              grants(
-                  "apps",
-                  List.of("deployments", "statefulsets", "daemonsets"),
-                  "get",
-                  "list",
-                  "patch"))
-          .flatMap(Set::stream)
-          .collect(Collectors.toUnmodifiableSet());
+      permissions(
+          grants(
+              "config.bosun.dev",
+              List.of("configmapsyncs", "secretsyncs", "configmonitors"),
+              "get list watch patch update"),
+          grants(
+              "config.bosun.dev",
+              List.of("configmapsyncs/status", "secretsyncs/status", "configmonitors/status"),
+              "get patch update"),
+          grants("", List.of("configmaps", "secrets"), "get list watch create patch update delete"),
+          grants("", "namespaces", "get list watch"),
+          grants("", "pods", "list delete"),
+          grants("", "events", "create patch update"),
+          grants("apps", List.of("deployments", "statefulsets", "daemonsets"), "get list patch"));
 
   ConfigSyncChartTest() {
     super(CHART, ConfigSyncOperator.NAME, "config.bosun.dev", OPERATOR_PERMISSIONS);

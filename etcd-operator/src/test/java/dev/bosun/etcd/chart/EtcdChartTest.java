@@ -4,6 +4,7 @@ import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
 import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
+import static dev.bosun.common.testing.ChartAssertions.permissions;
 import static dev.bosun.common.testing.ChartAssertions.resolvedEnv;
 import static dev.bosun.common.testing.HelmChartFixture.all;
 import static dev.bosun.common.testing.HelmChartFixture.only;
@@ -25,8 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,46 +38,26 @@ class EtcdChartTest extends OperatorChartContract {
 
   private static final List<String> CRD_FILES =
       List.of("etcdbackups.etcd.bosun.dev-v1.yml", "etcdclusters.etcd.bosun.dev-v1.yml");
-  private static final String RELEASE = "bosun";
-  private static final String NAMESPACE = "bosun-system";
   private static final String FULLNAME = "bosun-bosun-etcd-operator";
-  private static final HelmChartFixture CHART =
-      new HelmChartFixture(Path.of("chart"), RELEASE, NAMESPACE);
+  private static final HelmChartFixture CHART = moduleChart();
 
   /** What the operator does, as "apiGroup|resource|verb"; the chart must grant exactly this. */
   private static final Set<String> OPERATOR_PERMISSIONS =
-      Stream.of(
-              grants(
-                  "etcd.bosun.dev",
-                  List.of("etcdclusters", "etcdbackups"),
-                  "get",
-                  "list",
-                  "watch",
-                  "patch",
-                  "update"),
-              grants(
-                  "etcd.bosun.dev",
-                  List.of("etcdclusters/status", "etcdbackups/status"),
-                  "get",
-                  "patch",
-                  "update"),
-              grants("", "pods", "get", "list", "watch", "create", "patch", "update", "delete"),
-              grants(
-                  "",
-                  "persistentvolumeclaims",
-                  "get",
-                  "list",
-                  "watch",
-                  "create",
-                  "patch",
-                  "update",
-                  "delete"),
-              grants("", "services", "get", "list", "watch", "create", "patch", "update"),
-              grants("", "secrets", "get", "create", "update"),
-              grants("", "events", "create", "patch", "update"),
-              grants("policy", "poddisruptionbudgets", "get", "list", "watch", "create", "patch"))
-          .flatMap(Set::stream)
-          .collect(Collectors.toUnmodifiableSet());
+      permissions(
+          grants(
+              "etcd.bosun.dev",
+              List.of("etcdclusters", "etcdbackups"),
+              "get list watch patch update"),
+          grants(
+              "etcd.bosun.dev",
+              List.of("etcdclusters/status", "etcdbackups/status"),
+              "get patch update"),
+          grants("", "pods", "get list watch create patch update delete"),
+          grants("", "persistentvolumeclaims", "get list watch create patch update delete"),
+          grants("", "services", "get list watch create patch update"),
+          grants("", "secrets", "get create update"),
+          grants("", "events", "create patch update"),
+          grants("policy", "poddisruptionbudgets", "get list watch create patch"));
 
   EtcdChartTest() {
     super(CHART, EtcdOperator.NAME, "etcd.bosun.dev", OPERATOR_PERMISSIONS);

@@ -4,6 +4,7 @@ import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
 import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
+import static dev.bosun.common.testing.ChartAssertions.permissions;
 import static dev.bosun.common.testing.HelmChartFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,49 +35,25 @@ class MySQLChartTest extends NamespaceScopedChartContract {
 
   private static final Path CRD_SOURCE =
       Path.of("..", "crds", "mysql.bosun.dev", "mysqlclusters.mysql.bosun.dev-v1.yml");
-  private static final String RELEASE = "bosun";
-  private static final String NAMESPACE = "bosun-system";
 
-  /** Surefire runs in the module directory. */
-  private static final HelmChartFixture CHART =
-      new HelmChartFixture(Path.of("chart"), RELEASE, NAMESPACE);
+  private static final HelmChartFixture CHART = moduleChart();
 
   /** What the operator does, as "apiGroup|resource|verb"; the chart must grant exactly this. */
   private static final Set<String> OPERATOR_PERMISSIONS =
-      Stream.of(
-              grants("mysql.bosun.dev", "mysqlclusters", "get", "list", "watch", "patch", "update"),
-              grants("mysql.bosun.dev", "mysqlbackups", "get", "list", "watch", "patch", "update"),
-              grants("mysql.bosun.dev", "mysqlclusters/status", "get", "patch", "update"),
-              grants("mysql.bosun.dev", "mysqlbackups/status", "get", "patch", "update"),
-              grants(
-                  "apps",
-                  "statefulsets",
-                  "get",
-                  "list",
-                  "watch",
-                  "create",
-                  "patch",
-                  "update",
-                  "delete"),
-              grants("", "services", "get", "list", "watch", "create", "patch", "update", "delete"),
-              grants(
-                  "", "configmaps", "get", "list", "watch", "create", "patch", "update", "delete"),
-              // Secrets: read and generate, never update or delete (passwords of existing data).
-              grants("", "secrets", "get", "list", "watch", "create"),
-              // Pods: the role label moves with the primary; upgrades delete one pod at a time.
-              grants("", "pods", "get", "list", "watch", "patch", "update", "delete"),
-              grants("", "events", "create", "patch", "update"),
-              grants(
-                  "policy",
-                  "poddisruptionbudgets",
-                  "get",
-                  "list",
-                  "watch",
-                  "create",
-                  "patch",
-                  "update"))
-          .flatMap(Set::stream)
-          .collect(Collectors.toUnmodifiableSet());
+      permissions(
+          grants("mysql.bosun.dev", "mysqlclusters", "get list watch patch update"),
+          grants("mysql.bosun.dev", "mysqlbackups", "get list watch patch update"),
+          grants("mysql.bosun.dev", "mysqlclusters/status", "get patch update"),
+          grants("mysql.bosun.dev", "mysqlbackups/status", "get patch update"),
+          grants("apps", "statefulsets", "get list watch create patch update delete"),
+          grants("", "services", "get list watch create patch update delete"),
+          grants("", "configmaps", "get list watch create patch update delete"),
+          // Secrets: read and generate, never update or delete (passwords of existing data).
+          grants("", "secrets", "get list watch create"),
+          // Pods: the role label moves with the primary; upgrades delete one pod at a time.
+          grants("", "pods", "get list watch patch update delete"),
+          grants("", "events", "create patch update"),
+          grants("policy", "poddisruptionbudgets", "get list watch create patch update"));
 
   MySQLChartTest() {
     super(CHART, MySQLOperator.NAME, "mysql.bosun.dev", OPERATOR_PERMISSIONS);

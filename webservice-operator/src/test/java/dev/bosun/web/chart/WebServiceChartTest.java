@@ -2,6 +2,7 @@ package dev.bosun.web.chart;
 
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
 import static dev.bosun.common.testing.ChartAssertions.grants;
+import static dev.bosun.common.testing.ChartAssertions.permissions;
 import static dev.bosun.common.testing.HelmChartFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,8 +18,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,62 +29,24 @@ class WebServiceChartTest extends NamespaceScopedChartContract {
 
   private static final Path CRD_SOURCE =
       Path.of("..", "crds", "web.bosun.dev", "webservices.web.bosun.dev-v1.yml");
-  private static final String RELEASE = "bosun";
-  private static final String NAMESPACE = "bosun-system";
 
-  /** Surefire runs in the module directory. */
-  private static final HelmChartFixture CHART =
-      new HelmChartFixture(Path.of("chart"), RELEASE, NAMESPACE);
+  private static final HelmChartFixture CHART = moduleChart();
 
   /** What the operator does, as "apiGroup|resource|verb"; the chart must grant exactly this. */
   private static final Set<String> OPERATOR_PERMISSIONS =
-      Stream.of(
-              grants("web.bosun.dev", "webservices", "get", "list", "watch", "patch", "update"),
-              grants("web.bosun.dev", "webservices/status", "get", "patch", "update"),
-              grants(
-                  "apps",
-                  "deployments",
-                  "get",
-                  "list",
-                  "watch",
-                  "create",
-                  "patch",
-                  "update",
-                  "delete"),
-              grants("", "services", "get", "list", "watch", "create", "patch", "update", "delete"),
-              grants("", "pods", "get", "list", "watch"),
-              grants("", "events", "create", "patch", "update"),
-              grants(
-                  "autoscaling",
-                  "horizontalpodautoscalers",
-                  "get",
-                  "list",
-                  "watch",
-                  "create",
-                  "patch",
-                  "update",
-                  "delete"),
-              grants(
-                  "networking.k8s.io",
-                  "ingresses",
-                  "get",
-                  "list",
-                  "watch",
-                  "create",
-                  "patch",
-                  "update",
-                  "delete"),
-              grants(
-                  "policy",
-                  "poddisruptionbudgets",
-                  "get",
-                  "list",
-                  "watch",
-                  "create",
-                  "patch",
-                  "delete"))
-          .flatMap(Set::stream)
-          .collect(Collectors.toUnmodifiableSet());
+      permissions(
+          grants("web.bosun.dev", "webservices", "get list watch patch update"),
+          grants("web.bosun.dev", "webservices/status", "get patch update"),
+          grants("apps", "deployments", "get list watch create patch update delete"),
+          grants("", "services", "get list watch create patch update delete"),
+          grants("", "pods", "get list watch"),
+          grants("", "events", "create patch update"),
+          grants(
+              "autoscaling",
+              "horizontalpodautoscalers",
+              "get list watch create patch update delete"),
+          grants("networking.k8s.io", "ingresses", "get list watch create patch update delete"),
+          grants("policy", "poddisruptionbudgets", "get list watch create patch delete"));
 
   WebServiceChartTest() {
     super(CHART, WebServiceOperator.NAME, "web.bosun.dev", OPERATOR_PERMISSIONS);
