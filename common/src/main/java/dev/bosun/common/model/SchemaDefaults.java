@@ -15,8 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * type)}, and fabric8 parses any text that does not start with a brace or a bracket (every enum or
  * string default) as YAML, building a new YAML loader each time. Those initialisers run whenever a
  * model object is constructed: for every watch event, clone and status write. In the WebService
- * benchmark they took a seventh of the operator's CPU. The build points the generated initialisers
- * here instead (the parent POM's {@code schema-defaults} step).
+ * benchmark they took a seventh of the JVM's CPU samples while the operator ran. The build points
+ * the generated initialisers here instead (the parent POM's {@code schema-defaults} step).
  */
 public final class SchemaDefaults {
 

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -37,6 +38,15 @@ public class CanaryDeploymentDependent
   @Override
   protected Deployment desired(WebService primary, Context<WebService> context) {
     return desiredCanary(primary, Deployments.step(context).orElse(null));
+  }
+
+  /**
+   * Which of the WebService's Deployments is the canary: by name, not (as JOSDK would) by building
+   * the whole desired Deployment, revision digest included, each time it is looked up.
+   */
+  @Override
+  protected ResourceID targetSecondaryResourceID(WebService primary, Context<WebService> context) {
+    return new ResourceID(Deployments.canaryName(primary), primary.getMetadata().getNamespace());
   }
 
   /** The canary Deployment the step asks for (with no replicas when none runs). */

@@ -23,6 +23,7 @@ import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.Optional;
 
 /** The WebService's Deployment: its pods, rolled out without ever going below the ready count. */
@@ -44,6 +45,15 @@ public class DeploymentDependent extends CRUDKubernetesDependentResource<Deploym
   protected Deployment desired(WebService primary, Context<WebService> context) {
     return desiredDeployment(
         primary, Deployments.stable(primary, context), Deployments.step(context).orElse(null));
+  }
+
+  /**
+   * Which of the WebService's Deployments is the stable one: by name, not (as JOSDK would) by
+   * building the whole desired Deployment, revision digest included, each time it is looked up.
+   */
+  @Override
+  protected ResourceID targetSecondaryResourceID(WebService primary, Context<WebService> context) {
+    return new ResourceID(primary.getMetadata().getName(), primary.getMetadata().getNamespace());
   }
 
   /** The Deployment a WebService without a gray release in progress asks for. */

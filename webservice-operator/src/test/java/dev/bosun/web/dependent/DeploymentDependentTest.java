@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,16 @@ class DeploymentDependentTest {
         - {name: http, port: 80, containerPort: 8080}
         - {name: metrics, port: 9090}
       """;
+
+  @Test
+  void theStableAndTheCanaryDeploymentAreToldApartByNameAlone() {
+    WebService ws = webService(MINIMAL, 7);
+    // No context: telling them apart builds no desired Deployment (that needs the informers).
+    assertThat(new DeploymentDependent().targetSecondaryResourceID(ws, null))
+        .isEqualTo(new ResourceID("shop", "prod"));
+    assertThat(new CanaryDeploymentDependent().targetSecondaryResourceID(ws, null))
+        .isEqualTo(new ResourceID("shop-canary", "prod"));
+  }
 
   @Test
   void identityLabelsAndAnnotation() {
