@@ -12,8 +12,8 @@ import java.util.Objects;
  * An informer store that drops each object's managedFields, often the largest part of an object and
  * read by nothing here; or, for the managed dependents JOSDK's server-side-apply matcher compares,
  * every entry but the operator's own (the matcher reads only that one), whose field set is kept as
- * text ({@link CompactFieldsV1}). The metadata's strings are made the JVM's shared copies ({@link
- * SharedStrings}).
+ * text ({@link CompactFieldsV1}). What is left is compacted ({@link CompactObjects}): shared copies
+ * of its strings and of empty collections.
  */
 public class TrimmedItemStore<T extends HasMetadata> extends BasicItemStore<T> {
 
@@ -44,7 +44,7 @@ public class TrimmedItemStore<T extends HasMetadata> extends BasicItemStore<T> {
                   .map(m -> compact(m, before))
                   .toList());
     }
-    SharedStrings.share(obj.getMetadata());
+    CompactObjects.compact(obj);
     return super.put(key, obj);
   }
 
