@@ -6,6 +6,7 @@ import dev.bosun.common.status.Conditions;
 import dev.bosun.mysql.dependent.ClusterObjectsTest;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.Instance;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.Plan;
 import dev.bosun.mysql.topology.Step;
@@ -34,30 +35,11 @@ class ClusterStatusBuilderTest {
           "db-1", new Address("127.0.0.1", 3301));
 
   static InstanceState primary(boolean semiSync) {
-    return new InstanceState(
-        "db-0", 0, true, "0-1-5", "0-1-5", "", false, false, null, 0, false, false, null, 0, 0, "",
-        semiSync);
+    return Instance.primary("db-0", 0, "0-1-5").semiSyncSourceOn(semiSync).build();
   }
 
   static InstanceState replica() {
-    return new InstanceState(
-        "db-1",
-        1,
-        true,
-        "0-1-5",
-        "0-1-5",
-        "0-1-5",
-        true,
-        true,
-        "127.0.0.1",
-        3300,
-        true,
-        true,
-        2L,
-        0,
-        0,
-        "0-1-5",
-        false);
+    return Instance.replica("db-1", 1, "0-1-5", "127.0.0.1", 3300).lagSeconds(2L).build();
   }
 
   private MySQLClusterStatus build(Step step, Set<String> errant, InstanceState... observed) {
@@ -129,24 +111,13 @@ class ClusterStatusBuilderTest {
   }
 
   static InstanceState replica(boolean io, boolean sql, Long lag, int ioErrno, int sqlErrno) {
-    return new InstanceState(
-        "db-1",
-        1,
-        true,
-        "0-1-5",
-        "0-1-5",
-        "0-1-5",
-        true,
-        true,
-        "127.0.0.1",
-        3300,
-        io,
-        sql,
-        lag,
-        ioErrno,
-        sqlErrno,
-        "0-1-5",
-        false);
+    return Instance.replica("db-1", 1, "0-1-5", "127.0.0.1", 3300)
+        .ioRunning(io)
+        .sqlRunning(sql)
+        .lagSeconds(lag)
+        .lastIoErrno(ioErrno)
+        .lastSqlErrno(sqlErrno)
+        .build();
   }
 
   @Test

@@ -54,13 +54,14 @@ class CandidatesTest {
   void byReceivedTheReplicaThatReceivedMostWinsEvenIfItAppliedLess() {
     // db-1 applied 8 but received 10 (semi-sync acknowledged 9 and 10 on receipt); db-2 applied 9.
     InstanceState received =
-        new InstanceState(
-            "db-1", 1, true, "0-1-8", "0-1-8", "0-1-8", true, true, "h", 1, false, false, null, 0,
-            0, "0-1-10", false);
+        Instance.replica("db-1", 1, "0-1-8", "h", 1)
+            .ioRunning(false)
+            .sqlRunning(false)
+            .lagSeconds(null)
+            .received("0-1-10")
+            .build();
     InstanceState applied =
-        new InstanceState(
-            "db-2", 2, true, "0-1-9", "0-1-9", "0-1-9", true, true, "h", 1, false, true, null, 0, 0,
-            "0-1-9", false);
+        Instance.replica("db-2", 2, "0-1-9", "h", 1).ioRunning(false).lagSeconds(null).build();
     List<InstanceState> both = List.of(received, applied);
     assertThat(Candidates.choose(both, both, new MariaDbGtids()).chosen())
         .map(InstanceState::name)
@@ -89,9 +90,11 @@ class CandidatesTest {
     var gtids = new MariaDbGtids();
     var chosen = fenced("db-1", "0-1-10");
     var ahead =
-        new InstanceState(
-            "db-2", 2, true, "0-1-9", "0-1-9", "0-1-9", true, true, "h", 1, false, true, null, 0, 0,
-            "0-1-11", false);
+        Instance.replica("db-2", 2, "0-1-9", "h", 1)
+            .ioRunning(false)
+            .lagSeconds(null)
+            .received("0-1-11")
+            .build();
     assertThat(Candidates.followers(chosen, List.of(chosen, ahead), gtids)).isEmpty();
   }
 }

@@ -17,47 +17,23 @@ class RebuildsTest {
   /** A replica with a local write (0-3-10) beyond what it received from db-0 (0-1-9). */
   static InstanceState errantReplica(String name) {
     Address a = addr("db-0");
-    return new InstanceState(
-        name,
-        TopologyPlannerTest.ord(name),
-        true,
-        "0-3-10",
-        "0-3-10",
-        "0-1-9",
-        true,
-        true,
-        a.host(),
-        a.port(),
-        true,
-        false,
-        null,
-        0,
-        1950,
-        "0-1-10",
-        false);
+    return Instance.replica(name, TopologyPlannerTest.ord(name), "0-3-10", a.host(), a.port())
+        .replicated("0-1-9")
+        .received("0-1-10")
+        .sqlRunning(false)
+        .lagSeconds(null)
+        .lastSqlErrno(1950)
+        .build();
   }
 
   /** A replica whose applier stopped on a duplicate key (its data differs from the primary's). */
   static InstanceState duplicateKey(String name, String gtid) {
     Address a = addr("db-0");
-    return new InstanceState(
-        name,
-        TopologyPlannerTest.ord(name),
-        true,
-        gtid,
-        gtid,
-        gtid,
-        true,
-        true,
-        a.host(),
-        a.port(),
-        true,
-        false,
-        null,
-        0,
-        1062,
-        gtid,
-        false);
+    return Instance.replica(name, TopologyPlannerTest.ord(name), gtid, a.host(), a.port())
+        .sqlRunning(false)
+        .lagSeconds(null)
+        .lastSqlErrno(1062)
+        .build();
   }
 
   private static TopologyPlannerTest.In cluster(InstanceState... others) {
@@ -371,9 +347,12 @@ class RebuildsTest {
     Address a = addr("db-0");
     in.instances.set(
         2,
-        new InstanceState(
-            "db-2", 2, true, "0-1-11", "0-1-11", "0-1-11", true, true, a.host(), a.port(), true,
-            false, null, 0, 1950, "0-2-12", false));
+        Instance.replica("db-2", 2, "0-1-11", a.host(), a.port())
+            .received("0-2-12")
+            .sqlRunning(false)
+            .lagSeconds(null)
+            .lastSqlErrno(1950)
+            .build());
     in.previous = "db-1";
     in.promotion = "0-2-5";
     assertThat(maria.plan(in.build()).step())

@@ -29,24 +29,7 @@ class ScaleDownTest {
   void aReplicaHoldingWhatNoRemainingMemberHasIsKept() {
     // db-2 received 0-1-21 (acknowledged it); the remaining members have applied up to 20.
     InstanceState ahead =
-        new InstanceState(
-            "db-2",
-            2,
-            true,
-            "0-1-20",
-            "0-1-20",
-            "0-1-20",
-            true,
-            true,
-            "127.0.0.1",
-            3300,
-            true,
-            true,
-            0L,
-            0,
-            0,
-            "0-1-21",
-            false);
+        Instance.replica("db-2", 2, "0-1-20", "127.0.0.1", 3300).received("0-1-21").build();
     var observed = List.of(primary("db-0", "0-1-20"), replica("db-1", "0-1-20", "db-0"), ahead);
     assertThat(ScaleDown.holdBack(observed, 2, maria))
         .contains("db-2 holds transactions (up to 0-1-21)");

@@ -23,30 +23,25 @@ class TopologyPlannerTest {
   }
 
   static InstanceState primary(String name, String gtid) {
-    return new InstanceState(
-        name, ord(name), true, gtid, gtid, "", false, false, null, 0, false, false, null, 0, 0, "",
-        true);
+    return Instance.primary(name, ord(name), gtid).build();
   }
 
   static InstanceState fenced(String name, String gtid) {
-    return new InstanceState(
-        name, ord(name), true, gtid, gtid, "", true, false, null, 0, false, false, null, 0, 0, "",
-        false);
+    return Instance.primary(name, ord(name), gtid).readOnly(true).semiSyncSourceOn(false).build();
   }
 
   static InstanceState replica(String name, String gtid, String source) {
     Address a = addr(source);
-    return new InstanceState(
-        name, ord(name), true, gtid, gtid, gtid, true, true, a.host(), a.port(), true, true, 0L, 0,
-        0, gtid, false);
+    return Instance.replica(name, ord(name), gtid, a.host(), a.port()).build();
   }
 
   /** A replica whose source died: its IO thread is reconnecting, not receiving. */
   static InstanceState orphan(String name, String gtid, String source) {
     Address a = addr(source);
-    return new InstanceState(
-        name, ord(name), true, gtid, gtid, gtid, true, true, a.host(), a.port(), false, true, null,
-        0, 0, gtid, false);
+    return Instance.replica(name, ord(name), gtid, a.host(), a.port())
+        .ioRunning(false)
+        .lagSeconds(null)
+        .build();
   }
 
   static InstanceState down(String name) {
@@ -140,9 +135,7 @@ class TopologyPlannerTest {
     In steady =
         new In()
             .with(
-                new InstanceState(
-                    "db-0", 0, true, "0-1-5", "0-1-5", "", false, false, null, 0, false, false,
-                    null, 0, 0, "", false),
+                Instance.primary("db-0", 0, "0-1-5").semiSyncSourceOn(false).build(),
                 replica("db-1", "0-1-5", "db-0"),
                 replica("db-2", "0-1-5", "db-0"));
     steady.primary = "db-0";
@@ -186,24 +179,12 @@ class TopologyPlannerTest {
   @Test
   void aReplicaWithLocalWritesIsErrantAndNotReattached() {
     InstanceState errant =
-        new InstanceState(
-            "db-2",
-            2,
-            true,
-            "0-3-10",
-            "0-3-10",
-            "0-1-9",
-            true,
-            true,
-            "127.0.0.1",
-            3300,
-            false,
-            true,
-            null,
-            0,
-            0,
-            "0-1-9",
-            false);
+        Instance.replica("db-2", 2, "0-3-10", "127.0.0.1", 3300)
+            .replicated("0-1-9")
+            .received("0-1-9")
+            .ioRunning(false)
+            .lagSeconds(null)
+            .build();
     In in = new In().with(primary("db-0", "0-1-9"), replica("db-1", "0-1-9", "db-0"), errant);
     in.primary = "db-0";
     Plan plan = maria.plan(in.build());
@@ -216,24 +197,10 @@ class TopologyPlannerTest {
     // The applier logged 0-1-10 but had not yet recorded it as applied (gtid_slave_pos 0-1-9);
     // the received position, read after the binlog's, holds it: the source's, not a local write.
     InstanceState committing =
-        new InstanceState(
-            "db-2",
-            2,
-            true,
-            "0-1-10",
-            "0-1-10",
-            "0-1-9",
-            true,
-            true,
-            "127.0.0.1",
-            3300,
-            true,
-            true,
-            0L,
-            0,
-            0,
-            "0-1-12",
-            false);
+        Instance.replica("db-2", 2, "0-1-10", "127.0.0.1", 3300)
+            .replicated("0-1-9")
+            .received("0-1-12")
+            .build();
     In in = new In().with(primary("db-0", "0-1-12"), replica("db-1", "0-1-12", "db-0"), committing);
     in.primary = "db-0";
     assertThat(maria.plan(in.build()).errant()).isEmpty();
@@ -254,24 +221,11 @@ class TopologyPlannerTest {
   @Test
   void aDivergedReplicationErrorMarksTheReplicaErrant() {
     InstanceState broken =
-        new InstanceState(
-            "db-1",
-            1,
-            true,
-            "0-1-5",
-            "0-1-5",
-            "0-1-5",
-            true,
-            true,
-            "127.0.0.1",
-            3300,
-            false,
-            true,
-            null,
-            1236,
-            0,
-            "0-1-5",
-            false);
+        Instance.replica("db-1", 1, "0-1-5", "127.0.0.1", 3300)
+            .ioRunning(false)
+            .lagSeconds(null)
+            .lastIoErrno(1236)
+            .build();
     In in = new In().with(primary("db-0", "0-1-9"), broken, replica("db-2", "0-1-9", "db-0"));
     in.primary = "db-0";
     assertThat(maria.plan(in.build()).errant()).containsExactly("db-1");

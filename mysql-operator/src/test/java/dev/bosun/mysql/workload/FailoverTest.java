@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bosun.mysql.sql.MariaDbGtids;
+import dev.bosun.mysql.topology.Instance;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.PromotionIntent;
 import dev.bosun.mysql.topology.Step;
@@ -39,24 +40,11 @@ class FailoverTest {
    * A replica of the dead db-0 that applied {@code executed} and received up to {@code received}.
    */
   private static InstanceState replica(String name, String executed, String received) {
-    return new InstanceState(
-        name,
-        Integer.parseInt(name.substring(3)),
-        true,
-        executed,
-        executed,
-        executed,
-        true,
-        true,
-        "db-0",
-        3306,
-        false,
-        true,
-        null,
-        0,
-        0,
-        received,
-        false);
+    return Instance.replica(name, Integer.parseInt(name.substring(3)), executed, "db-0", 3306)
+        .ioRunning(false)
+        .lagSeconds(null)
+        .received(received)
+        .build();
   }
 
   /** Servers that record what is done to them, in order, with the boundaries in between. */
@@ -249,11 +237,7 @@ class FailoverTest {
   @Test
   void anOldPrimaryThatStillTookWritesIsFencedAndTheFailoverReplanned() throws Exception {
     Servers s = threeMembers();
-    s.states.put(
-        "db-0",
-        new InstanceState(
-            "db-0", 0, true, "0-1-12", "0-1-12", "", false, false, null, 0, false, false, null, 0,
-            0, "", true));
+    s.states.put("db-0", Instance.primary("db-0", 0, "0-1-12").build());
     Outcome out = runThree(s);
 
     assertThat(out.reason()).isEqualTo("FailoverReplanned");
