@@ -100,7 +100,6 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   static final String INVALID_SPEC = "InvalidSpec";
   static final String RESOURCE_CONFLICT = "ResourceConflict";
   private static final Logger LOG = LoggerFactory.getLogger(WebServiceReconciler.class);
-  static final Duration FIRST_STATUS_WAIT = Duration.ofSeconds(10);
 
   private final EventRecorder events;
   private final Clock clock;
@@ -187,10 +186,10 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     }
     keepDisruptionBudget(ws, context);
     if (creating) {
-      // The children were just created: the Deployment's first report (within a second) brings
-      // the first status, instead of a "creating" status overwritten a moment later. Should that
-      // report never come, the status is written at the latest after FIRST_STATUS_WAIT.
-      return UpdateControl.<WebService>noUpdate().rescheduleAfter(FIRST_STATUS_WAIT);
+      // The children were just created: the Deployment's reports bring the first status, instead
+      // of a "creating" status overwritten a moment later. Should no report come, the status is
+      // written at the latest after FirstStatus.WAIT.
+      return UpdateControl.<WebService>noUpdate().rescheduleAfter(FirstStatus.WAIT);
     }
 
     WebServiceStatus status =
@@ -200,6 +199,13 @@ public class WebServiceReconciler implements Reconciler<WebService> {
             context.getSecondaryResource(Service.class),
             context.getSecondaryResources(Pod.class),
             GrayRelease.view(ws, step, Deployments.canary(ws, context)));
+    if (GrayRelease.canary(ws).isEmpty()) {
+      Optional<Duration> firstWait = FirstStatus.remainingWait(ws, previous, status, clock);
+      if (firstWait.isPresent()) {
+        // A first rollout under way: its end (or the wait's) brings the first status.
+        return UpdateControl.<WebService>noUpdate().rescheduleAfter(firstWait.get());
+      }
+    }
     step.announcement()
         .ifPresent(
             a -> {
