@@ -4,8 +4,8 @@ import static dev.bosun.web.status.WebServiceStatusAggregator.DEGRADED;
 import static dev.bosun.web.status.WebServiceStatusAggregator.READY;
 
 import dev.bosun.common.status.Conditions;
-import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceStatus;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,8 +16,9 @@ import java.util.Optional;
  * When a new WebService's first status is written. A first rollout that goes well is over within
  * seconds: a "rolling out" status written on the way would be overwritten a moment later by
  * "Ready", one more write and watch event per WebService for nobody. So the first status waits for
- * the first rollout, at most {@link #WAIT} after the WebService was created; it is written at once
- * when there is news (Ready, or Degraded: a Pod that cannot pull its image, a crash loop).
+ * the first rollout, at most {@link #WAIT} after its Deployment was created (the rollout's start,
+ * however long the operator took to get there); it is written at once when there is news (Ready, or
+ * Degraded: a Pod that cannot pull its image, a crash loop).
  */
 final class FirstStatus {
 
@@ -28,16 +29,20 @@ final class FirstStatus {
 
   /**
    * How much longer the first status waits, or empty when {@code status} is to be written now: the
-   * WebService has a status already, the new one is news, or the wait is over.
+   * WebService has a status already, the new one is news, there is no Deployment (yet) to wait for,
+   * or the wait is over.
    */
   static Optional<Duration> remainingWait(
-      WebService ws, WebServiceStatus previous, WebServiceStatus status, Clock clock) {
+      Optional<Deployment> stable,
+      WebServiceStatus previous,
+      WebServiceStatus status,
+      Clock clock) {
     if (previous != null
         || Conditions.isTrue(status.getConditions(), READY)
         || Conditions.isTrue(status.getConditions(), DEGRADED)) {
       return Optional.empty();
     }
-    Optional<Instant> created = created(ws);
+    Optional<Instant> created = stable.flatMap(FirstStatus::created);
     if (created.isEmpty()) {
       return Optional.empty();
     }
@@ -48,8 +53,8 @@ final class FirstStatus {
         : Optional.of(left.compareTo(WAIT) > 0 ? WAIT : left);
   }
 
-  private static Optional<Instant> created(WebService ws) {
-    String timestamp = ws.getMetadata().getCreationTimestamp();
+  private static Optional<Instant> created(Deployment deployment) {
+    String timestamp = deployment.getMetadata().getCreationTimestamp();
     if (timestamp == null) {
       return Optional.empty();
     }

@@ -34,6 +34,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -192,15 +193,16 @@ public class WebServiceReconciler implements Reconciler<WebService> {
       return UpdateControl.<WebService>noUpdate().rescheduleAfter(FirstStatus.WAIT);
     }
 
+    Optional<Deployment> stable = Deployments.stable(ws, context);
     WebServiceStatus status =
         aggregator.aggregate(
             ws,
-            Deployments.stable(ws, context),
+            stable,
             context.getSecondaryResource(Service.class),
             context.getSecondaryResources(Pod.class),
             GrayRelease.view(ws, step, Deployments.canary(ws, context)));
     if (GrayRelease.canary(ws).isEmpty()) {
-      Optional<Duration> firstWait = FirstStatus.remainingWait(ws, previous, status, clock);
+      Optional<Duration> firstWait = FirstStatus.remainingWait(stable, previous, status, clock);
       if (firstWait.isPresent()) {
         // A first rollout under way: its end (or the wait's) brings the first status.
         return UpdateControl.<WebService>noUpdate().rescheduleAfter(firstWait.get());

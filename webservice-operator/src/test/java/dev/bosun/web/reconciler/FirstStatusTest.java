@@ -1,27 +1,33 @@
 package dev.bosun.web.reconciler;
 
-import static dev.bosun.web.WebServices.webService;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class FirstStatusTest {
 
   private static final Instant CREATED = Instant.parse("2026-11-26T02:00:00Z");
 
-  private static WebService created(Instant at) {
-    WebService ws = webService("shop", "registry.example.com/shop:1.0", 2);
-    ws.getMetadata().setCreationTimestamp(at == null ? null : at.toString());
-    return ws;
+  /** The WebService's Deployment, created at {@code at}. */
+  private static Optional<Deployment> created(Instant at) {
+    return Optional.of(
+        new DeploymentBuilder()
+            .withNewMetadata()
+            .withName("shop")
+            .withCreationTimestamp(at == null ? null : at.toString())
+            .endMetadata()
+            .build());
   }
 
   private static Clock at(Duration sinceCreation) {
@@ -71,6 +77,8 @@ class FirstStatusTest {
     assertThat(FirstStatus.remainingWait(created(CREATED), null, ROLLING_OUT, at(FirstStatus.WAIT)))
         .isEmpty();
     assertThat(FirstStatus.remainingWait(created(null), null, ROLLING_OUT, at(Duration.ZERO)))
+        .isEmpty();
+    assertThat(FirstStatus.remainingWait(Optional.empty(), null, ROLLING_OUT, at(Duration.ZERO)))
         .isEmpty();
   }
 
