@@ -73,8 +73,9 @@ final class CompactObjects {
         Object smaller = smaller(value);
         if (smaller != value && field.getType().isInstance(smaller)) {
           field.set(object, smaller);
+          value = smaller;
         }
-        compact(field.get(object), depth + 1);
+        compact(value, depth + 1);
       } catch (IllegalAccessException e) {
         // Every walked field was made accessible when its class was first seen.
         throw new IllegalStateException(e);
