@@ -19,11 +19,16 @@ import java.util.Optional;
  * the first rollout, at most {@link #WAIT} after its Deployment was created (the rollout's start,
  * however long the operator took to get there); it is written at once when there is news (Ready, or
  * Degraded: a Pod that cannot pull its image, a crash loop).
+ *
+ * <p>The wait is long enough for a first rollout that pulls its image or lands on a busy cluster:
+ * at 10 s, a burst of 500 new WebServices on a loaded control plane still wrote two statuses for a
+ * fifth to a third of them (the ones whose rollout took longer), the second a moment after the
+ * first.
  */
 final class FirstStatus {
 
   /** The longest a new WebService goes without a status. */
-  static final Duration WAIT = Duration.ofSeconds(10);
+  static final Duration WAIT = Duration.ofSeconds(30);
 
   private FirstStatus() {}
 

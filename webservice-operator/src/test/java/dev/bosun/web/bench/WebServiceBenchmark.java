@@ -53,7 +53,7 @@ public final class WebServiceBenchmark {
   public static void main(String[] args) throws Exception {
     int count = Integer.getInteger("bench.count", 500);
     int idleSeconds = Integer.getInteger("bench.idleSeconds", 60);
-    int roundCount = Integer.getInteger("bench.rounds", 3);
+    int roundCount = Integer.getInteger("bench.rounds", 5);
     LocalControlPlane plane =
         LocalControlPlane.start(Files.createTempDirectory("bosun-bench"), false);
     try (KubernetesClient admin = plane.adminClient();
@@ -241,11 +241,13 @@ public final class WebServiceBenchmark {
     // built-in kind) does; the operator's own client registers its kind itself.
     run.user.getKubernetesSerialization().registerKubernetesResource(WebService.class);
     run.waiting = run.user.resources(WebService.class).inNamespace(ns).inform();
+    java.time.Instant started = java.time.Instant.now();
     long start = System.nanoTime();
     createAll(
         count, i -> run.user.resources(WebService.class).inNamespace(ns).resource(ws(i)).create());
     waitFor(count, () -> run.waiting.getStore().list(), WebServiceBenchmark::ready, start);
     run.nanos = System.nanoTime() - start;
+    Timeline.print(run.user, ns, started);
     run.heap = settledHeap() - run.heapBefore;
     return run;
   }
@@ -312,6 +314,7 @@ public final class WebServiceBenchmark {
     KubernetesClient client = plane.adminClient();
     namespace(client, ns);
     SharedIndexInformer<Deployment> informer = client.apps().deployments().inNamespace(ns).inform();
+    java.time.Instant started = java.time.Instant.now();
     long start = System.nanoTime();
     createAll(
         count,
@@ -325,6 +328,7 @@ public final class WebServiceBenchmark {
         });
     waitFor(count, () -> informer.getStore().list(), WebServiceBenchmark::rolledOut, start);
     long elapsed = System.nanoTime() - start;
+    Timeline.print(client, ns, started);
     return new Result(
         elapsed,
         settledHeap() - heapBefore,
@@ -354,11 +358,13 @@ public final class WebServiceBenchmark {
         && Conditions.isTrue(ws.getStatus().getConditions(), "Ready");
   }
 
-  private interface Creator {
+  /** One of N requests a side sends. */
+  interface Creator {
     void create(int i) throws Exception;
   }
 
-  private static void createAll(int count, Creator creator) throws Exception {
+  /** Sends {@code count} requests from {@link #THREADS} threads and waits for all. */
+  static void createAll(int count, Creator creator) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     List<Future<?>> futures = new ArrayList<>();
     for (int i = 0; i < count; i++) {
