@@ -21,10 +21,15 @@ final class CompactFieldsV1 extends FieldsV1 {
   private final String json;
 
   CompactFieldsV1(Map<String, Object> fields) {
+    // Shared: children of the same shape have the same field set (it names fields and list keys,
+    // not values), so a cache of a thousand Deployments holds their text once.
+    this.json = jsonOf(fields).intern();
+  }
+
+  /** A field set's JSON text, as a compacted one holds it. */
+  static String jsonOf(Map<String, Object> fields) {
     try {
-      // Shared: children of the same shape have the same field set (it names fields and list keys,
-      // not values), so a cache of a thousand Deployments holds their text once.
-      this.json = JSON.writeValueAsString(fields).intern();
+      return JSON.writeValueAsString(fields);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

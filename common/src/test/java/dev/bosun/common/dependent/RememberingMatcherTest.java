@@ -3,7 +3,6 @@ package dev.bosun.common.dependent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.FieldsV1;
-import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -14,35 +13,14 @@ import org.junit.jupiter.api.Test;
 
 class RememberingMatcherTest {
 
-  private static final String OPERATOR = "bosun-test-operator";
+  private static final String OPERATOR = OwnedChildren.OPERATOR;
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   private final RememberingMatcher<Deployment> matcher = new RememberingMatcher<>();
   private final AtomicInteger comparisons = new AtomicInteger();
 
   private static Deployment actual(UnaryOperator<DeploymentBuilder> change) {
-    FieldsV1 own = new FieldsV1();
-    own.setAdditionalProperty("f:spec", Map.of("f:replicas", Map.of()));
-    return change
-        .apply(
-            new DeploymentBuilder()
-                .withNewMetadata()
-                .withName("shop")
-                .withUid("uid-1")
-                .withGeneration(1L)
-                .withResourceVersion("10")
-                .addToLabels("app.kubernetes.io/instance", "shop")
-                .withManagedFields(
-                    new ManagedFieldsEntryBuilder()
-                        .withManager(OPERATOR)
-                        .withOperation("Apply")
-                        .withFieldsV1(own)
-                        .build())
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(2)
-                .endSpec())
-        .build();
+    return OwnedChildren.deployment(change);
   }
 
   private static Deployment desired(int replicas) {
@@ -71,15 +49,7 @@ class RememberingMatcherTest {
   @Test
   void aStatusOnlyChangeIsNotComparedAgain() {
     assertThat(match(actual(b -> b), desired(2), true)).isTrue();
-    Deployment statusUpdate =
-        actual(
-            b ->
-                b.editMetadata()
-                    .withResourceVersion("11")
-                    .endMetadata()
-                    .withNewStatus()
-                    .withReadyReplicas(2)
-                    .endStatus());
+    Deployment statusUpdate = OwnedChildren.rolledOut();
     assertThat(match(statusUpdate, desired(2), true)).isTrue();
     assertThat(comparisons).hasValue(1);
   }

@@ -1,5 +1,6 @@
 package dev.bosun.web.dependent;
 
+import dev.bosun.common.dependent.RememberingDependent;
 import dev.bosun.common.dependent.RememberingMatcher;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.v1alpha1.WebService;
@@ -7,7 +8,6 @@ import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscalerBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 
 /**
@@ -20,8 +20,7 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
             labelSelector = WebServiceOperator.MANAGED_SELECTOR,
             itemStore = OwnFieldsItemStore.class),
     matcher = RememberingMatcher.class)
-public class AutoscalerDependent
-    extends CRUDKubernetesDependentResource<HorizontalPodAutoscaler, WebService> {
+public class AutoscalerDependent extends RememberingDependent<HorizontalPodAutoscaler, WebService> {
 
   public AutoscalerDependent() {
     super(HorizontalPodAutoscaler.class);

@@ -3,6 +3,7 @@ package dev.bosun.web.dependent;
 import static dev.bosun.web.WebServiceOperator.APP;
 import static dev.bosun.web.WebServiceOperator.COMPONENT;
 
+import dev.bosun.common.dependent.RememberingDependent;
 import dev.bosun.common.dependent.RememberingMatcher;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.web.WebServiceOperator;
@@ -21,7 +22,6 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentStrategy;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStrategyBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.Optional;
@@ -33,7 +33,7 @@ import java.util.Optional;
             labelSelector = WebServiceOperator.MANAGED_SELECTOR,
             itemStore = OwnFieldsItemStore.class),
     matcher = RememberingMatcher.class)
-public class DeploymentDependent extends CRUDKubernetesDependentResource<Deployment, WebService> {
+public class DeploymentDependent extends RememberingDependent<Deployment, WebService> {
 
   private static final int REVISION_HISTORY = 5;
 
@@ -45,6 +45,13 @@ public class DeploymentDependent extends CRUDKubernetesDependentResource<Deploym
   protected Deployment desired(WebService primary, Context<WebService> context) {
     return desiredDeployment(
         primary, Deployments.stable(primary, context), Deployments.step(context).orElse(null));
+  }
+
+  /** The stable Deployment is also built from the rollout step (a canary's, changing with time). */
+  @Override
+  protected String desiredInputs(WebService primary, Context<WebService> context) {
+    String stored = super.desiredInputs(primary, context);
+    return stored == null ? null : stored + " " + Deployments.step(context).orElse(null);
   }
 
   /**

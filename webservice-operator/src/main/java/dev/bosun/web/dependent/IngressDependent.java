@@ -1,5 +1,6 @@
 package dev.bosun.web.dependent;
 
+import dev.bosun.common.dependent.RememberingDependent;
 import dev.bosun.common.dependent.RememberingMatcher;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.v1alpha1.WebService;
@@ -11,7 +12,6 @@ import io.fabric8.kubernetes.api.model.networking.v1.IngressBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressTLSBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +27,7 @@ import java.util.List;
             itemStore = OwnFieldsItemStore.class),
     matcher = RememberingMatcher.class)
 public class IngressDependent
-    extends CRUDKubernetesDependentResource<
+    extends RememberingDependent<
         io.fabric8.kubernetes.api.model.networking.v1.Ingress, WebService> {
 
   public IngressDependent() {

@@ -3,6 +3,7 @@ package dev.bosun.web.dependent;
 import static dev.bosun.web.WebServiceOperator.APP;
 import static dev.bosun.web.WebServiceOperator.COMPONENT;
 
+import dev.bosun.common.dependent.RememberingDependent;
 import dev.bosun.common.dependent.RememberingMatcher;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.web.WebServiceOperator;
@@ -12,7 +13,6 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import java.util.LinkedHashMap;
 
@@ -25,7 +25,7 @@ import java.util.LinkedHashMap;
             labelSelector = WebServiceOperator.MANAGED_SELECTOR,
             itemStore = OwnFieldsItemStore.class),
     matcher = RememberingMatcher.class)
-public class ServiceDependent extends CRUDKubernetesDependentResource<Service, WebService> {
+public class ServiceDependent extends RememberingDependent<Service, WebService> {
 
   public ServiceDependent() {
     super(Service.class);
