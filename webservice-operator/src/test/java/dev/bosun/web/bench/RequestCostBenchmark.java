@@ -14,9 +14,11 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 
 /**
  * What one request of each kind the WebService operator or its baseline sends costs the control
@@ -41,14 +43,38 @@ public final class RequestCostBenchmark {
     return sum;
   }
 
+  /**
+   * Waits until the API server, etcd and the controller manager together use under a fifth of a
+   * core over half a second: the previous requests and what they set off are done.
+   */
+  static void awaitQuietControlPlane() throws Exception {
+    long[] last = {controlPlaneTicks()};
+    Awaitility.await("a quiet control plane")
+        .pollDelay(Duration.ofMillis(500))
+        .pollInterval(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              long now = controlPlaneTicks();
+              boolean quiet = now - last[0] <= 10;
+              last[0] = now;
+              return quiet;
+            });
+  }
+
+  private static long controlPlaneTicks() throws Exception {
+    return cpuTicks("kube-apiserver") + cpuTicks("etcd") + cpuTicks("kube-controller-manager");
+  }
+
   static void measure(String what, int n, WebServiceBenchmark.Creator op) throws Exception {
-    Thread.sleep(3000);
+    awaitQuietControlPlane();
     long a0 = cpuTicks("kube-apiserver"), e0 = cpuTicks("etcd");
     long c0 = cpuTicks("kube-controller-manager");
     long t0 = System.nanoTime();
     WebServiceBenchmark.createAll(n, op);
     long t1 = System.nanoTime();
-    Thread.sleep(3000);
+    // What the writes set off (the controller manager's ReplicaSets, Endpoints) is counted too.
+    awaitQuietControlPlane();
     long a1 = cpuTicks("kube-apiserver"), e1 = cpuTicks("etcd");
     long c1 = cpuTicks("kube-controller-manager");
     System.out.printf(
