@@ -188,6 +188,7 @@ public final class OperatorRuntime implements AutoCloseable {
    */
   public static void runDeployed(Function<KubernetesClient, OperatorRuntime> factory)
       throws InterruptedException {
+    AsyncPool.ensureTwoThreads();
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         OperatorRuntime runtime = factory.apply(client)) {
       runtime.start().runUntilShutdown();

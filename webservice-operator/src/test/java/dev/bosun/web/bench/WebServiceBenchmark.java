@@ -3,6 +3,7 @@ package dev.bosun.web.bench;
 import static dev.bosun.web.WebServices.webService;
 
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.runtime.AsyncPool;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.status.Conditions;
@@ -38,7 +39,7 @@ import java.util.function.Supplier;
  * Deployments and Services created directly until all are rolled out, in alternating rounds whose
  * medians are the figures; then the operator's writes while idle and the heap each side holds after
  * convergence. Run with {@code ./bosun bench} ({@code -Dbench.count=500 -Dbench.idleSeconds=60
- * -Dbench.rounds=3}).
+ * -Dbench.rounds=5 -Dbench.warmup=500}).
  */
 public final class WebServiceBenchmark {
 
@@ -51,21 +52,32 @@ public final class WebServiceBenchmark {
   private WebServiceBenchmark() {}
 
   public static void main(String[] args) throws Exception {
+    // As a deployed operator's main does (OperatorRuntime.runDeployed).
+    AsyncPool.ensureTwoThreads();
     int count = Integer.getInteger("bench.count", 500);
     int idleSeconds = Integer.getInteger("bench.idleSeconds", 60);
     int roundCount = Integer.getInteger("bench.rounds", 5);
+    int warmUp = Integer.getInteger("bench.warmup", count);
     LocalControlPlane plane =
         LocalControlPlane.start(Files.createTempDirectory("bosun-bench"), false);
     try (KubernetesClient admin = plane.adminClient();
         KubeletSimulator kubelet = new KubeletSimulator(admin, Duration.ofMillis(200)).start()) {
       Crds.install(admin, "webservices.web.bosun.dev");
 
-      step("warm-up (not measured): 20 Deployments with the plain client");
-      plainClientRun(plane, "bench-warmup", 20).held().close();
-      // Both sides start warm: the classes each loads once (and the JIT's first work) are not
-      // held against either side's heap or time.
-      step("warm-up (not measured): 20 WebServices with the operator");
-      warmUpOperator(plane, admin, "bench-warmup-operator", 20);
+      // Both sides start warm: the classes each loads once and the JIT's work are not held against
+      // either side's heap or time. A round of the full size is needed for that: the JIT compiles
+      // a method after thousands of calls, and with 20 objects a side it was still compiling in
+      // the second measured round (10 CPU-seconds of compiler threads during an operator run).
+      step(
+          String.format(
+              "warm-up (not measured): %d Deployments + Services with the plain client", warmUp));
+      Result plainWarm = plainClientRun(plane, "bench-warmup", warmUp);
+      plainWarm.held().close();
+      step(String.format("warm-up (not measured): %d WebServices with the operator", warmUp));
+      long operatorWarm = warmUpOperator(plane, admin, "bench-warmup-operator", warmUp);
+      System.out.printf(
+          "    warm-up: plain %.1f s, operator %.1f s (ratio %.2f, cold; not counted)%n",
+          plainWarm.nanos() / 1e9, operatorWarm / 1e9, (double) operatorWarm / plainWarm.nanos());
 
       List<Round> rounds = new ArrayList<>();
       // Nothing a run made is closed before the end: a closed client lets go of what it held
@@ -288,7 +300,10 @@ public final class WebServiceBenchmark {
         s.leaseDuration());
   }
 
-  private static void warmUpOperator(
+  /**
+   * Runs the operator on {@code count} WebServices until all are Ready; returns the nanoseconds.
+   */
+  private static long warmUpOperator(
       LocalControlPlane plane, KubernetesClient admin, String ns, int count) throws Exception {
     namespace(admin, ns);
     try (KubernetesClient client = plane.adminClient();
@@ -299,7 +314,9 @@ public final class WebServiceBenchmark {
       createAll(
           count, i -> client.resources(WebService.class).inNamespace(ns).resource(ws(i)).create());
       waitFor(count, () -> informer.getStore().list(), WebServiceBenchmark::ready, start);
+      long elapsed = System.nanoTime() - start;
       informer.close();
+      return elapsed;
     }
   }
 
