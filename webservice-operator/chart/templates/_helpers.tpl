@@ -22,7 +22,7 @@ The rules the operator needs on the objects it reconciles and creates: shared by
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["get", "list", "watch"]
+  verbs: ["list"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch", "update"]

@@ -12,6 +12,7 @@ import dev.bosun.web.rollout.CanaryPlan.Action;
 import dev.bosun.web.rollout.CanaryPlan.ObservedCanary;
 import dev.bosun.web.rollout.CanaryPlanner;
 import dev.bosun.web.rollout.Revisions;
+import dev.bosun.web.rollout.RolloutStall;
 import dev.bosun.web.rollout.RolloutState;
 import dev.bosun.web.rollout.RolloutState.Phase;
 import dev.bosun.web.rollout.RolloutStep;
@@ -32,6 +33,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -50,7 +52,8 @@ final class GrayRelease {
   }
 
   /** The step to take now: {@link Steady} without {@code rollout.canary}. */
-  static RolloutStep plan(WebService ws, Context<WebService> context, Clock clock) {
+  static RolloutStep plan(
+      WebService ws, Collection<Pod> pods, Context<WebService> context, Clock clock) {
     Optional<Canary> settings = canary(ws);
     if (settings.isEmpty()) {
       return new Steady(RolloutState.NONE, Optional.empty());
@@ -58,7 +61,7 @@ final class GrayRelease {
     Optional<Deployment> stable = Deployments.stable(ws, context);
     Optional<Deployment> canary = Deployments.canary(ws, context);
     var canaryPods =
-        context.getSecondaryResources(Pod.class).stream()
+        pods.stream()
             .filter(
                 p ->
                     CanaryDeploymentDependent.CANARY.equals(
@@ -78,7 +81,7 @@ final class GrayRelease {
             ws.getSpec().getReplicas(),
             desiredRevision(ws),
             stable.map(d -> d.getMetadata().getAnnotations().get(WebServiceOperator.REVISION)),
-            stable.map(GrayRelease::rolledOut).orElse(false),
+            stable.map(d -> RolloutStall.rolledOut(d, false)).orElse(false),
             canary.map(
                 d ->
                     new ObservedCanary(
@@ -96,17 +99,6 @@ final class GrayRelease {
   /** The revision of the spec's Pod template. */
   static String desiredRevision(WebService ws) {
     return Revisions.of(PodTemplates.of(ws, ws.getSpec()));
-  }
-
-  private static boolean rolledOut(Deployment d) {
-    var s = d.getStatus();
-    int want = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
-    return s != null
-        && s.getObservedGeneration() != null
-        && s.getObservedGeneration() >= d.getMetadata().getGeneration()
-        && orZero(s.getUpdatedReplicas()) == want
-        && orZero(s.getReadyReplicas()) == want
-        && orZero(s.getReplicas()) == want;
   }
 
   /** What the status recorded about the gray release. */
@@ -244,9 +236,5 @@ final class GrayRelease {
   private static String phaseName(Phase phase) {
     String lower = phase.name().toLowerCase(Locale.ROOT);
     return Character.toUpperCase(lower.charAt(0)) + lower.substring(1);
-  }
-
-  private static int orZero(Integer i) {
-    return i == null ? 0 : i;
   }
 }

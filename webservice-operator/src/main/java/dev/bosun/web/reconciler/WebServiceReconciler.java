@@ -6,7 +6,6 @@ import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.dependent.TrimmedItemStore;
 import dev.bosun.common.events.EventRecorder;
-import dev.bosun.common.meta.Labels;
 import dev.bosun.common.meta.OwnerReferences;
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
@@ -24,8 +23,8 @@ import dev.bosun.web.dependent.DisruptionBudgets;
 import dev.bosun.web.dependent.IngressDependent;
 import dev.bosun.web.dependent.IngressEnabled;
 import dev.bosun.web.dependent.ServiceDependent;
+import dev.bosun.web.rollout.RolloutStall;
 import dev.bosun.web.rollout.RolloutStep;
-import dev.bosun.web.status.PodProblemsItemStore;
 import dev.bosun.web.status.WebServiceStatusAggregator;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceStatus;
@@ -44,7 +43,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.AggregatedOperatorException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
@@ -54,7 +52,6 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
@@ -65,10 +62,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles a WebService: observe (children and pods from the informers' caches), validate (the
- * rules the schema cannot state, and children someone else owns), reconcile (the managed workflow
- * applies Deployment, Service and autoscaler by server-side apply), then record the status only
- * when it changed.
+ * Reconciles a WebService: observe (children from the informers' caches, Pods only when a rollout
+ * stalls), validate (the rules the schema cannot state, and children someone else owns), reconcile
+ * (the managed workflow applies Deployment, Service and autoscaler by server-side apply), then
+ * record the status only when it changed.
  */
 // Generation-aware filtering would drop the rollout-action annotation; the filter keeps it and
 // still ignores status-only updates.
@@ -119,26 +116,10 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   @Override
   public List<EventSource<?, WebService>> prepareEventSources(
       EventSourceContext<WebService> context) {
-    // Pods carry the WebService's name in the instance label; their container states explain a
-    // rollout that does not progress (image pull errors, crash loops). Only a change of those
-    // problems triggers a reconcile: binding and readiness reach us through the Deployment, and
-    // reacting to every pod update would multiply the reconciles of a rollout.
-    var pods =
-        InformerEventSourceConfiguration.from(Pod.class, WebService.class)
-            .withName("pods")
-            .withLabelSelector(WebServiceOperator.MANAGED_SELECTOR)
-            .withOnAddFilter(pod -> !WebServiceStatusAggregator.problemReasons(pod).isEmpty())
-            .withOnUpdateFilter(
-                (pod, old) ->
-                    !WebServiceStatusAggregator.problemReasons(pod)
-                        .equals(WebServiceStatusAggregator.problemReasons(old)))
-            .withSecondaryToPrimaryMapper(Labels.toInstanceOwner())
-            .withItemStore(new PodProblemsItemStore())
-            .build();
-    // The budget is read from this cache (one it controls always carries the operator's labels),
-    // so a reconcile neither GETs it nor, without one, looks for one to remove.
+    // Pods are not watched (RolloutStall says when they are read). The budget is read from this
+    // cache (one it controls always carries the operator's labels), so a reconcile neither GETs it
+    // nor, without one, looks for one to remove.
     return List.of(
-        new InformerEventSource<>(pods, context),
         ChildInformers.of(
             PodDisruptionBudgets.groupVersionKind(context.getClient()),
             WebService.class,
@@ -173,7 +154,9 @@ public class WebServiceReconciler implements Reconciler<WebService> {
       return block(ws, previous, RESOURCE_CONFLICT, conflict.get(), context);
     }
 
-    RolloutStep step = GrayRelease.plan(ws, context, clock);
+    RolloutStall stall = RolloutStall.of(Deployments.stable(ws, context), clock.instant());
+    List<Pod> pods = podsToExplain(ws, stall, context);
+    RolloutStep step = GrayRelease.plan(ws, pods, context, clock);
     boolean creating = previous == null && Deployments.stable(ws, context).isEmpty();
     context.managedWorkflowAndDependentResourceContext().put(Deployments.ROLLOUT_STEP, step);
     try {
@@ -199,13 +182,14 @@ public class WebServiceReconciler implements Reconciler<WebService> {
             ws,
             stable,
             context.getSecondaryResource(Service.class),
-            context.getSecondaryResources(Pod.class),
+            pods,
             GrayRelease.view(ws, step, Deployments.canary(ws, context)));
     if (GrayRelease.canary(ws).isEmpty()) {
       Optional<Duration> firstWait = FirstStatus.remainingWait(stable, previous, status, clock);
       if (firstWait.isPresent()) {
         // A first rollout under way: its end (or the wait's) brings the first status.
-        return UpdateControl.<WebService>noUpdate().rescheduleAfter(firstWait.get());
+        return UpdateControl.<WebService>noUpdate()
+            .rescheduleAfter(earliest(firstWait, stall.recheckIn()).orElseThrow());
       }
     }
     step.announcement()
@@ -222,8 +206,39 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     forgetRolloutAction(ws, context.getClient());
     CachedStatusWrites.applyIfChanged(ws, status, context);
     UpdateControl<WebService> control = UpdateControl.noUpdate();
-    step.recheckIn().ifPresent(control::rescheduleAfter);
+    earliest(step.recheckIn(), stall.recheckIn(), canaryRecheck(ws, context))
+        .ifPresent(control::rescheduleAfter);
     return control;
+  }
+
+  /**
+   * The Pods, read only when they explain something: a stalled rollout, or a gray release (whose
+   * planner aborts on failing canary Pods). Otherwise none, and the status reports no Pod problem.
+   */
+  private static List<Pod> podsToExplain(
+      WebService ws, RolloutStall stall, Context<WebService> context) {
+    if (stall.readsPods() || GrayRelease.canary(ws).isPresent()) {
+      return WebServicePods.list(ws, context.getClient());
+    }
+    return List.of();
+  }
+
+  /**
+   * While a canary's Pods are not all ready, they are read again every {@link RolloutStall#GRACE}:
+   * failing ones abort the release at once instead of at its ready deadline.
+   */
+  private static Optional<Duration> canaryRecheck(WebService ws, Context<WebService> context) {
+    if (GrayRelease.canary(ws).isEmpty()) {
+      return Optional.empty();
+    }
+    return Deployments.canary(ws, context)
+        .filter(d -> !RolloutStall.rolledOut(d, false))
+        .map(d -> RolloutStall.GRACE);
+  }
+
+  @SafeVarargs
+  private static Optional<Duration> earliest(Optional<Duration>... waits) {
+    return java.util.Arrays.stream(waits).flatMap(Optional::stream).min(Duration::compareTo);
   }
 
   /** A promote or abort annotation is acted on once: it is removed after this reconcile. */

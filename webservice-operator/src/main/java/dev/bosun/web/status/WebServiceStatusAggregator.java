@@ -247,21 +247,6 @@ public final class WebServiceStatusAggregator {
         .flatMap(cs -> cs.stream().filter(c -> type.equals(c.getType())).findFirst());
   }
 
-  /**
-   * The container problems of a pod, as the set of their waiting reasons: only a change of this set
-   * can change the status (the Deployment's status already carries the counts).
-   */
-  public static Set<String> problemReasons(Pod pod) {
-    if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
-      return Set.of();
-    }
-    return pod.getStatus().getContainerStatuses().stream()
-        .map(cs -> cs.getState() == null ? null : cs.getState().getWaiting())
-        .filter(w -> w != null && POD_PROBLEMS.contains(w.getReason()))
-        .map(ContainerStateWaiting::getReason)
-        .collect(java.util.stream.Collectors.toSet());
-  }
-
   /** The first container problem among the pods, as {reason, message}, pods in name order. */
   public static Optional<String[]> podProblem(Collection<Pod> pods) {
     return pods.stream()

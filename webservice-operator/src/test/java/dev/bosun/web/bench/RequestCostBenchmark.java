@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,10 +33,7 @@ public final class RequestCostBenchmark {
     for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
       String cmd = p.info().command().orElse("");
       if (cmd.endsWith(needle)) {
-        String stat = Files.readString(Path.of("/proc/" + p.pid() + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        // utime + stime, in clock ticks of 10 ms (USER_HZ 100)
-        sum += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        sum += CpuMeter.ticksOf(p.pid());
       }
     }
     return sum;

@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -108,7 +109,8 @@ public final class WebServiceBenchmark {
           }
         }
         last = op;
-        Round round = new Round(plain.nanos(), plain.heap(), op.nanos, op.heap);
+        Round round =
+            new Round(plain.nanos(), plain.heap(), op.nanos, op.heap, plain.cpu(), op.cpu);
         rounds.add(round);
         System.out.printf(
             "    round %d: time plain %.1f s, operator %.1f s (ratio %.2f); heap plain %.1f MB,"
@@ -120,6 +122,14 @@ public final class WebServiceBenchmark {
             plain.heap() / 1e6,
             op.heap / 1e6,
             round.heapRatio());
+        System.out.printf(
+            "      CPU plain %s%n      CPU operator %s%n      CPU ratio %.2f; the host stole %.0f%%"
+                + " of the machine's CPU time during the plain run, %.0f%% during the operator's%n",
+            CpuMeter.describe(plain.cpu()),
+            CpuMeter.describe(op.cpu),
+            round.cpuRatio(),
+            plain.steal(),
+            op.steal);
       }
 
       // Ready comes first; the Deployment's own Available condition follows and is recorded too.
@@ -144,8 +154,14 @@ public final class WebServiceBenchmark {
 
       System.out.printf(
           "%nWebService benchmark: %d objects, Kubernetes %s (local control plane, simulated kubelet,"
-              + " %d creating threads on each side), %d rounds%n",
-          count, LocalControlPlane.VERSION, THREADS, roundCount);
+              + " %d creating threads on each side), %d rounds; the JVM's collectors: %s%n",
+          count,
+          LocalControlPlane.VERSION,
+          THREADS,
+          roundCount,
+          ManagementFactory.getGarbageCollectorMXBeans().stream()
+              .map(java.lang.management.GarbageCollectorMXBean::getName)
+              .collect(java.util.stream.Collectors.joining(", ")));
       System.out.printf(
           "  plain client (Deployment + Service, wait for rollout): %7.1f s (median)%n",
           median(rounds, Round::plainNanos) / 1e9);
@@ -155,6 +171,13 @@ public final class WebServiceBenchmark {
       System.out.printf(
           "  time ratio operator/plain: %.2f, the median of %s (target <= 1.3)%n",
           median(rounds, Round::timeRatio), listed(rounds, Round::timeRatio));
+      System.out.printf(
+          "  CPU seconds until converged (control plane and this JVM; the machine is busy"
+              + " throughout): plain %.1f, operator %.1f (medians), ratio %.2f, the median of %s%n",
+          median(rounds, r -> CpuMeter.total(r.plainCpu())),
+          median(rounds, r -> CpuMeter.total(r.operatorCpu())),
+          median(rounds, Round::cpuRatio),
+          listed(rounds, Round::cpuRatio));
       System.out.printf(
           "  operator writes until converged (last round): %d (%.1f per WebService: %.1f to objects"
               + " and status, %.1f Events; the plain client: 2)%n",
@@ -202,13 +225,24 @@ public final class WebServiceBenchmark {
     }
   }
 
-  /** A plain run's time, the heap it added, and what it still holds open. */
-  private record Result(long nanos, long heap, AutoCloseable held) {}
+  /** A plain run's time, the heap it added, its CPU seconds, and what it still holds open. */
+  private record Result(
+      long nanos, long heap, Map<String, Double> cpu, double steal, AutoCloseable held) {}
 
-  /** One round's figures: each side's time and the heap it held after converging. */
-  private record Round(long plainNanos, long plainHeap, long operatorNanos, long operatorHeap) {
+  /** One round's figures: each side's time, CPU seconds and the heap it held after converging. */
+  private record Round(
+      long plainNanos,
+      long plainHeap,
+      long operatorNanos,
+      long operatorHeap,
+      Map<String, Double> plainCpu,
+      Map<String, Double> operatorCpu) {
     double timeRatio() {
       return (double) operatorNanos / plainNanos;
+    }
+
+    double cpuRatio() {
+      return CpuMeter.total(operatorCpu) / CpuMeter.total(plainCpu);
     }
 
     double heapRatio() {
@@ -228,6 +262,8 @@ public final class WebServiceBenchmark {
     int writesAtStart;
     int readsAtStart;
     long nanos;
+    Map<String, Double> cpu;
+    double steal;
     long heap;
 
     @Override
@@ -254,11 +290,14 @@ public final class WebServiceBenchmark {
     run.user.getKubernetesSerialization().registerKubernetesResource(WebService.class);
     run.waiting = run.user.resources(WebService.class).inNamespace(ns).inform();
     java.time.Instant started = java.time.Instant.now();
+    CpuMeter cpu = CpuMeter.start();
     long start = System.nanoTime();
     createAll(
         count, i -> run.user.resources(WebService.class).inNamespace(ns).resource(ws(i)).create());
     waitFor(count, () -> run.waiting.getStore().list(), WebServiceBenchmark::ready, start);
     run.nanos = System.nanoTime() - start;
+    run.cpu = cpu.seconds();
+    run.steal = cpu.stealPercent();
     Timeline.print(run.user, ns, started);
     run.heap = settledHeap() - run.heapBefore;
     return run;
@@ -332,6 +371,7 @@ public final class WebServiceBenchmark {
     namespace(client, ns);
     SharedIndexInformer<Deployment> informer = client.apps().deployments().inNamespace(ns).inform();
     java.time.Instant started = java.time.Instant.now();
+    CpuMeter cpu = CpuMeter.start();
     long start = System.nanoTime();
     createAll(
         count,
@@ -345,10 +385,14 @@ public final class WebServiceBenchmark {
         });
     waitFor(count, () -> informer.getStore().list(), WebServiceBenchmark::rolledOut, start);
     long elapsed = System.nanoTime() - start;
+    Map<String, Double> used = cpu.seconds();
+    double steal = cpu.stealPercent();
     Timeline.print(client, ns, started);
     return new Result(
         elapsed,
         settledHeap() - heapBefore,
+        used,
+        steal,
         () -> {
           informer.close();
           client.close();

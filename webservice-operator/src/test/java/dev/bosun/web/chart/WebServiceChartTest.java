@@ -39,7 +39,7 @@ class WebServiceChartTest extends NamespaceScopedChartContract {
           grants("web.bosun.dev", "webservices/status", "get patch update"),
           grants("apps", "deployments", "get list watch create patch update delete"),
           grants("", "services", "get list watch create patch update delete"),
-          grants("", "pods", "get list watch"),
+          grants("", "pods", "list"),
           grants("", "events", "create patch update"),
           grants(
               "autoscaling",

@@ -751,9 +751,12 @@ class WebServiceStatusAggregatorTest {
   }
 
   @org.junit.jupiter.api.Test
-  void problemReasonsAreTheWaitingReasonsAPersonMustActOn() {
+  void onlyTheWaitingReasonsAPersonMustActOnAreProblems() {
     var healthy =
         new io.fabric8.kubernetes.api.model.PodBuilder()
+            .withNewMetadata()
+            .withName("shop-1")
+            .endMetadata()
             .withNewStatus()
             .addNewContainerStatus()
             .withName("app")
@@ -766,6 +769,9 @@ class WebServiceStatusAggregatorTest {
             .build();
     var creating =
         new io.fabric8.kubernetes.api.model.PodBuilder()
+            .withNewMetadata()
+            .withName("shop-1")
+            .endMetadata()
             .withNewStatus()
             .addNewContainerStatus()
             .withName("app")
@@ -789,11 +795,9 @@ class WebServiceStatusAggregatorTest {
             .endContainerStatus()
             .endStatus()
             .build();
-    assertThat(WebServiceStatusAggregator.problemReasons(new io.fabric8.kubernetes.api.model.Pod()))
-        .isEmpty();
-    assertThat(WebServiceStatusAggregator.problemReasons(healthy)).isEmpty();
-    assertThat(WebServiceStatusAggregator.problemReasons(creating)).isEmpty();
-    assertThat(WebServiceStatusAggregator.problemReasons(pulling))
-        .containsExactly("ImagePullBackOff");
+    assertThat(WebServiceStatusAggregator.podProblem(List.of(healthy))).isEmpty();
+    assertThat(WebServiceStatusAggregator.podProblem(List.of(creating))).isEmpty();
+    assertThat(WebServiceStatusAggregator.podProblem(List.of(healthy, pulling)))
+        .hasValueSatisfying(p -> assertThat(p[0]).isEqualTo("ImagePullBackOff"));
   }
 }

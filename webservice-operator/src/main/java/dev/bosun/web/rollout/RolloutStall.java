@@ -1,0 +1,135 @@
+package dev.bosun.web.rollout;
+
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+
+/**
+ * Whether a Deployment's rollout has gone without progress long enough for its Pods to be read (a
+ * crash loop or an image that cannot be pulled shows only there), and when to look again.
+ *
+ * <p>Pods are not watched: a watch delivers every Pod update of every rollout (about four per Pod),
+ * while a rollout that goes well explains itself through its Deployment. The Deployment controller
+ * stamps its Progressing condition whenever a rollout makes progress (a ReplicaSet created or
+ * scaled, a Pod ready or available), so a rollout whose stamp is {@link #GRACE} old has stalled.
+ */
+public sealed interface RolloutStall {
+
+  /** How long a rollout may go without progress before its Pods are read. */
+  Duration GRACE = Duration.ofSeconds(10);
+
+  /** The longest a stalled rollout goes between two reads of its Pods. */
+  Duration LONGEST_RECHECK = Duration.ofMinutes(5);
+
+  /** When to look again although no Deployment event comes, if at all. */
+  Optional<Duration> recheckIn();
+
+  /** Whether the Pods are read now. */
+  default boolean readsPods() {
+    return this instanceof Stalled;
+  }
+
+  /** Nothing to explain: no Deployment yet, or its rollout is complete. */
+  record Settled() implements RolloutStall {
+    @Override
+    public Optional<Duration> recheckIn() {
+      return Optional.empty();
+    }
+  }
+
+  /** Progressing: looked at again once {@code lookIn} has passed without progress. */
+  record Progressing(Duration lookIn) implements RolloutStall {
+    @Override
+    public Optional<Duration> recheckIn() {
+      return Optional.of(lookIn);
+    }
+  }
+
+  /**
+   * No progress for {@code stalledFor}: the Pods are read now, and again after half as long again
+   * (from {@link #GRACE} up to {@link #LONGEST_RECHECK}), as the kubelet backs off its restarts.
+   */
+  record Stalled(Duration stalledFor) implements RolloutStall {
+    @Override
+    public Optional<Duration> recheckIn() {
+      Duration half = stalledFor.dividedBy(2);
+      if (half.compareTo(GRACE) < 0) {
+        return Optional.of(GRACE);
+      }
+      return Optional.of(half.compareTo(LONGEST_RECHECK) > 0 ? LONGEST_RECHECK : half);
+    }
+  }
+
+  /** The verdict on {@code deployment} at {@code now}. */
+  static RolloutStall of(Optional<Deployment> deployment, Instant now) {
+    if (deployment.isEmpty() || rolledOut(deployment.get(), true)) {
+      return new Settled();
+    }
+    Deployment d = deployment.get();
+    Optional<DeploymentCondition> progressing = progressing(d);
+    if (progressing.filter(c -> "False".equals(c.getStatus())).isPresent()) {
+      // The controller gave up (ProgressDeadlineExceeded): stalled since it last saw progress.
+      return new Stalled(since(lastProgress(d, progressing), now));
+    }
+    Duration quiet = since(lastProgress(d, progressing), now);
+    return quiet.compareTo(GRACE) < 0 ? new Progressing(GRACE.minus(quiet)) : new Stalled(quiet);
+  }
+
+  /**
+   * Whether every replica runs the Deployment's latest template and is ready (and, if asked,
+   * available), with no old Pod left.
+   */
+  static boolean rolledOut(Deployment d, boolean available) {
+    var s = d.getStatus();
+    int want = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+    return s != null
+        && s.getObservedGeneration() != null
+        && s.getObservedGeneration() >= d.getMetadata().getGeneration()
+        && orZero(s.getUpdatedReplicas()) == want
+        && orZero(s.getReadyReplicas()) == want
+        && (!available || orZero(s.getAvailableReplicas()) == want)
+        && orZero(s.getReplicas()) == want;
+  }
+
+  private static Optional<DeploymentCondition> progressing(Deployment d) {
+    if (d.getStatus() == null || d.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return d.getStatus().getConditions().stream()
+        .filter(c -> "Progressing".equals(c.getType()))
+        .findFirst();
+  }
+
+  /** The controller's last progress stamp; without one yet, the Deployment's creation. */
+  private static Optional<Instant> lastProgress(
+      Deployment d, Optional<DeploymentCondition> progressing) {
+    return progressing
+        .map(DeploymentCondition::getLastUpdateTime)
+        .or(() -> Optional.ofNullable(d.getMetadata().getCreationTimestamp()))
+        .flatMap(RolloutStall::parse);
+  }
+
+  /** How long ago {@code then} was; a stamp from a clock ahead of ours counts as just now. */
+  private static Duration since(Optional<Instant> then, Instant now) {
+    if (then.isEmpty()) {
+      return Duration.ZERO;
+    }
+    Duration d = Duration.between(then.get(), now);
+    return d.isNegative() ? Duration.ZERO : d;
+  }
+
+  private static Optional<Instant> parse(String timestamp) {
+    try {
+      return Optional.of(Instant.parse(timestamp));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static int orZero(Integer i) {
+    return i == null ? 0 : i;
+  }
+}
