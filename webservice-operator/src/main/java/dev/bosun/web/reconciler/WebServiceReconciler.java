@@ -154,10 +154,11 @@ public class WebServiceReconciler implements Reconciler<WebService> {
       return block(ws, previous, RESOURCE_CONFLICT, conflict.get(), context);
     }
 
-    RolloutStall stall = RolloutStall.of(Deployments.stable(ws, context), clock.instant());
+    Optional<Deployment> observed = Deployments.stable(ws, context);
+    RolloutStall stall = RolloutStall.of(observed, clock.instant());
     List<Pod> pods = podsToExplain(ws, stall, context);
     RolloutStep step = GrayRelease.plan(ws, pods, context, clock);
-    boolean creating = previous == null && Deployments.stable(ws, context).isEmpty();
+    boolean creating = previous == null && observed.isEmpty();
     context.managedWorkflowAndDependentResourceContext().put(Deployments.ROLLOUT_STEP, step);
     try {
       context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();

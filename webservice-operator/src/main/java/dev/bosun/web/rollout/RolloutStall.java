@@ -70,12 +70,12 @@ public sealed interface RolloutStall {
     }
     Deployment d = deployment.get();
     Optional<DeploymentCondition> progressing = progressing(d);
-    if (progressing.filter(c -> "False".equals(c.getStatus())).isPresent()) {
-      // The controller gave up (ProgressDeadlineExceeded): stalled since it last saw progress.
-      return new Stalled(since(lastProgress(d, progressing), now));
-    }
     Duration quiet = since(lastProgress(d, progressing), now);
-    return quiet.compareTo(GRACE) < 0 ? new Progressing(GRACE.minus(quiet)) : new Stalled(quiet);
+    // A controller that gave up (ProgressDeadlineExceeded) means stalled, whatever the grace.
+    boolean gaveUp = progressing.filter(c -> "False".equals(c.getStatus())).isPresent();
+    return gaveUp || quiet.compareTo(GRACE) >= 0
+        ? new Stalled(quiet)
+        : new Progressing(GRACE.minus(quiet));
   }
 
   /**
