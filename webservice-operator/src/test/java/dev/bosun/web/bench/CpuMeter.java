@@ -20,14 +20,49 @@ final class CpuMeter {
 
   private final Map<String, Long> start;
   private final long[] machineStart;
+  private final JvmTime jvmStart;
 
-  private CpuMeter(Map<String, Long> start, long[] machineStart) {
+  private CpuMeter(Map<String, Long> start, long[] machineStart, JvmTime jvmStart) {
     this.start = start;
     this.machineStart = machineStart;
+    this.jvmStart = jvmStart;
   }
 
   static CpuMeter start() {
-    return new CpuMeter(ticks(), machine());
+    return new CpuMeter(ticks(), machine(), JvmTime.now());
+  }
+
+  /**
+   * Seconds this JVM spent compiling (the JIT) and collecting garbage, by the JVM's own clocks
+   * (elapsed time, which on a busy machine exceeds the CPU seconds spent): a side whose code the
+   * JIT is still compiling is not yet measured warm.
+   */
+  record JvmTime(double jit, double gc) {
+    static JvmTime now() {
+      double gc =
+          java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+              .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime)
+              .filter(ms -> ms > 0)
+              .sum();
+      return new JvmTime(
+          java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime()
+              / 1000.0,
+          gc / 1000.0);
+    }
+
+    JvmTime minus(JvmTime earlier) {
+      return new JvmTime(jit - earlier.jit, gc - earlier.gc);
+    }
+
+    @Override
+    public String toString() {
+      return String.format("JIT %.1f s, GC %.1f s", jit, gc);
+    }
+  }
+
+  /** The JIT's and the collector's seconds since {@link #start}. */
+  JvmTime jvmTime() {
+    return JvmTime.now().minus(jvmStart);
   }
 
   /** The share of the machine's CPU time stolen by the host since {@link #start}, in percent. */
