@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  * Deployments and Services created directly until all are rolled out, in alternating rounds whose
  * medians are the figures; then the operator's writes while idle and the heap each side holds after
  * convergence. Run with {@code ./bosun bench} ({@code -Dbench.count=500 -Dbench.idleSeconds=60
- * -Dbench.rounds=5 -Dbench.warmup=500 -Dbench.warmupRounds=4}).
+ * -Dbench.rounds=5 -Dbench.warmup=500 -Dbench.warmupRounds=8}).
  */
 public final class WebServiceBenchmark {
 
@@ -62,7 +62,7 @@ public final class WebServiceBenchmark {
     int idleSeconds = Integer.getInteger("bench.idleSeconds", 60);
     int roundCount = Integer.getInteger("bench.rounds", 5);
     int warmUp = Integer.getInteger("bench.warmup", count);
-    int warmUpRounds = Integer.getInteger("bench.warmupRounds", 4);
+    int warmUpRounds = Integer.getInteger("bench.warmupRounds", 8);
     LocalControlPlane plane =
         LocalControlPlane.start(Files.createTempDirectory("bosun-bench"), false);
     try (KubernetesClient admin = plane.adminClient();
@@ -75,7 +75,9 @@ public final class WebServiceBenchmark {
       // operator's run once or twice per WebService, so after one warm-up round of the full size
       // the JIT still compiled 4.5-5.4 s during each measured operator run (1.2 s during the
       // baseline's). The warm-up rounds go on until the operator's run leaves the JIT (almost)
-      // idle, at most bench.warmupRounds rounds; each prints the JIT's seconds. Each warm-up
+      // idle, at most bench.warmupRounds rounds; each prints the JIT's seconds. Four rounds were
+      // not enough (the operator's warm-up runs still compiled 28.3, 6.5, 4.6, 3.3 s, its measured
+      // runs 1.0-2.9 s against the baseline's 0.1-1.0 s), hence at most eight. Each warm-up
       // namespace is deleted before the next run: objects left behind would make every later run
       // dearer (the controller manager follows them all), the baseline's proportionally more.
       for (int w = 1; w <= warmUpRounds; w++) {
