@@ -5,6 +5,7 @@ import dev.bosun.common.dependent.ChildInformers;
 import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.meta.RequestAnnotations;
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.FailedReconciles;
@@ -287,14 +288,11 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
         || !"Rebuilding".equals(r.tick.outcome().reason())) {
       return;
     }
-    // A merge patch of the one annotation: no read first.
-    r.client
-        .resources(MySQLCluster.class)
-        .inNamespace(r.m.namespace())
-        .withName(r.m.name())
-        .patch(
-            MERGE,
-            "{\"metadata\":{\"annotations\":{\"" + Rebuilds.REQUEST_ANNOTATION + "\":null}}}");
+    // Only while it still names this member: one changed meanwhile is a new request and stays.
+    RequestAnnotations.removeIfStill(
+        r.client.resources(MySQLCluster.class).inNamespace(r.m.namespace()).withName(r.m.name()),
+        Rebuilds.REQUEST_ANNOTATION,
+        requested);
   }
 
   /**

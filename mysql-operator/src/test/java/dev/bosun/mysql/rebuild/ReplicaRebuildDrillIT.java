@@ -14,13 +14,14 @@ import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
@@ -273,19 +274,15 @@ class ReplicaRebuildDrillIT {
     return lost;
   }
 
+  /** As {@code kubectl annotate} does: a merge patch, no resourceVersion to race status writes. */
   private void annotate(String member) {
     FX.client()
         .resources(MySQLCluster.class)
         .inNamespace(FX.namespace())
         .withName("db")
-        .edit(
-            c -> {
-              if (c.getMetadata().getAnnotations() == null) {
-                c.getMetadata().setAnnotations(new HashMap<>());
-              }
-              c.getMetadata().getAnnotations().put("mysql.bosun.dev/rebuild", member);
-              return c;
-            });
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"mysql.bosun.dev/rebuild\":\"" + member + "\"}}}");
   }
 
   private Path artifact(String location) throws Exception {
