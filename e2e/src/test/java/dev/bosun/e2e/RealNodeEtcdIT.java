@@ -3,6 +3,7 @@ package dev.bosun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bosun.common.testing.Edits;
 import dev.bosun.common.testing.PodExec;
 import dev.bosun.common.testing.RealNodeExtension;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -277,18 +278,17 @@ class RealNodeEtcdIT {
   }
 
   private void setSize(int size) {
-    admin
-        .genericKubernetesResources("etcd.bosun.dev/v1alpha1", "EtcdCluster")
-        .inNamespace(NS)
-        .withName("kv")
-        .edit(
-            r -> {
-              @SuppressWarnings("unchecked")
-              Map<String, Object> spec =
-                  (Map<String, Object>) r.getAdditionalProperties().get("spec");
-              spec.put("size", size);
-              return r;
-            });
+    Edits.edit(
+        admin
+            .genericKubernetesResources("etcd.bosun.dev/v1alpha1", "EtcdCluster")
+            .inNamespace(NS)
+            .withName("kv"),
+        r -> {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+          spec.put("size", size);
+          return r;
+        });
   }
 
   private void awaitReadyWithMembers(int size) {

@@ -3,6 +3,7 @@ package dev.bosun.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bosun.common.testing.Edits;
 import dev.bosun.common.testing.PodExec;
 import dev.bosun.common.testing.RealNodeExtension;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -276,17 +277,17 @@ class RealNodePlatformIT {
   }
 
   private void patchWebService(String name, Map<String, Object> spec) {
-    admin
-        .genericKubernetesResources("web.bosun.dev/v1alpha1", "WebService")
-        .inNamespace(APP_NS)
-        .withName(name)
-        .edit(
-            r -> {
-              @SuppressWarnings("unchecked")
-              Map<String, Object> s = (Map<String, Object>) r.getAdditionalProperties().get("spec");
-              s.putAll(spec);
-              return r;
-            });
+    Edits.edit(
+        admin
+            .genericKubernetesResources("web.bosun.dev/v1alpha1", "WebService")
+            .inNamespace(APP_NS)
+            .withName(name),
+        r -> {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> s = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+          s.putAll(spec);
+          return r;
+        });
   }
 
   private void awaitReady(String kind, String name, Duration timeout) {

@@ -412,17 +412,16 @@ public final class LocalNode implements AutoCloseable {
    * kubelet registers with; the node is Ready, so lift it as that controller would.
    */
   private void liftNotReadyTaint() {
-    client
-        .nodes()
-        .withName(NAME)
-        .edit(
-            n -> {
-              List<Taint> taints = n.getSpec().getTaints();
-              if (taints != null) {
-                taints.removeIf(t -> t.getKey().startsWith("node.kubernetes.io/not-ready"));
-              }
-              return n;
-            });
+    // The kubelet writes the node's status meanwhile.
+    Edits.edit(
+        client.nodes().withName(NAME),
+        n -> {
+          List<Taint> taints = n.getSpec().getTaints();
+          if (taints != null) {
+            taints.removeIf(t -> t.getKey().startsWith("node.kubernetes.io/not-ready"));
+          }
+          return n;
+        });
   }
 
   private void waitFor(String what, Duration timeout, java.util.function.BooleanSupplier ready) {

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.Edits;
 import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.config.ConfigSyncOperator;
 import dev.bosun.config.ConfigSyncUnderTest;
@@ -393,15 +394,12 @@ class ConfigMapSyncIT {
                 .build())
         .create();
 
-    client
-        .resources(ConfigMapSync.class)
-        .inNamespace(src)
-        .withName("share")
-        .edit(
-            s -> {
-              s.getSpec().setTargetName("renamed");
-              return s;
-            });
+    Edits.edit(
+        client.resources(ConfigMapSync.class).inNamespace(src).withName("share"),
+        s -> {
+          s.getSpec().setTargetName("renamed");
+          return s;
+        });
     await()
         .atMost(TIMEOUT)
         .untilAsserted(

@@ -1,6 +1,7 @@
 package dev.bosun.etcd.testing;
 
 import dev.bosun.common.status.Conditions;
+import dev.bosun.common.testing.Edits;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
@@ -34,23 +35,13 @@ public final class EtcdClusters {
       String namespace,
       String name,
       java.util.function.Consumer<EtcdClusterSpec> change) {
-    // The operator writes the status meanwhile: retry a conflicting edit on a fresh copy.
-    org.awaitility.Awaitility.await("edit " + name)
-        .atMost(Duration.ofSeconds(10))
-        .ignoreExceptions()
-        .until(
-            () -> {
-              client
-                  .resources(EtcdCluster.class)
-                  .inNamespace(namespace)
-                  .withName(name)
-                  .edit(
-                      c -> {
-                        change.accept(c.getSpec());
-                        return c;
-                      });
-              return true;
-            });
+    // The operator writes the status meanwhile.
+    Edits.edit(
+        client.resources(EtcdCluster.class).inNamespace(namespace).withName(name),
+        c -> {
+          change.accept(c.getSpec());
+          return c;
+        });
   }
 
   /** Waits until the cluster's status satisfies the condition. */

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.Edits;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
@@ -238,15 +239,12 @@ class MySQLClusterIT {
     await("blocked")
         .atMost(Duration.ofSeconds(60))
         .until(() -> "True/FailoverDisabled".equals(condition("hold", "Degraded")));
-    FX.client()
-        .resources(MySQLCluster.class)
-        .inNamespace(FX.namespace())
-        .withName("hold")
-        .edit(
-            c -> {
-              c.getSpec().setReplicas(2);
-              return c;
-            });
+    Edits.edit(
+        FX.client().resources(MySQLCluster.class).inNamespace(FX.namespace()).withName("hold"),
+        c -> {
+          c.getSpec().setReplicas(2);
+          return c;
+        });
     await("deferred")
         .atMost(Duration.ofSeconds(60))
         .until(() -> "True/ScaleDeferred".equals(condition("hold", "Progressing")));
@@ -350,15 +348,12 @@ class MySQLClusterIT {
             .getContainers()
             .get(0)
             .getImage();
-    FX.client()
-        .resources(MySQLCluster.class)
-        .inNamespace(FX.namespace())
-        .withName("down")
-        .edit(
-            c -> {
-              c.getSpec().setVersion("10.11");
-              return c;
-            });
+    Edits.edit(
+        FX.client().resources(MySQLCluster.class).inNamespace(FX.namespace()).withName("down"),
+        c -> {
+          c.getSpec().setVersion("10.11");
+          return c;
+        });
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> "False/InvalidSpec".equals(condition("down", "Ready")));
@@ -413,15 +408,12 @@ class MySQLClusterIT {
                   @Override
                   public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {}
                 })) {
-      FX.client()
-          .resources(MySQLCluster.class)
-          .inNamespace(FX.namespace())
-          .withName("up")
-          .edit(
-              c -> {
-                c.getSpec().setImage("docker.io/library/mariadb:10.11.9");
-                return c;
-              });
+      Edits.edit(
+          FX.client().resources(MySQLCluster.class).inNamespace(FX.namespace()).withName("up"),
+          c -> {
+            c.getSpec().setImage("docker.io/library/mariadb:10.11.9");
+            return c;
+          });
       await("every pod upgraded")
           .atMost(Duration.ofSeconds(120))
           .until(
@@ -458,15 +450,12 @@ class MySQLClusterIT {
     AppClient.createSchema(FX.server("inv-0").address());
     AppClient.insert(FX.server("inv-0").address(), 1);
     // A setting the operator owns (durability) makes the spec invalid.
-    FX.client()
-        .resources(MySQLCluster.class)
-        .inNamespace(FX.namespace())
-        .withName("inv")
-        .edit(
-            c -> {
-              c.getSpec().setServerConfig(Map.of("sync_binlog", "0"));
-              return c;
-            });
+    Edits.edit(
+        FX.client().resources(MySQLCluster.class).inNamespace(FX.namespace()).withName("inv"),
+        c -> {
+          c.getSpec().setServerConfig(Map.of("sync_binlog", "0"));
+          return c;
+        });
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> "False/InvalidSpec".equals(condition("inv", "Ready")));

@@ -10,6 +10,7 @@ import dev.bosun.common.meta.Labels;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.Edits;
 import dev.bosun.common.testing.PodFailure;
 import dev.bosun.common.testing.ReconcileCounter;
 import dev.bosun.common.testing.WriteCounter;
@@ -102,13 +103,7 @@ class WebServiceReconcilerIT {
    * write came in between (409 Conflict): the edit itself is applied exactly once.
    */
   private WebService editWebService(String name, UnaryOperator<WebService> change) {
-    return await()
-        .atMost(TIMEOUT)
-        .ignoreExceptionsMatching(
-            e ->
-                e instanceof io.fabric8.kubernetes.client.KubernetesClientException k
-                    && k.getCode() == 409)
-        .until(() -> OPERATOR.resources(WebService.class).withName(name).edit(change), w -> true);
+    return Edits.edit(OPERATOR.resources(WebService.class).withName(name), change);
   }
 
   private List<Event> events(String name) {
@@ -294,26 +289,26 @@ class WebServiceReconcilerIT {
             });
 
     // A person edits the image and the replica count by hand (another field manager).
-    OPERATOR
-        .getKubernetesClient()
-        .apps()
-        .deployments()
-        .inNamespace(OPERATOR.getNamespace())
-        .withName("drift")
-        .edit(
-            d ->
-                new DeploymentBuilder(d)
-                    .editSpec()
-                    .withReplicas(4)
-                    .editTemplate()
-                    .editSpec()
-                    .editContainer(0)
-                    .withImage("registry.example.com/hacked:6.6.6")
-                    .endContainer()
-                    .endSpec()
-                    .endTemplate()
-                    .endSpec()
-                    .build());
+    Edits.edit(
+        OPERATOR
+            .getKubernetesClient()
+            .apps()
+            .deployments()
+            .inNamespace(OPERATOR.getNamespace())
+            .withName("drift"),
+        d ->
+            new DeploymentBuilder(d)
+                .editSpec()
+                .withReplicas(4)
+                .editTemplate()
+                .editSpec()
+                .editContainer(0)
+                .withImage("registry.example.com/hacked:6.6.6")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build());
     await()
         .atMost(TIMEOUT)
         .untilAsserted(
