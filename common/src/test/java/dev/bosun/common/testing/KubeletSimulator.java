@@ -113,34 +113,33 @@ public final class KubeletSimulator implements AutoCloseable {
                   .build())
           .create();
     }
-    client
-        .nodes()
-        .withName(NODE_NAME)
-        .editStatus(
-            n -> {
-              n.setStatus(
-                  new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
-                      .addNewCondition()
-                      .withType("Ready")
-                      .withStatus("True")
-                      .withReason("KubeletReady")
-                      .withMessage("simulated kubelet is posting ready status")
-                      .withLastHeartbeatTime(now())
-                      .withLastTransitionTime(now())
-                      .endCondition()
-                      .addToCapacity("cpu", new Quantity("64"))
-                      .addToCapacity("memory", new Quantity("256Gi"))
-                      .addToCapacity("pods", new Quantity("5000"))
-                      .addToAllocatable("cpu", new Quantity("64"))
-                      .addToAllocatable("memory", new Quantity("256Gi"))
-                      .addToAllocatable("pods", new Quantity("5000"))
-                      .addNewAddress()
-                      .withType("InternalIP")
-                      .withAddress("10.243.0.1")
-                      .endAddress()
-                      .build());
-              return n;
-            });
+    // The controller manager writes the new node too (its CIDR, taints): retry a conflict.
+    Edits.editStatus(
+        client.nodes().withName(NODE_NAME),
+        n -> {
+          n.setStatus(
+              new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
+                  .addNewCondition()
+                  .withType("Ready")
+                  .withStatus("True")
+                  .withReason("KubeletReady")
+                  .withMessage("simulated kubelet is posting ready status")
+                  .withLastHeartbeatTime(now())
+                  .withLastTransitionTime(now())
+                  .endCondition()
+                  .addToCapacity("cpu", new Quantity("64"))
+                  .addToCapacity("memory", new Quantity("256Gi"))
+                  .addToCapacity("pods", new Quantity("5000"))
+                  .addToAllocatable("cpu", new Quantity("64"))
+                  .addToAllocatable("memory", new Quantity("256Gi"))
+                  .addToAllocatable("pods", new Quantity("5000"))
+                  .addNewAddress()
+                  .withType("InternalIP")
+                  .withAddress("10.243.0.1")
+                  .endAddress()
+                  .build());
+          return n;
+        });
   }
 
   private void handle(Pod pod) {

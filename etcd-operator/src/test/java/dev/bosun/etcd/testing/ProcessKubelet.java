@@ -1,5 +1,6 @@
 package dev.bosun.etcd.testing;
 
+import dev.bosun.common.testing.Edits;
 import dev.bosun.common.testing.LocalProcess;
 import dev.bosun.common.testing.ScratchDirectories;
 import dev.bosun.etcd.EtcdOperator;
@@ -192,35 +193,32 @@ public final class ProcessKubelet implements AutoCloseable {
   private void reportEtcd(String member, boolean running) {
     String now =
         java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-    client
-        .pods()
-        .inNamespace(namespace)
-        .withName(member)
-        .editStatus(
-            pod -> {
-              for (var c : pod.getStatus().getContainerStatuses()) {
-                if (!"etcd".equals(c.getName())) {
-                  continue;
-                }
-                var state = new io.fabric8.kubernetes.api.model.ContainerState();
-                if (running) {
-                  state.setRunning(
-                      new io.fabric8.kubernetes.api.model.ContainerStateRunningBuilder()
-                          .withStartedAt(now)
-                          .build());
-                  c.setRestartCount(c.getRestartCount() == null ? 1 : c.getRestartCount() + 1);
-                } else {
-                  state.setTerminated(
-                      new io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder()
-                          .withExitCode(137)
-                          .withReason("Error")
-                          .withFinishedAt(now)
-                          .build());
-                }
-                c.setState(state);
-              }
-              return pod;
-            });
+    Edits.editStatus(
+        client.pods().inNamespace(namespace).withName(member),
+        pod -> {
+          for (var c : pod.getStatus().getContainerStatuses()) {
+            if (!"etcd".equals(c.getName())) {
+              continue;
+            }
+            var state = new io.fabric8.kubernetes.api.model.ContainerState();
+            if (running) {
+              state.setRunning(
+                  new io.fabric8.kubernetes.api.model.ContainerStateRunningBuilder()
+                      .withStartedAt(now)
+                      .build());
+              c.setRestartCount(c.getRestartCount() == null ? 1 : c.getRestartCount() + 1);
+            } else {
+              state.setTerminated(
+                  new io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder()
+                      .withExitCode(137)
+                      .withReason("Error")
+                      .withFinishedAt(now)
+                      .build());
+            }
+            c.setState(state);
+          }
+          return pod;
+        });
   }
 
   /**
