@@ -269,7 +269,7 @@ class ReplicationIT {
         .until(() -> AppClient.ids(addresses.get("db-2")).size() == 20);
 
     // Both survivors' tables are sound before the kill, so a corruption found after the restart
-    // (seen intermittently on MariaDB 10.11, see MariaDbServers) comes from the crash itself.
+    // comes from MariaDB's crash recovery itself (see MariaDbServers).
     for (String survivor : List.of("db-1", "db-2")) {
       assertThat(AppClient.adminQuery(addresses.get(survivor), "CHECK TABLE app.items EXTENDED"))
           .as("CHECK TABLE on %s before the kill", survivor)
