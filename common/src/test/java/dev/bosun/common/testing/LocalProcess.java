@@ -177,8 +177,15 @@ public final class LocalProcess implements AutoCloseable {
 
   /** The last {@code lines} lines of the server's output. */
   public String logTail(int lines) {
+    return tail(log, lines);
+  }
+
+  /**
+   * The last {@code lines} lines of {@code file}, or why it cannot be read (for a failure text).
+   */
+  public static String tail(Path file, int lines) {
     try {
-      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     } catch (IOException e) {
       return "(no log: " + e.getMessage() + ")";

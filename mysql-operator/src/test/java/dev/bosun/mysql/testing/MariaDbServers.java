@@ -78,12 +78,7 @@ public final class MariaDbServers implements AutoCloseable {
 
     /** The last {@code lines} lines of the server's error log (InnoDB's recovery reports there). */
     public String errorLogTail(int lines) {
-      try {
-        List<String> all = Files.readAllLines(dir.resolve("error.log"));
-        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-      } catch (IOException e) {
-        return "(no error log: " + e.getMessage() + ")";
-      }
+      return LocalProcess.tail(dir.resolve("error.log"), lines);
     }
 
     /** SIGKILL, like a node dying. */
