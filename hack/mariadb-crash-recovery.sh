@@ -33,8 +33,8 @@ trap cleanup EXIT
   echo "pid-file=$root/pid"
   echo "log-error=$root/error.log"
   echo "skip-networking"
-  # What baseConfig gives every member (MariaDbDialect): the binlog's two-phase commit with
-  # InnoDB is the path under test.
+  # The binlog and durability lines of what baseConfig gives every member (MariaDbDialect), not
+  # its replication lines: the binlog's two-phase commit with InnoDB is the path under test.
   echo "server-id=1"
   echo "log-bin=mysql-bin"
   echo "binlog-format=ROW"
