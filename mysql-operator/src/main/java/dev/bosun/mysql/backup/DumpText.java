@@ -1,6 +1,7 @@
 package dev.bosun.mysql.backup;
 
 import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.workload.InstanceException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;
@@ -36,13 +37,27 @@ public final class DumpText {
     return null;
   }
 
-  /** Copies a dump, leaving out whole statements the dialect skips on restore. */
+  /**
+   * Copies a dump, leaving out whole statements the dialect skips on restore. A dump that holds a
+   * client command is refused whole, naming the line, never its text (it is a tenant's).
+   */
   public static void filter(BufferedReader dump, Writer out, SqlDialect dialect)
-      throws IOException {
+      throws IOException, InstanceException {
     boolean skipping = false;
     boolean inStatement = false;
+    ClientCommandScanner commands = new ClientCommandScanner();
+    long number = 0;
     String line;
     while ((line = dump.readLine()) != null) {
+      number++;
+      if (commands.holdsCommand(line)) {
+        throw new InstanceException(
+            "line "
+                + number
+                + " of the dump holds a client command (such as system, source or a backslash"
+                + " command), which a restore never runs; the dump was refused and nothing of it"
+                + " was loaded");
+      }
       if (!inStatement && !skipping && dialect.skipOnRestore(line)) {
         skipping = !ends(line);
         continue;

@@ -35,7 +35,8 @@ public final class LogicalDump {
   private static final Duration MAX_RUN = Duration.ofHours(6);
 
   private static final Set<String> SYSTEM_DATABASES =
-      Set.of("mysql", "information_schema", "performance_schema", "sys");
+      Set.of(
+          "mysql", "information_schema", "performance_schema", "sys", SqlDialect.OPERATOR_SCHEMA);
 
   private final SqlDialect dialect;
   private final Credentials credentials;
@@ -105,6 +106,12 @@ public final class LogicalDump {
                   new OutputStreamWriter(
                       Files.newOutputStream(filtered), StandardCharsets.UTF_8))) {
         DumpText.filter(r, w, dialect);
+        // Last, after every statement of the dump succeeded (the client stops at the first
+        // error): the record that this load finished.
+        for (String statement : dialect.restoreFinished(store.location(key))) {
+          w.write(statement);
+          w.write(";\n");
+        }
       }
       List<String> cmd = new ArrayList<>(dialect.clientCommand(target.host(), target.port()));
       cmd.add(1, "--defaults-extra-file=" + secrets);

@@ -4,6 +4,7 @@ import dev.bosun.mysql.sql.Flavour;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -28,7 +29,8 @@ public record ClusterModel(
     String fromBackup,
     String fromBackupKey,
     ExporterModel exporter,
-    boolean rebuildAutomatic) {
+    boolean rebuildAutomatic,
+    List<AccountModel> accounts) {
 
   /** Maps a cluster's spec. */
   public static ClusterModel of(MySQLCluster c) {
@@ -78,7 +80,8 @@ public record ClusterModel(
         ExporterModel.of(s),
         s.getReplication() != null
             && s.getReplication().getRebuild()
-                == dev.bosun.mysql.v1alpha1.mysqlclusterspec.Replication.Rebuild.AUTOMATIC);
+                == dev.bosun.mysql.v1alpha1.mysqlclusterspec.Replication.Rebuild.AUTOMATIC,
+        AccountModel.of(c.getMetadata().getName(), s));
   }
 
   /** The official image of a flavour and version. */

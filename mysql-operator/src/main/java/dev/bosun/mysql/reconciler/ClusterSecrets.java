@@ -3,6 +3,7 @@ package dev.bosun.mysql.reconciler;
 import dev.bosun.common.meta.SecretValues;
 import dev.bosun.mysql.dependent.ClusterNames;
 import dev.bosun.mysql.dependent.ClusterObjects;
+import dev.bosun.mysql.model.AccountModel;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.Credentials;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.security.SecureRandom;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The cluster's root, replication and operator passwords. Generated Secrets are created once and
@@ -25,7 +27,11 @@ final class ClusterSecrets {
 
   /** Credentials found, or a problem (reason + message, never a password). */
   record Found(
-      Credentials credentials, String metricsPassword, String problemReason, String problem) {
+      Credentials credentials,
+      String metricsPassword,
+      Map<String, String> accountPasswords,
+      String problemReason,
+      String problem) {
     boolean ok() {
       return problem == null;
     }
@@ -88,6 +94,7 @@ final class ClusterSecrets {
       return new Found(
           null,
           null,
+          Map.of(),
           "SecretInvalid",
           "Secret "
               + bad
@@ -105,9 +112,31 @@ final class ClusterSecrets {
                 + " has no non-empty key password; delete it and the operator generates a new one";
       }
     }
+    Map<String, String> accountPasswords = new TreeMap<>();
+    for (AccountModel a : ClusterModel.of(c).accounts()) {
+      Secret secret =
+          a.secretGenerated()
+              ? getOrCreate(client, lookup, c, a.secretName())
+              : lookup.find(a.secretName());
+      String pw = value(secret, a.secretKey());
+      if (pw != null) {
+        accountPasswords.put(a.name(), pw);
+      } else if (rootProblem == null) {
+        rootReason = secret == null ? "UserSecretMissing" : "SecretInvalid";
+        rootProblem =
+            "Secret "
+                + a.secretName()
+                + (secret == null
+                    ? " named by spec.users["
+                        + a.name()
+                        + "].passwordSecret does not exist; create it"
+                    : " has no non-empty key " + a.secretKey() + " for the account " + a.name());
+      }
+    }
     return new Found(
         new Credentials("bosun_operator", opPw, "bosun_repl", replPw),
         metricsPw,
+        accountPasswords,
         rootReason,
         rootProblem);
   }

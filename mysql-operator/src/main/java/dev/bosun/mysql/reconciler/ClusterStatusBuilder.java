@@ -8,6 +8,7 @@ import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.Rebuilds;
 import dev.bosun.mysql.topology.Step;
+import dev.bosun.mysql.topology.StepText;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
@@ -175,13 +176,12 @@ final class ClusterStatusBuilder {
           DesiredCondition.isFalse(
               READY,
               "PrimaryOnly",
-              reasonText(
-                  step,
-                  "the primary takes writes; "
-                      + healthy
-                      + "/"
-                      + m.replicas()
-                      + " instances healthy")));
+              "the primary takes writes; "
+                  + healthy
+                  + "/"
+                  + m.replicas()
+                  + " instances healthy"
+                  + (step instanceof Step.Steady ? "" : "; " + reasonText(step, ""))));
     } else {
       conds.add(DesiredCondition.isFalse(READY, reason(step), reasonText(step, "no primary")));
     }
@@ -339,38 +339,10 @@ final class ClusterStatusBuilder {
   }
 
   static String reason(Step step) {
-    if (step instanceof Step.Wait w) {
-      return w.reason();
-    }
-    if (step instanceof Step.Blocked b) {
-      return b.reason();
-    }
-    return switch (step.getClass().getSimpleName()) {
-      case "Attach" -> "AttachingReplica";
-      case "Promote" -> "Promoting";
-      case "Failover" -> "FailingOver";
-      case "Switchover" -> "SwitchingOver";
-      case "Fence" -> "Fencing";
-      case "Restore" -> "Restoring";
-      case "RestoreDone" -> "Restored";
-      case "Rebuild" -> "Rebuilding";
-      case "RebuildDone" -> "Rebuilt";
-      case "SemiSync" -> "ConfiguringSemiSync";
-      case "Adopt" -> "AdoptingPrimary";
-      default -> "Converged";
-    };
+    return StepText.reason(step);
   }
 
   static String reasonText(Step step, String otherwise) {
-    if (step instanceof Step.Wait w) {
-      return w.message();
-    }
-    if (step instanceof Step.Blocked b) {
-      return b.message();
-    }
-    if (step instanceof Step.Steady) {
-      return otherwise;
-    }
-    return step.toString();
+    return StepText.sentence(step, otherwise);
   }
 }

@@ -1,6 +1,7 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.meta.KubernetesNames;
+import dev.bosun.mysql.model.AccountModel;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.model.ExporterModel;
 import dev.bosun.mysql.sql.Flavour;
@@ -23,6 +24,19 @@ final class ClusterValidator {
    */
   static final int NAME_MAX = KubernetesNames.LABEL_VALUE_MAX - 11;
 
+  /**
+   * The shortest semi-sync timeout allowed: an fsync stall or a busy replica must not turn the
+   * primary asynchronous (the schema's minimum says the same for new objects).
+   */
+  static final long SEMI_SYNC_TIMEOUT_FLOOR_MILLIS = 10_000;
+
+  /** Account names an application account may not take. */
+  static final java.util.Set<String> RESERVED_ACCOUNTS = java.util.Set.of("root", "mysql");
+
+  /** Schemas an application account may not be given. */
+  static final java.util.Set<String> RESERVED_DATABASES =
+      java.util.Set.of("mysql", "information_schema", "performance_schema", "sys", "bosun");
+
   private ClusterValidator() {}
 
   static List<String> validate(ClusterModel m, MySQLClusterStatus status) {
@@ -44,11 +58,36 @@ final class ClusterValidator {
               + ")");
     }
     List<String> owned = SqlDialect.of(m.flavour()).ownedSettings();
-    for (String key : m.serverConfig().keySet()) {
-      if (owned.contains(key.toLowerCase().replace('_', '-'))
-          || owned.contains(key.toLowerCase().replace('-', '_'))) {
-        problems.add("serverConfig." + key + " is managed by the operator and cannot be set");
+    for (String key : new java.util.TreeSet<>(m.serverConfig().keySet())) {
+      ServerConfigKeys.problem(key, owned).ifPresent(problems::add);
+    }
+    for (AccountModel a : m.accounts()) {
+      if (RESERVED_ACCOUNTS.contains(a.name()) || a.name().startsWith("bosun_")) {
+        problems.add(
+            "users["
+                + a.name()
+                + "]: the name is kept for the server or the operator (root, mysql.*,"
+                + " bosun_*); choose another");
       }
+      for (String db : a.databases()) {
+        if (RESERVED_DATABASES.contains(db.toLowerCase(java.util.Locale.ROOT))) {
+          problems.add(
+              "users["
+                  + a.name()
+                  + "].databases: "
+                  + db
+                  + " is a system schema; an application account gets its own databases");
+        }
+      }
+    }
+    if (m.semiSyncTimeoutMillis() < SEMI_SYNC_TIMEOUT_FLOOR_MILLIS) {
+      problems.add(
+          "semiSync.timeoutMilliseconds "
+              + m.semiSyncTimeoutMillis()
+              + " is below the floor of "
+              + SEMI_SYNC_TIMEOUT_FLOOR_MILLIS
+              + ": a replica that is only slow for a moment would turn the primary asynchronous,"
+              + " and commits would be acknowledged without a replica copy");
     }
     if (status != null && status.getFlavour() != null) {
       String running = status.getFlavour();

@@ -25,7 +25,9 @@ import dev.bosun.mysql.topology.ScaleDown;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
+import dev.bosun.mysql.workload.Accounts;
 import dev.bosun.mysql.workload.Credentials;
+import dev.bosun.mysql.workload.FenceGrants;
 import dev.bosun.mysql.workload.InstanceException;
 import dev.bosun.mysql.workload.MetricsUsers;
 import dev.bosun.mysql.workload.RebuildRecord;
@@ -96,6 +98,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private final Map<String, String> upgradeSwitchovers = new ConcurrentHashMap<>();
   private final SecretLookups secretLookups = new SecretLookups();
   private final MetricsUsers metricsUsers;
+  private final FenceGrants fenceGrants;
+  private final Accounts accounts;
 
   private record Controller(Credentials credentials, TopologyController controller) {}
 
@@ -120,6 +124,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     this.restorers = restorers;
     this.rebuilders = rebuilders;
     this.metricsUsers = new MetricsUsers(sqlTimeout);
+    this.fenceGrants = new FenceGrants(sqlTimeout);
+    this.accounts = new Accounts(sqlTimeout);
   }
 
   @Override
@@ -186,6 +192,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     }
     runHealthRound(round);
     ensureMetricsUser(round);
+    ensureFenceGrants(round);
+    ensureAccounts(round);
     if (round.blockReason != null) {
       // The role labels still follow the primary, so the Services reach the one after a failover.
       labelRoles(round);
@@ -318,6 +326,62 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
           r.secrets.metricsPassword());
     } catch (InstanceException e) {
       LOG.warn("{}/{}: metrics user not ensured: {}", r.m.namespace(), r.m.name(), e.getMessage());
+    }
+  }
+
+  /**
+   * Step 3c: on a steady primary, no account but the operator's can write through a fence (MariaDB;
+   * MySQL's fence stops every account). A failure is logged and retried next round.
+   */
+  private void ensureFenceGrants(Round r) {
+    String primary = r.tick.record().primary();
+    if (!r.tick.steady() || primary == null || !r.addresses.containsKey(primary)) {
+      return;
+    }
+    try {
+      fenceGrants.ensure(
+          r.c.getMetadata().getUid(),
+          r.controller.dialect(),
+          r.secrets.credentials(),
+          r.addresses.get(primary));
+    } catch (InstanceException e) {
+      LOG.warn("{}/{}: fence grants not ensured: {}", r.m.namespace(), r.m.name(), e.getMessage());
+    }
+  }
+
+  /**
+   * Step 3d: the application accounts of spec.users on a steady primary (they replicate), while the
+   * spec and their Secrets are in order; a failure is logged and retried next round.
+   */
+  private void ensureAccounts(Round r) {
+    String primary = r.tick.record().primary();
+    if (r.blockReason != null
+        || !r.tick.steady()
+        || primary == null
+        || !r.addresses.containsKey(primary)) {
+      return;
+    }
+    try {
+      boolean ran =
+          accounts.ensure(
+              r.c.getMetadata().getUid(),
+              r.controller.dialect(),
+              r.secrets.credentials(),
+              r.addresses.get(primary),
+              r.m.accounts(),
+              r.secrets.accountPasswords());
+      if (ran) {
+        events.normal(
+            r.c,
+            "AccountsApplied",
+            "the application accounts "
+                + String.join(", ", r.m.accounts().stream().map(a -> a.name()).toList())
+                + " are in place on the primary "
+                + primary
+                + " with their databases and privileges");
+      }
+    } catch (InstanceException e) {
+      LOG.warn("{}/{}: accounts not applied: {}", r.m.namespace(), r.m.name(), e.getMessage());
     }
   }
 

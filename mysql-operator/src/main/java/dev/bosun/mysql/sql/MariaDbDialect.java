@@ -161,11 +161,12 @@ public final class MariaDbDialect implements SqlDialect {
   public List<String> bootstrapUsers(
       String rootPassword, String replicationPassword, String operatorPassword) {
     // Bootstrap runs with skip-grant-tables: FLUSH PRIVILEGES first so CREATE USER works.
-    // Application users must never get READ_ONLY ADMIN: read_only would not stop them.
+    // No account but the operator's may hold READ_ONLY ADMIN: read_only would not stop it.
     return List.of(
         "FLUSH PRIVILEGES",
         "CREATE OR REPLACE USER 'root'@'%' IDENTIFIED BY " + quote(rootPassword),
         "GRANT ALL PRIVILEGES ON *.* TO 'root'@'%' WITH GRANT OPTION",
+        "REVOKE READ_ONLY ADMIN ON *.* FROM 'root'@'%'",
         "CREATE OR REPLACE USER "
             + quote(replicationUser())
             + "@'%' IDENTIFIED BY "
@@ -176,6 +177,22 @@ public final class MariaDbDialect implements SqlDialect {
             + "@'%' IDENTIFIED BY "
             + quote(operatorPassword),
         "GRANT ALL PRIVILEGES ON *.* TO " + quote(operatorUser()) + "@'%' WITH GRANT OPTION");
+  }
+
+  @Override
+  public String fenceExemptAccountsQuery() {
+    // read_only does not stop READ_ONLY ADMIN, and GRANT ALL gives it: every account but the
+    // operator's (which sets read_only) and the server's own. Roles and anonymous users have an
+    // empty host or user.
+    return "SELECT User, Host FROM mysql.global_priv WHERE User <> '' AND Host <> ''"
+        + " AND User NOT IN ('mariadb.sys', "
+        + quote(operatorUser())
+        + ")";
+  }
+
+  @Override
+  public List<String> withoutFenceExemption(String user, String host) {
+    return List.of("REVOKE READ_ONLY ADMIN ON *.* FROM " + quote(user) + "@" + quote(host));
   }
 
   @Override
@@ -199,7 +216,17 @@ public final class MariaDbDialect implements SqlDialect {
 
   @Override
   public List<String> clientCommand(String host, int port) {
-    return List.of("mariadb", "--host=" + host, "--port=" + port, "--protocol=TCP", "--batch");
+    // A restore feeds this client a dump a tenant could have written: --binary-mode reads no
+    // client command but DELIMITER and charset, and --sandbox refuses system, source, tee and
+    // pager.
+    return List.of(
+        "mariadb",
+        "--host=" + host,
+        "--port=" + port,
+        "--protocol=TCP",
+        "--batch",
+        "--binary-mode",
+        "--sandbox");
   }
 
   @Override
@@ -258,6 +285,12 @@ public final class MariaDbDialect implements SqlDialect {
         "log-basename",
         "log_basename",
         "relay-log",
+        "rpl-semi-sync-master-wait-no-slave",
+        "rpl_semi_sync_master_wait_no_slave",
+        "rpl-semi-sync-master-timeout",
+        "rpl_semi_sync_master_timeout",
+        "slave-net-timeout",
+        "slave_net_timeout",
         "relay_log");
   }
 

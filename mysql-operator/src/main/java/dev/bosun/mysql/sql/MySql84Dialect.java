@@ -183,7 +183,10 @@ public final class MySql84Dialect implements SqlDialect {
 
   @Override
   public List<String> clientCommand(String host, int port) {
-    return List.of("mysql", "--host=" + host, "--port=" + port, "--protocol=TCP", "--batch");
+    // A restore feeds this client a dump a tenant could have written: --binary-mode reads no
+    // client command but DELIMITER and charset.
+    return List.of(
+        "mysql", "--host=" + host, "--port=" + port, "--protocol=TCP", "--batch", "--binary-mode");
   }
 
   @Override
@@ -250,6 +253,16 @@ public final class MySql84Dialect implements SqlDialect {
         "sync-binlog",
         "sync_binlog",
         "relay-log",
+        "rpl-semi-sync-source-wait-point",
+        "rpl_semi_sync_source_wait_point",
+        "rpl-semi-sync-source-wait-no-replica",
+        "rpl_semi_sync_source_wait_no_replica",
+        "rpl-semi-sync-source-timeout",
+        "rpl_semi_sync_source_timeout",
+        "replica-net-timeout",
+        "replica_net_timeout",
+        "slave-net-timeout",
+        "slave_net_timeout",
         "relay_log");
   }
 

@@ -1,5 +1,6 @@
 package dev.bosun.mysql.sql;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -9,6 +10,9 @@ import java.util.List;
  * never logs statement text: only the step name appears in logs.
  */
 public interface SqlDialect {
+
+  /** The schema the operator keeps its own records in; backups and rebuilds leave it out. */
+  String OPERATOR_SCHEMA = "bosun";
 
   /** The flavour this dialect speaks to. */
   Flavour flavour();
@@ -186,7 +190,67 @@ public interface SqlDialect {
   /** The [mysqld] settings every member starts with (read-only, GTID, binlog, semi-sync). */
   List<String> baseConfig(int serverId, int port);
 
+  /**
+   * An application account of spec.users, from any host: its databases created when missing, the
+   * account created or its password set, and the privileges on each of its databases (never a
+   * server-wide one, so a fence stops it and it cannot grant itself more).
+   */
+  default List<String> applicationAccount(
+      String user, String password, List<String> databases, List<String> privileges) {
+    String account = quote(user) + "@'%'";
+    String granted = privileges.contains("ALL") ? "ALL PRIVILEGES" : String.join(", ", privileges);
+    List<String> s = new ArrayList<>();
+    for (String db : databases) {
+      s.add("CREATE DATABASE IF NOT EXISTS " + quoteName(db));
+    }
+    s.add("CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY " + quote(password));
+    s.add("ALTER USER " + account + " IDENTIFIED BY " + quote(password));
+    for (String db : databases) {
+      s.add("GRANT " + granted + " ON " + quoteName(db) + ".* TO " + account);
+    }
+    return s;
+  }
+
+  /**
+   * The accounts (user, host) whose writes a fence might not stop, for {@link
+   * #withoutFenceExemption}; null when the flavour's fence stops every account (MySQL's
+   * super_read_only does).
+   */
+  default String fenceExemptAccountsQuery() {
+    return null;
+  }
+
+  /** Takes from one account what lets it write through a fence. */
+  default List<String> withoutFenceExemption(String user, String host) {
+    return List.of();
+  }
+
+  /**
+   * The statements a load of fromBackup runs last, recording that it finished and what it loaded,
+   * in the operator's own schema (backups leave it out): an operator that restarts after the load
+   * ended and before it recorded the end finds it here.
+   */
+  default List<String> restoreFinished(String location) {
+    return List.of(
+        "CREATE DATABASE IF NOT EXISTS " + OPERATOR_SCHEMA,
+        "CREATE TABLE IF NOT EXISTS "
+            + OPERATOR_SCHEMA
+            + ".restore (location VARCHAR(1024) NOT NULL,"
+            + " finished_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)) ENGINE=InnoDB",
+        "INSERT INTO " + OPERATOR_SCHEMA + ".restore (location) VALUES (" + quote(location) + ")");
+  }
+
+  /** The location the last finished load recorded ({@link #restoreFinished}). */
+  default String restoreFinishedQuery() {
+    return "SELECT location FROM " + OPERATOR_SCHEMA + ".restore ORDER BY finished_at DESC LIMIT 1";
+  }
+
   /** Quotes a string literal for SQL. */
+  /** A schema or table name in backquotes. */
+  static String quoteName(String name) {
+    return "`" + name.replace("`", "``") + "`";
+  }
+
   static String quote(String value) {
     StringBuilder sb = new StringBuilder("'");
     for (char c : value.toCharArray()) {

@@ -20,6 +20,13 @@ public sealed interface Step {
   /** Stop writes on an instance that must not take them. */
   record Fence(String instance) implements Step {}
 
+  /**
+   * Stop a member the cluster keeps out (errant transactions, broken replication) from receiving
+   * from the primary: its receiver would acknowledge semi-sync commits that a failover, which never
+   * promotes it, would not find on any candidate.
+   */
+  record Detach(String instance, String primary) implements Step {}
+
   /** Point a replica at the primary. */
   record Attach(String instance, String primary) implements Step {}
 
@@ -43,6 +50,12 @@ public sealed interface Step {
    * is attached.
    */
   record Restore(String primary) implements Step {}
+
+  /**
+   * fromBackup is not loaded: members already hold data (a cluster re-created over its kept
+   * volumes). A restore goes only into members proven empty; this records that it was left out.
+   */
+  record RestoreSkipped(String primary, List<String> holding) implements Step {}
 
   /** The background load finished: record where from, once. */
   record RestoreDone(String primary, String location) implements Step {}

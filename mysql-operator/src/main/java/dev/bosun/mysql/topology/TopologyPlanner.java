@@ -43,14 +43,14 @@ public final class TopologyPlanner {
         .map(InstanceState::name)
         .filter(in.rebuild().state()::holds)
         .forEach(unusable::add);
-    if (in.rebuild().automatic()) {
-      // Attaching it again would fail the same way: it waits for its rebuild instead.
-      in.instances().stream()
-          .filter(InstanceState::replicationBroken)
-          .map(InstanceState::name)
-          .filter(n -> !n.equals(in.recordedPrimary()))
-          .forEach(unusable::add);
-    }
+    // Broken replication: attaching it again would fail the same way (and restart a receiver that
+    // acknowledges commits), and as a failover candidate it cannot apply what it received. It
+    // waits for its rebuild, automatic or requested.
+    in.instances().stream()
+        .filter(InstanceState::replicationBroken)
+        .map(InstanceState::name)
+        .filter(n -> !n.equals(in.recordedPrimary()))
+        .forEach(unusable::add);
     return new Plan(next(in, primary, errant, unusable), errant);
   }
 
@@ -115,7 +115,11 @@ public final class TopologyPlanner {
         return Optional.of(new Step.Fence(other.name()));
       }
     }
-    Step restore = restore(in.restore(), primary.name());
+    Optional<Step> detach = detachExcluded(in, primary, errant);
+    if (detach.isPresent()) {
+      return detach;
+    }
+    Step restore = restore(in, primary.name());
     if (restore != null) {
       return Optional.of(restore);
     }
@@ -175,11 +179,27 @@ public final class TopologyPlanner {
     return Optional.empty();
   }
 
+  /**
+   * A member kept out of the cluster for errant transactions or broken replication that still
+   * receives from the primary is stopped receiving (a member being rebuilt is left to its copy).
+   */
+  private static Optional<Step> detachExcluded(
+      TopologyInput in, InstanceState primary, Set<String> unusable) {
+    Address primaryAddress = in.addresses().get(primary.name());
+    return in.instances().stream()
+        .filter(i -> !i.name().equals(primary.name()) && unusable.contains(i.name()))
+        .filter(i -> !in.rebuild().state().holds(i.name()))
+        .filter(i -> primaryAddress != null && i.receivesFrom(primaryAddress))
+        .findFirst()
+        .map(i -> new Step.Detach(i.name(), primary.name()));
+  }
+
   /** The restore step while fromBackup is being loaded, else null. */
-  private static Step restore(RestoreState r, String primary) {
+  private Step restore(TopologyInput in, String primary) {
+    RestoreState r = in.restore();
     return switch (r.phase()) {
       case NONE -> null;
-      case PENDING -> new Step.Restore(primary);
+      case PENDING -> pendingRestore(in, primary);
       case RUNNING -> new Step.Wait("Restoring", "loading fromBackup into " + primary);
       case DONE -> new Step.RestoreDone(primary, r.detail());
       case FAILED ->
@@ -200,6 +220,33 @@ public final class TopologyPlanner {
                   + " started and did not finish (the operator stopped); its data may be partial."
                   + " Delete the cluster and its PersistentVolumeClaims to restore again");
     };
+  }
+
+  /**
+   * A load only into members proven empty: every member answers and none holds a transaction. A
+   * cluster re-created over its kept volumes (delete and apply again, a GitOps replace) keeps its
+   * data; fromBackup is never loaded over it.
+   */
+  private Step pendingRestore(TopologyInput in, String primary) {
+    List<String> holding =
+        in.instances().stream()
+            .filter(i -> i.reachable() && !gtids.isEmpty(i.executed()))
+            .map(InstanceState::name)
+            .toList();
+    if (!holding.isEmpty()) {
+      return new Step.RestoreSkipped(primary, holding);
+    }
+    List<String> silent =
+        in.instances().stream().filter(i -> !i.reachable()).map(InstanceState::name).toList();
+    if (!silent.isEmpty()) {
+      return new Step.Wait(
+          "Restoring",
+          "waiting for "
+              + String.join(", ", silent)
+              + " to answer before loading fromBackup: a restore goes only into members proven"
+              + " empty");
+    }
+    return new Step.Restore(primary);
   }
 
   private Step fencedPrimary(TopologyInput in, InstanceState primary, Set<String> errant) {

@@ -28,7 +28,10 @@ final class Failover {
   /** What a failover does to the servers. */
   interface Actions {
 
-    /** Starts the member's applier, then stops its receiver (in that order: see MariaDB). */
+    /**
+     * Starts the member's applier, then stops its receiver (in that order: see MariaDB); a member
+     * with no source has nothing to stop.
+     */
     void stopReceiving(String member) throws InstanceException;
 
     /** Observes a member now; an unreachable member is reported as such, never thrown. */

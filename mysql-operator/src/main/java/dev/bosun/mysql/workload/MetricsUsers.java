@@ -3,8 +3,7 @@ package dev.bosun.mysql.workload;
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.List;
 
 /**
  * Keeps each cluster's metrics user on its primary, from where it replicates to every member: also
@@ -15,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class MetricsUsers {
 
   private final Duration timeout;
-  private final Map<String, String> ensured = new ConcurrentHashMap<>();
+  private final OncePerPrimary once = new OncePerPrimary();
 
   /** {@code timeout} bounds connecting and each statement. */
   public MetricsUsers(Duration timeout) {
@@ -29,19 +28,17 @@ public final class MetricsUsers {
   public void ensure(
       String uid, SqlDialect dialect, Credentials credentials, Address primary, String password)
       throws InstanceException {
-    // Only a digest of the password is kept: it tells a rotated Secret from the one applied.
-    String key =
-        primary.host() + ":" + primary.port() + "/" + Integer.toHexString(password.hashCode());
-    if (key.equals(ensured.get(uid))) {
+    List<String> statements = dialect.metricsUser(password);
+    if (!once.needed(uid, primary, statements)) {
       return;
     }
     new InstanceClient(primary, credentials, timeout, dialect.jdbcOptions())
-        .execute("metrics-user", dialect.metricsUser(password));
-    ensured.put(uid, key);
+        .execute("metrics-user", statements);
+    once.ran(uid, primary, statements);
   }
 
   /** Forgets a cluster (deleted, or spec.metrics turned off). */
   public void forget(String uid) {
-    ensured.remove(uid);
+    once.forget(uid);
   }
 }

@@ -5,6 +5,7 @@ import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.PromotionIntent;
 import dev.bosun.mysql.topology.Step;
+import dev.bosun.mysql.topology.StepText;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -128,6 +129,10 @@ public final class StepExecutor {
               + " took writes without being the primary; set read-only and its clients"
               + " disconnected");
     }
+    if (step instanceof Step.Detach d) {
+      client(ctx, d.instance()).execute("detach", dialect.stopReceiving());
+      return Outcome.warning(rec, "ExcludedMemberDetached", StepText.sentence(d, ""));
+    }
     if (step instanceof Step.Attach a) {
       Address source = ctx.addresses().get(a.primary());
       client(ctx, a.instance())
@@ -152,13 +157,19 @@ public final class StepExecutor {
       return Outcome.normal(
           rec.promoted(p.instance(), rec.primary(), s.executed()),
           "Promoted",
-          p.instance() + " is the primary (" + p.why() + ") at GTID " + s.executed());
+          p.instance()
+              + " "
+              + StepText.promotion(p.why())
+              + (s.executed().isEmpty() ? "" : " (at GTID " + s.executed() + ")"));
     }
     if (step instanceof Step.Restore r) {
       return restore(r, ctx);
     }
     if (step instanceof Step.RestoreDone d) {
       return restoreDone(d, ctx);
+    }
+    if (step instanceof Step.RestoreSkipped k) {
+      return restoreSkipped(k, rec);
     }
     if (step instanceof Step.Switchover s) {
       return switchover(s, ctx);
@@ -199,25 +210,45 @@ public final class StepExecutor {
         a.instance() + " already takes writes and is recorded as the primary");
   }
 
+  private static Outcome restoreSkipped(Step.RestoreSkipped k, TopologyRecord rec) {
+    return Outcome.warning(
+        rec.withRestoredFrom(TopologyRecord.RESTORE_SKIPPED),
+        "RestoreSkipped",
+        StepText.restoreSkipped(k));
+  }
+
   private Outcome restore(Step.Restore r, Context ctx) throws InstanceException {
     TopologyRecord rec = ctx.record();
+    // Looked at again just before the load: a client may have written since the round observed.
+    InstanceState now = observeOne(ctx, r.primary());
+    if (!now.reachable()) {
+      throw new InstanceException(
+          r.primary() + " did not answer; the load starts in a later round");
+    }
+    if (!dialect.gtids().isEmpty(now.executed())) {
+      return restoreSkipped(new Step.RestoreSkipped(r.primary(), List.of(r.primary())), rec);
+    }
     // No replica is attached yet, so no one could acknowledge the loaded rows: semi-sync off
     // until the replicas have joined (the planner turns it back on after them).
     client(ctx, r.primary())
         .execute(
             "restore-semi-sync-off", dialect.semiSyncSource(false, ctx.semiSyncTimeoutMillis()));
+    // Recorded before it starts: a load whose operator dies is never started again over what it
+    // wrote (a restarted operator asks the primary how far it came).
+    ctx.save(rec.withRestoredFrom(TopologyRecord.RESTORE_LOADING));
     if (!ctx.restorer().start(ctx.addresses().get(r.primary()))) {
+      ctx.save(rec);
       throw new InstanceException("no free restore worker; the load starts in a later round");
     }
-    // Recorded at once: a load whose operator dies is never started again over what it wrote.
-    ctx.save(rec.withRestoredFrom(TopologyRecord.RESTORE_LOADING));
     return Outcome.normal(
         rec.withRestoredFrom(TopologyRecord.RESTORE_LOADING),
         "Restoring",
         "loading fromBackup into " + r.primary() + " in the background");
   }
 
-  private Outcome restoreDone(Step.RestoreDone d, Context ctx) {
+  private Outcome restoreDone(Step.RestoreDone d, Context ctx) throws InstanceException {
+    // Stored before the load is forgotten: a lost write must not look like an interrupted load.
+    ctx.save(ctx.record().withRestoredFrom(d.location()));
     ctx.restorer().forget();
     return Outcome.normal(
         ctx.record().withRestoredFrom(d.location()),
@@ -274,10 +305,8 @@ public final class StepExecutor {
             + r.instance()
             + " from "
             + r.source()
-            + " ("
-            + started.reason()
+            + StepText.rebuild(started.reason())
             + (previous == null ? "" : ", resumed: its copy was not running")
-            + ")"
             + (artifact == null ? "" : "; its errant transactions go to " + location));
   }
 
@@ -352,7 +381,7 @@ public final class StepExecutor {
     return Outcome.normal(
         rec.promoted(s.to(), s.from(), fenced.executed()),
         "SwitchedOver",
-        "primary moved from " + s.from() + " to " + s.to() + " (" + s.why() + ")");
+        "primary moved from " + s.from() + " to " + s.to() + StepText.switchover(s.why()));
   }
 
   private Outcome failover(Step.Failover f, Context ctx) throws InstanceException {
@@ -369,7 +398,15 @@ public final class StepExecutor {
         // thread starts with both stopped, and with it acknowledged commits not yet applied.
         List<String> statements = new ArrayList<>(dialect.startApplier());
         statements.addAll(dialect.stopReceiving());
-        client(ctx, member).execute("failover-stop-receiving", statements);
+        try (InstanceClient.Session session = client(ctx, member).open()) {
+          if (session.query(dialect.replicaStatusQuery()).isEmpty()) {
+            // No source at all (an old primary a previous failover left unattached, a member
+            // being rebuilt): it receives from no one, so it can acknowledge nothing. Starting
+            // its applier would only fail, and with it every failover after the first.
+            return;
+          }
+          session.execute("failover-stop-receiving", statements);
+        }
       }
 
       @Override

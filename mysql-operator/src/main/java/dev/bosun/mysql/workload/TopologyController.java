@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * One cluster's replication loop: observe every instance, plan one step, execute it. Remembers
@@ -29,6 +30,7 @@ public final class TopologyController {
   private final Observer observer;
   private final StepExecutor executor;
   private final TopologyPlanner planner;
+  private final InterruptedLoads interruptedLoads;
   private final Clock clock;
   private Instant primaryUnreachableSince;
   private String unreachablePrimary;
@@ -56,6 +58,7 @@ public final class TopologyController {
     this.executor =
         new StepExecutor(dialect, credentials, timeout, clock, catchUpSeconds, boundaries);
     this.planner = new TopologyPlanner(dialect.gtids());
+    this.interruptedLoads = new InterruptedLoads(dialect, credentials, timeout);
     this.clock = clock;
   }
 
@@ -156,7 +159,10 @@ public final class TopologyController {
             unreachableFor,
             desired.failoverAfter(),
             desired.switchoverTarget(),
-            restoreState(record, restorer),
+            restoreState(
+                record,
+                restorer,
+                () -> interruptedLoads.judge(record.primary(), observed, addresses)),
             record.intent(),
             new RebuildPolicy(
                 desired.rebuildAutomatic(),
@@ -226,8 +232,21 @@ public final class TopologyController {
     return p != null && p.running() ? p.doing() : null;
   }
 
-  /** Where fromBackup stands, from the record and this process's background load. */
+  /**
+   * Where fromBackup stands, from the record and this process's background load; a load recorded as
+   * started that this process does not know of was interrupted.
+   */
   static RestoreState restoreState(TopologyRecord record, Restorer restorer) {
+    return restoreState(
+        record, restorer, () -> new RestoreState(RestoreState.Phase.INTERRUPTED, null));
+  }
+
+  /**
+   * Where fromBackup stands; {@code afterRestart} judges a load recorded as started that this
+   * process does not know of (the operator restarted at some point of it).
+   */
+  static RestoreState restoreState(
+      TopologyRecord record, Restorer restorer, Supplier<RestoreState> afterRestart) {
     boolean pending = TopologyRecord.RESTORE_PENDING.equals(record.restoredFrom());
     boolean loading = TopologyRecord.RESTORE_LOADING.equals(record.restoredFrom());
     if (!pending && !loading) {
@@ -235,8 +254,7 @@ public final class TopologyController {
     }
     Restorer.Progress p = restorer == null ? null : restorer.progress();
     if (p == null) {
-      return new RestoreState(
-          pending ? RestoreState.Phase.PENDING : RestoreState.Phase.INTERRUPTED, null);
+      return pending ? new RestoreState(RestoreState.Phase.PENDING, null) : afterRestart.get();
     }
     if (p.running()) {
       return new RestoreState(RestoreState.Phase.RUNNING, null);

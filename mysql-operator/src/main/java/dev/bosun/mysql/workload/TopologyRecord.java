@@ -38,6 +38,9 @@ public record TopologyRecord(
   /** A load of fromBackup started; if the operator finds this, it did not finish. */
   public static final String RESTORE_LOADING = "loading";
 
+  /** fromBackup was not loaded: the members held data when the restore would have started. */
+  public static final String RESTORE_SKIPPED = "not loaded: the members already held data";
+
   /** A cluster that has never had a primary. */
   public static TopologyRecord empty() {
     return new TopologyRecord(null, null, null, null, null, null);

@@ -79,6 +79,23 @@ class MySQLSchemaIT {
             "semiSync: {timeoutMilliseconds: 10}",
             "spec.semiSync.timeoutMilliseconds"),
         Arguments.of(
+            "semi-sync timeout below the 10 s floor",
+            "semiSync: {timeoutMilliseconds: 5000}",
+            "spec.semiSync.timeoutMilliseconds"),
+        Arguments.of(
+            "account name with a quote",
+            "users: [{name: \"a'b\", databases: [shop]}]",
+            "spec.users.name"),
+        Arguments.of("account without databases", "users: [{name: shop}]", "databases"),
+        Arguments.of(
+            "account privilege that is server-wide",
+            "users: [{name: shop, databases: [shop], privileges: [SUPER]}]",
+            "spec.users.privileges"),
+        Arguments.of(
+            "account database with a dot",
+            "users: [{name: shop, databases: [a.b]}]",
+            "spec.users.databases"),
+        Arguments.of(
             "switchover target bad name", "switchover: {target: DB_1}", "spec.switchover.target"),
         Arguments.of("fromBackup without name", "bootstrap: {fromBackup: {key: a}}", "backupName"),
         Arguments.of(

@@ -54,6 +54,101 @@ class ClusterValidatorTest {
   }
 
   @Test
+  void anOwnedSettingCannotBeReachedThroughAPrefixCaseOrAnotherSpelling() {
+    for (String key :
+        java.util.List.of(
+            "loose-read-only",
+            "LOOSE_READ_ONLY",
+            "skip-log-bin",
+            "loose-skip-log-bin",
+            "disable-log-bin",
+            "enable-gtid-strict-mode",
+            "maximum-sync-binlog",
+            "Read_Only",
+            "skip-sync-binlog",
+            "rpl_semi_sync_master_wait_no_slave",
+            "loose-rpl-semi-sync-master-timeout",
+            "slave_net_timeout")) {
+      MySQLClusterSpec s = mariadb("10.11");
+      s.setServerConfig(Map.of(key, "0"));
+      assertThat(ClusterValidator.validate(model(s), null))
+          .as(key)
+          .singleElement()
+          .asString()
+          .contains("serverConfig." + key, "managed by the operator");
+    }
+    MySQLClusterSpec my = new MySQLClusterSpec();
+    my.setServerConfig(
+        Map.of(
+            "loose-super-read-only", "OFF",
+            "rpl_semi_sync_source_wait_no_replica", "OFF",
+            "skip_rpl_semi_sync_source_timeout", "1"));
+    assertThat(ClusterValidator.validate(model(my), null)).hasSize(3);
+  }
+
+  @Test
+  void aKeyThatIsNoOptionNameIsRefusedWithoutEchoingItsLines() {
+    for (String key :
+        java.util.List.of(
+            "max_connections\nread-only", "x=1", "[client]", "!include", "a b", "-x", "")) {
+      MySQLClusterSpec s = mariadb("10.11");
+      s.setServerConfig(Map.of(key, "1"));
+      assertThat(ClusterValidator.validate(model(s), null))
+          .as(key)
+          .singleElement()
+          .asString()
+          .contains("is not an option name")
+          .doesNotContain("\n");
+    }
+  }
+
+  @Test
+  void plainSettingsPass() {
+    MySQLClusterSpec s = mariadb("10.11");
+    s.setServerConfig(
+        Map.of(
+            "max_connections", "500", "innodb-buffer-pool-size", "1G", "skip-name-resolve", "ON"));
+    assertThat(ClusterValidator.validate(model(s), null)).isEmpty();
+  }
+
+  @Test
+  void aSemiSyncTimeoutBelowTheFloorIsRefused() {
+    MySQLClusterSpec s = mariadb("10.11");
+    var semi = new dev.bosun.mysql.v1alpha1.mysqlclusterspec.SemiSync();
+    semi.setTimeoutMilliseconds(2_000L);
+    s.setSemiSync(semi);
+    assertThat(ClusterValidator.validate(model(s), null))
+        .singleElement()
+        .asString()
+        .contains("semiSync.timeoutMilliseconds 2000 is below the floor of 10000");
+    semi.setTimeoutMilliseconds(10_000L);
+    assertThat(ClusterValidator.validate(model(s), null)).isEmpty();
+  }
+
+  @Test
+  void anApplicationAccountCannotTakeTheServersOrTheOperatorsNamesNorASystemSchema() {
+    MySQLClusterSpec s = mariadb("10.11");
+    s.setUsers(
+        java.util.List.of(
+            user("root", "app"),
+            user("bosun_operator", "app"),
+            user("shop", "mysql"),
+            user("ok", "shop")));
+    assertThat(ClusterValidator.validate(model(s), null))
+        .hasSize(3)
+        .anySatisfy(p -> assertThat(p).contains("users[root]", "kept for the server"))
+        .anySatisfy(p -> assertThat(p).contains("users[bosun_operator]"))
+        .anySatisfy(p -> assertThat(p).contains("users[shop].databases: mysql is a system schema"));
+  }
+
+  static dev.bosun.mysql.v1alpha1.mysqlclusterspec.Users user(String name, String db) {
+    var u = new dev.bosun.mysql.v1alpha1.mysqlclusterspec.Users();
+    u.setName(name);
+    u.setDatabases(java.util.List.of(db));
+    return u;
+  }
+
+  @Test
   void aDowngradeAndAFlavourChangeAreRefused() {
     MySQLClusterStatus running = new MySQLClusterStatus();
     running.setVersion("11.4");

@@ -142,23 +142,56 @@ class MySQLBackupIT {
 
       // A new cluster from the S3 dump: loaded into its first instance before the replica joins.
       FX.serversFor("dst", 2);
-      Crds.createRaw(
-          FX.client(),
-          "mysql.bosun.dev/v1alpha1",
-          "MySQLCluster",
-          FX.namespace(),
-          "dst",
-          "flavour: MariaDB\nversion: '10.11'\nreplicas: 2\nbootstrap: {fromBackup: {backupName: offsite}}");
-      await()
-          .atMost(Duration.ofSeconds(120))
-          .until(() -> "True/Replicating".equals(ready(cluster("dst"))));
+      createFromOffsiteAndAwaitReady("dst");
       assertThat(cluster("dst").getStatus().getRestoredFrom()).isEqualTo(location);
       List<Long> expected = LongStream.rangeClosed(1, 30).boxed().toList();
       assertThat(AppClient.ids(FX.server("dst-0").address())).isEqualTo(expected);
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> AppClient.ids(FX.server("dst-1").address()).equals(expected));
+
+      // Deleted and applied again over the same members (kept volumes, a GitOps replace): the
+      // data written since the restore stays; fromBackup is not loaded over it.
+      for (long id = 31; id <= 35; id++) {
+        // As the operator's user: the dump holds the data, not the source cluster's accounts.
+        AppClient.adminQuery(
+            FX.server("dst-0").address(), "INSERT INTO app.items VALUES (" + id + ", 'new')");
+      }
+      FX.client()
+          .resources(MySQLCluster.class)
+          .inNamespace(FX.namespace())
+          .withName("dst")
+          .withTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
+          .delete();
+      createFromOffsiteAndAwaitReady("dst");
+      assertThat(cluster("dst").getStatus().getRestoredFrom())
+          .isEqualTo("not loaded: the members already held data");
+      List<Long> kept = LongStream.rangeClosed(1, 35).boxed().toList();
+      assertThat(AppClient.ids(FX.server("dst-0").address())).isEqualTo(kept);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> AppClient.ids(FX.server("dst-1").address()).equals(kept));
+      assertThat(FX.client().v1().events().inNamespace(FX.namespace()).list().getItems())
+          .anySatisfy(
+              e -> {
+                assertThat(e.getReason()).isEqualTo("RestoreSkipped");
+                assertThat(e.getMessage()).contains("already hold data", "nothing was loaded");
+              });
     }
+  }
+
+  /** A two-instance MariaDB cluster bootstrapped from the backup "offsite", awaited to Ready. */
+  private void createFromOffsiteAndAwaitReady(String name) {
+    Crds.createRaw(
+        FX.client(),
+        "mysql.bosun.dev/v1alpha1",
+        "MySQLCluster",
+        FX.namespace(),
+        name,
+        "flavour: MariaDB\nversion: '10.11'\nreplicas: 2\nbootstrap: {fromBackup: {backupName: offsite}}");
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .until(() -> "True/Replicating".equals(ready(cluster(name))));
   }
 
   @Test

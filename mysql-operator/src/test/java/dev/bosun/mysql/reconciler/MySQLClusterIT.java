@@ -1,6 +1,7 @@
 package dev.bosun.mysql.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.status.Conditions;
@@ -22,6 +23,8 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -179,6 +182,77 @@ class MySQLClusterIT {
                 "True/Replicating".equals(condition("db", "Ready"))
                     && "replica".equals(role("db-0")));
     assertThat(get("db").getStatus().getHealthyInstances()).isEqualTo(3);
+  }
+
+  @Test
+  void aFenceStopsRootAsItStopsEveryAccountButTheOperators() throws Exception {
+    FX.serversFor("fence", 2);
+    // Members whose data was made before the operator took the exemption away: root holds
+    // READ_ONLY ADMIN on each (granted outside the binlog, so no member holds a transaction).
+    for (MariaDbServers.Server s : FX.servers()) {
+      try (Connection c = AppClient.admin(s.address());
+          Statement st = c.createStatement()) {
+        st.execute("SET sql_log_bin=0");
+        st.execute("GRANT READ_ONLY ADMIN ON *.* TO 'root'@'%'");
+      }
+    }
+    create("fence", MARIADB + "replicas: 2");
+    await("Ready")
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> "True/Replicating".equals(condition("fence", "Ready")));
+    var primary = FX.server("fence-0").address();
+    var replica = FX.server("fence-1").address();
+    AppClient.createSchema(primary);
+    AppClient.awaitApplied(primary, List.of(replica));
+
+    // The replica is read-only: root is refused there as every application account is.
+    assertThatThrownBy(() -> AppClient.asRoot(replica, "INSERT INTO app.items VALUES (1, 'root')"))
+        .hasMessageContaining("read-only");
+    AppClient.asRoot(primary, "INSERT INTO app.items VALUES (2, 'root')");
+    AppClient.awaitApplied(primary, List.of(replica));
+    assertThat(AppClient.ids(replica)).containsExactly(2L);
+  }
+
+  @Test
+  void anApplicationAccountGetsItsDatabaseAPasswordSecretAndNothingMore() throws Exception {
+    FX.serversFor("acc", 2);
+    create(
+        "acc",
+        MARIADB
+            + "replicas: 2\nusers: [{name: shop, databases: [orders], privileges: [SELECT,"
+            + " INSERT, UPDATE, DELETE]}]");
+    await("Ready")
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> "True/Replicating".equals(condition("acc", "Ready")));
+    await("accounts applied")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> events().stream().anyMatch(e -> "AccountsApplied".equals(e.getReason())));
+    Secret secret =
+        FX.client().secrets().inNamespace(FX.namespace()).withName("acc-user-shop").get();
+    assertThat(secret.getMetadata().getOwnerReferences()).isEmpty();
+    String password =
+        new String(
+            Base64.getDecoder().decode(secret.getData().get("password")), StandardCharsets.UTF_8);
+    var primary = FX.server("acc-0").address();
+    var replica = FX.server("acc-1").address();
+    AppClient.adminQuery(primary, "CREATE TABLE orders.o (id INT PRIMARY KEY)");
+    try (Connection c = AppClient.connect(primary, "shop", password);
+        Statement st = c.createStatement()) {
+      st.execute("INSERT INTO orders.o VALUES (1)");
+      // Database-level privileges only: no DDL it was not given, no other schema, no server-wide
+      // privilege to lift the fence with.
+      assertThatThrownBy(() -> st.execute("CREATE TABLE orders.t (id INT)"))
+          .hasMessageContaining("denied");
+      assertThatThrownBy(() -> st.execute("SET GLOBAL read_only=OFF"))
+          .hasMessageContaining("denied");
+      assertThatThrownBy(() -> st.execute("CREATE DATABASE other")).hasMessageContaining("denied");
+    }
+    AppClient.awaitApplied(primary, List.of(replica));
+    try (Connection c = AppClient.connect(replica, "shop", password);
+        Statement st = c.createStatement()) {
+      assertThatThrownBy(() -> st.execute("INSERT INTO orders.o VALUES (2)"))
+          .hasMessageContaining("read-only");
+    }
   }
 
   @Test

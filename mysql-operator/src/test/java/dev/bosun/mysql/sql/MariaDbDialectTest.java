@@ -136,4 +136,41 @@ class MariaDbDialectTest {
             "sync-binlog",
             "innodb_flush_log_at_trx_commit");
   }
+
+  @Test
+  void anApplicationAccountGetsItsDatabasesAndNoServerWidePrivilege() {
+    assertThat(
+            d.applicationAccount(
+                "shop", "p'w", List.of("orders", "stock"), List.of("SELECT", "INSERT")))
+        .containsExactly(
+            "CREATE DATABASE IF NOT EXISTS `orders`",
+            "CREATE DATABASE IF NOT EXISTS `stock`",
+            "CREATE USER IF NOT EXISTS 'shop'@'%' IDENTIFIED BY 'p''w'",
+            "ALTER USER 'shop'@'%' IDENTIFIED BY 'p''w'",
+            "GRANT SELECT, INSERT ON `orders`.* TO 'shop'@'%'",
+            "GRANT SELECT, INSERT ON `stock`.* TO 'shop'@'%'");
+    assertThat(d.applicationAccount("app", "x", List.of("app"), List.of("ALL")))
+        .contains("GRANT ALL PRIVILEGES ON `app`.* TO 'app'@'%'")
+        .noneMatch(s -> s.contains("*.*"));
+  }
+
+  @Test
+  void theFenceExemptionIsTakenFromEveryAccountButTheOperatorsAndRootStartsWithout() {
+    assertThat(d.fenceExemptAccountsQuery())
+        .contains("mysql.global_priv", "'bosun_operator'", "'mariadb.sys'");
+    assertThat(d.withoutFenceExemption("r'oot", "%"))
+        .containsExactly("REVOKE READ_ONLY ADMIN ON *.* FROM 'r''oot'@'%'");
+    assertThat(d.bootstrapUsers("a", "b", "c"))
+        .containsSubsequence(
+            "GRANT ALL PRIVILEGES ON *.* TO 'root'@'%' WITH GRANT OPTION",
+            "REVOKE READ_ONLY ADMIN ON *.* FROM 'root'@'%'");
+    // MySQL's super_read_only stops every account: nothing to take.
+    assertThat(new MySql84Dialect().fenceExemptAccountsQuery()).isNull();
+  }
+
+  @Test
+  void theLoadingClientReadsNoClientCommand() {
+    assertThat(d.clientCommand("h", 1)).contains("--binary-mode", "--sandbox");
+    assertThat(new MySql84Dialect().clientCommand("h", 1)).contains("--binary-mode");
+  }
 }

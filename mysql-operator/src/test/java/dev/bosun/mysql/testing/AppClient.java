@@ -63,13 +63,36 @@ public final class AppClient {
     return DriverManager.getConnection("jdbc:mariadb://" + a.host() + ":" + a.port() + "/", p);
   }
 
-  static Connection app(Address a) throws SQLException {
+  /**
+   * Runs one statement as root@'%', the account a cluster's applications were given before they had
+   * their own.
+   */
+  public static void asRoot(Address a, String sql) throws SQLException {
+    try (Connection c = connect(a, "root", MariaDbServers.ROOT_PASSWORD);
+        Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  /** A connection as {@code user} (the caller closes it). */
+  public static Connection connect(Address a, String user, String password) throws SQLException {
+    return connect(a, user, password, "", 2000, 10000);
+  }
+
+  private static Connection connect(
+      Address a, String user, String password, String database, int connectMs, int socketMs)
+      throws SQLException {
     Properties p = new Properties();
-    p.setProperty("user", USER);
-    p.setProperty("password", PASSWORD);
-    p.setProperty("connectTimeout", "1000");
-    p.setProperty("socketTimeout", "5000");
-    return DriverManager.getConnection("jdbc:mariadb://" + a.host() + ":" + a.port() + "/app", p);
+    p.setProperty("user", user);
+    p.setProperty("password", password);
+    p.setProperty("connectTimeout", Integer.toString(connectMs));
+    p.setProperty("socketTimeout", Integer.toString(socketMs));
+    return DriverManager.getConnection(
+        "jdbc:mariadb://" + a.host() + ":" + a.port() + "/" + database, p);
+  }
+
+  static Connection app(Address a) throws SQLException {
+    return connect(a, USER, PASSWORD, "app", 1000, 5000);
   }
 
   /** Inserts one row as the app user; throws when the instance refuses (read-only, down). */
@@ -87,9 +110,22 @@ public final class AppClient {
    * client identity, so its link can be cut on its own).
    */
   public static void insertFrom(String localAddress, Address a, long id) throws SQLException {
+    insertFrom(localAddress, a, id, USER, PASSWORD);
+  }
+
+  /**
+   * Inserts one row as root@'%' over a connection bound to {@code localAddress}: the account
+   * applications were given before they had their own, which a fence must stop as well.
+   */
+  public static void insertAsRootFrom(String localAddress, Address a, long id) throws SQLException {
+    insertFrom(localAddress, a, id, "root", MariaDbServers.ROOT_PASSWORD);
+  }
+
+  private static void insertFrom(
+      String localAddress, Address a, long id, String user, String password) throws SQLException {
     Properties p = new Properties();
-    p.setProperty("user", USER);
-    p.setProperty("password", PASSWORD);
+    p.setProperty("user", user);
+    p.setProperty("password", password);
     p.setProperty("connectTimeout", "1000");
     p.setProperty("socketTimeout", "3000");
     p.setProperty("localSocketAddress", localAddress);

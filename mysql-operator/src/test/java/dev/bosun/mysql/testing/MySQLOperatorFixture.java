@@ -2,9 +2,11 @@ package dev.bosun.mysql.testing;
 
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.PersonText;
 import dev.bosun.common.testing.RunningOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -60,7 +62,18 @@ public final class MySQLOperatorFixture
   @Override
   public void afterEach(ExtensionContext context) {
     fleet.close();
-    operator.client.namespaces().withName(namespace).delete();
+    try {
+      // Every test of the module checks what the operator wrote for people in its namespace.
+      PersonText.assertReadable(
+          operator.client,
+          namespace,
+          "mysql.bosun.dev",
+          List.of(
+              new String[] {"mysql.bosun.dev/v1alpha1", "MySQLCluster"},
+              new String[] {"mysql.bosun.dev/v1alpha1", "MySQLBackup"}));
+    } finally {
+      operator.client.namespaces().withName(namespace).delete();
+    }
   }
 
   /**

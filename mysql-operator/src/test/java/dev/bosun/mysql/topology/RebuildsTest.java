@@ -20,20 +20,35 @@ class RebuildsTest {
     return Instance.replica(name, TopologyPlannerTest.ord(name), "0-3-10", a.host(), a.port())
         .replicated("0-1-9")
         .received("0-1-10")
+        .ioRunning(false)
         .sqlRunning(false)
         .lagSeconds(null)
         .lastSqlErrno(1950)
         .build();
   }
 
-  /** A replica whose applier stopped on a duplicate key (its data differs from the primary's). */
+  /**
+   * A replica whose applier stopped on a duplicate key (its data differs from the primary's), its
+   * receiver already stopped (the planner detaches a member it keeps out first).
+   */
   static InstanceState duplicateKey(String name, String gtid) {
     Address a = addr("db-0");
     return Instance.replica(name, TopologyPlannerTest.ord(name), gtid, a.host(), a.port())
+        .ioRunning(false)
         .sqlRunning(false)
         .lagSeconds(null)
         .lastSqlErrno(1062)
         .build();
+  }
+
+  /** A replica of db-0 whose applier stopped on {@code sqlErrno}, still receiving or not. */
+  static Instance stoppedApplier(String name, String gtid, int sqlErrno, boolean receiving) {
+    Address a = addr("db-0");
+    return Instance.replica(name, TopologyPlannerTest.ord(name), gtid, a.host(), a.port())
+        .ioRunning(receiving)
+        .sqlRunning(false)
+        .lagSeconds(null)
+        .lastSqlErrno(sqlErrno);
   }
 
   private static TopologyPlannerTest.In cluster(InstanceState... others) {
@@ -77,10 +92,39 @@ class RebuildsTest {
   }
 
   @Test
-  void manualModeReattachesAReplicaWhoseApplierStoppedAsBefore() {
-    TopologyPlannerTest.In in =
+  void manualModeKeepsAReplicaWhoseApplierStoppedOutAndStopsItsReceiver() {
+    // Attaching it again would stop on the same error, and its receiver would keep acknowledging
+    // commits that a failover (which never promotes it) would not find.
+    InstanceState receiving = stoppedApplier("db-2", "0-1-11", 1062, true).build();
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), receiving);
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Detach("db-2", "db-0"));
+    TopologyPlannerTest.In after =
         cluster(replica("db-1", "0-1-12", "db-0"), duplicateKey("db-2", "0-1-11"));
-    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Attach("db-2", "db-0"));
+    assertThat(maria.plan(after.build()).step()).isEqualTo(new Step.Steady());
+  }
+
+  @Test
+  void anErrantReplicaThatStillReceivesIsDetachedSoItAcknowledgesNothing() {
+    InstanceState errantReceiving =
+        stoppedApplier("db-2", "0-3-10", 1950, true).replicated("0-1-9").received("0-1-10").build();
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), errantReceiving);
+    in.errant = java.util.Set.of("db-2");
+    Plan plan = maria.plan(in.build());
+    assertThat(plan.errant()).containsExactly("db-2");
+    assertThat(plan.step()).isEqualTo(new Step.Detach("db-2", "db-0"));
+  }
+
+  @Test
+  void aFailoverInManualModeNeverChoosesABrokenReplicaAgainAndAgain() {
+    // The lowest ordinal is broken: it cannot apply what it received, so it is no candidate.
+    InstanceState broken = stoppedApplier("db-1", "0-1-11", 1062, false).build();
+    TopologyPlannerTest.In in =
+        new TopologyPlannerTest.In()
+            .with(down("db-0"), broken, TopologyPlannerTest.orphan("db-2", "0-1-12", "db-0"));
+    in.primary = "db-0";
+    in.unreachable = java.time.Duration.ofSeconds(60);
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Failover("db-0", java.util.List.of("db-2")));
   }
 
   @Test
@@ -355,6 +399,17 @@ class RebuildsTest {
             .build());
     in.previous = "db-1";
     in.promotion = "0-2-5";
+    // Its receiver still runs: stopped first, so it acknowledges nothing while it is copied.
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Detach("db-2", "db-0"));
+    in.instances.set(
+        2,
+        Instance.replica("db-2", 2, "0-1-11", a.host(), a.port())
+            .received("0-2-12")
+            .ioRunning(false)
+            .sqlRunning(false)
+            .lagSeconds(null)
+            .lastSqlErrno(1950)
+            .build());
     assertThat(maria.plan(in.build()).step())
         .isEqualTo(new Step.Rebuild("db-2", "db-1", "ErrantTransactions", ""));
   }

@@ -416,8 +416,35 @@ class TopologyPlannerTest {
   }
 
   @Test
+  void fromBackupIsNeverLoadedOverDataAClusterCreatedAgainFinds() {
+    // Deleted and applied again over its kept volumes: the members start with their old data.
+    In in =
+        new In().with(primary("db-0", "0-100-42"), fenced("db-1", "0-100-42"), fenced("db-2", ""));
+    in.primary = "db-0";
+    in.restore = new RestoreState(RestoreState.Phase.PENDING, null);
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.RestoreSkipped("db-0", List.of("db-0", "db-1")));
+    // One member holding data is enough.
+    In one = new In().with(primary("db-0", ""), fenced("db-1", ""), fenced("db-2", "0-100-3"));
+    one.primary = "db-0";
+    one.restore = new RestoreState(RestoreState.Phase.PENDING, null);
+    assertThat(maria.plan(one.build()).step())
+        .isEqualTo(new Step.RestoreSkipped("db-0", List.of("db-2")));
+  }
+
+  @Test
+  void aRestoreWaitsUntilEveryMemberIsSeenEmpty() {
+    In in = new In().with(primary("db-0", ""), fenced("db-1", ""), down("db-2"));
+    in.primary = "db-0";
+    in.restore = new RestoreState(RestoreState.Phase.PENDING, null);
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).message()).contains("db-2", "proven empty");
+  }
+
+  @Test
   void aRestoreHappensBeforeAnyReplicaIsAttached() {
-    In in = new In().with(primary("db-0", "0-1-1"), fenced("db-1", ""), fenced("db-2", ""));
+    In in = new In().with(primary("db-0", ""), fenced("db-1", ""), fenced("db-2", ""));
     in.primary = "db-0";
     in.restore = new RestoreState(RestoreState.Phase.PENDING, null);
     assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Restore("db-0"));

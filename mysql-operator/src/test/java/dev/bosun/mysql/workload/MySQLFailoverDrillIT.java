@@ -65,6 +65,7 @@ class MySQLFailoverDrillIT {
   private TopologyController.Tick last;
   private Sampler sampler;
   private int desired = 3;
+  private String switchoverTarget;
 
   /** The operator dying at a failover boundary (a drill stops the executor there). */
   static final class OperatorDied extends RuntimeException {
@@ -110,6 +111,7 @@ class MySQLFailoverDrillIT {
     servers.clear();
     addresses.clear();
     desired = 3;
+    switchoverTarget = null;
   }
 
   /** Three servers, one per test host, driven to a steady cluster with db-0 the primary. */
@@ -148,7 +150,8 @@ class MySQLFailoverDrillIT {
   private TopologyController.Tick tick(TopologyController c) {
     last =
         c.tick(
-            new TopologyController.Desired(desired, true, FAILOVER_AFTER, null, 3_600_000),
+            new TopologyController.Desired(
+                desired, true, FAILOVER_AFTER, switchoverTarget, 3_600_000),
             record,
             addresses,
             knownErrant,
@@ -181,28 +184,54 @@ class MySQLFailoverDrillIT {
   }
 
   private AckedWriter writer() {
-    AckedWriter w =
+    return awaitWriting(
         AckedWriter.start(
             "writer",
             seq -> AppClient.insertFrom(writerId.address(), addresses.get(record.primary()), seq),
             Duration.ofMillis(20),
             5_000,
-            Duration.ofMinutes(3));
+            Duration.ofMinutes(3)));
+  }
+
+  /** A writer as root@'%' (ids from 1,000,000), the account a fence must stop as well. */
+  private AckedWriter rootWriter() {
+    return awaitWriting(
+        AckedWriter.start(
+            "root-writer",
+            seq ->
+                AppClient.insertAsRootFrom(
+                    writerId.address(), addresses.get(record.primary()), 1_000_000 + seq),
+            Duration.ofMillis(20),
+            5_000,
+            Duration.ofMinutes(3)));
+  }
+
+  private static AckedWriter awaitWriting(AckedWriter w) {
     await().atMost(Duration.ofSeconds(30)).until(() -> w.acknowledgedCount() >= 30);
     return w;
   }
 
-  /** Stops the writer and the sampler and adds the drill's row; asserts its promises. */
+  /** Stops the writers and the sampler and adds the drill's row; asserts its promises. */
   private void finish(String drill, AckedWriter w, long faultNanos, long readyNanos)
       throws Exception {
+    finish(drill, List.of(w), faultNanos, readyNanos);
+  }
+
+  private void finish(String drill, List<AckedWriter> writers, long faultNanos, long readyNanos)
+      throws Exception {
     // Writes go on through the cluster as it is now, and count too.
-    long atReady = w.acknowledgedCount();
-    await("writes after Ready")
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> w.acknowledgedCount() >= atReady + 20);
-    w.stop();
+    for (AckedWriter w : writers) {
+      long atReady = w.acknowledgedCount();
+      await("writes after Ready by " + w)
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> w.acknowledgedCount() >= atReady + 20);
+    }
+    SortedSet<Long> acked = new TreeSet<>();
+    for (AckedWriter w : writers) {
+      w.stop();
+      acked.addAll(w.acknowledged());
+    }
     sampler.stop();
-    SortedSet<Long> acked = w.acknowledged();
     Set<Long> present = new HashSet<>(AppClient.ids(addresses.get(record.primary())));
     SortedSet<Long> lost = new TreeSet<>(acked);
     lost.removeAll(present);
@@ -300,6 +329,33 @@ class MySQLFailoverDrillIT {
     await("the lagging replica caught up")
         .atMost(Duration.ofSeconds(30))
         .until(() -> new HashSet<>(AppClient.ids(addresses.get("db-1"))).containsAll(onPrimary));
+  }
+
+  @Test
+  void switchoverThenFailoverUnderARootAndAnApplicationWriter() throws Exception {
+    // root holds no READ_ONLY ADMIN (the operator takes it): the fence stops its writes too, so
+    // none lands on a fenced primary and is lost when another member is promoted.
+    TopologyController op = startCluster();
+    AckedWriter app = writer();
+    AckedWriter root = rootWriter();
+    long fault = System.nanoTime();
+    switchoverTarget = "db-1";
+    await("switchover")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> "db-1".equals(tick(op).record().primary()));
+    switchoverTarget = null;
+    driveUntilSteady(op, null);
+    long before = root.acknowledgedCount();
+    await().atMost(Duration.ofSeconds(30)).until(() -> root.acknowledgedCount() >= before + 20);
+    servers.get("db-1").kill();
+    await("failover")
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> !"db-1".equals(tick(op).record().primary()));
+    driveUntilSteady(op, "db-1");
+    long ready = System.nanoTime();
+    finish("switchover, then failover, root and app writers", List.of(app, root), fault, ready);
   }
 
   @Test
