@@ -193,14 +193,17 @@ class MySQLFailoverDrillIT {
             Duration.ofMinutes(3)));
   }
 
-  /** A writer as root@'%' (ids from 1,000,000), the account a fence must stop as well. */
+  /** Where the root writer's ids start: its sequence numbers are its rows' ids less this. */
+  private static final long ROOT_IDS = 1_000_000;
+
+  /** A writer as root@'%' (ids from {@link #ROOT_IDS}), the account a fence must stop as well. */
   private AckedWriter rootWriter() {
     return awaitWriting(
         AckedWriter.start(
             "root-writer",
             seq ->
                 AppClient.insertAsRootFrom(
-                    writerId.address(), addresses.get(record.primary()), 1_000_000 + seq),
+                    writerId.address(), addresses.get(record.primary()), ROOT_IDS + seq),
             Duration.ofMillis(20),
             5_000,
             Duration.ofMinutes(3)));
@@ -214,11 +217,17 @@ class MySQLFailoverDrillIT {
   /** Stops the writers and the sampler and adds the drill's row; asserts its promises. */
   private void finish(String drill, AckedWriter w, long faultNanos, long readyNanos)
       throws Exception {
-    finish(drill, List.of(w), faultNanos, readyNanos);
+    finish(drill, Map.of(w, 0L), faultNanos, readyNanos);
   }
 
-  private void finish(String drill, List<AckedWriter> writers, long faultNanos, long readyNanos)
+  /**
+   * The same for several writers, each with the id its sequence number 0 was written as (a writer's
+   * acknowledgements are sequence numbers).
+   */
+  private void finish(
+      String drill, Map<AckedWriter, Long> firstIds, long faultNanos, long readyNanos)
       throws Exception {
+    List<AckedWriter> writers = List.copyOf(firstIds.keySet());
     // Writes go on through the cluster as it is now, and count too.
     for (AckedWriter w : writers) {
       long atReady = w.acknowledgedCount();
@@ -229,7 +238,7 @@ class MySQLFailoverDrillIT {
     SortedSet<Long> acked = new TreeSet<>();
     for (AckedWriter w : writers) {
       w.stop();
-      acked.addAll(w.acknowledged());
+      w.acknowledged().forEach(seq -> acked.add(firstIds.get(w) + seq));
     }
     sampler.stop();
     Set<Long> present = new HashSet<>(AppClient.ids(addresses.get(record.primary())));
@@ -355,7 +364,11 @@ class MySQLFailoverDrillIT {
         .until(() -> !"db-1".equals(tick(op).record().primary()));
     driveUntilSteady(op, "db-1");
     long ready = System.nanoTime();
-    finish("switchover, then failover, root and app writers", List.of(app, root), fault, ready);
+    finish(
+        "switchover, then failover, root and app writers",
+        Map.of(app, 0L, root, ROOT_IDS),
+        fault,
+        ready);
   }
 
   @Test
