@@ -218,9 +218,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     if (stop.isPresent()) {
       return stop.get();
     }
-    if (r.previous != null && r.previous.getRecoveringFrom() != null) {
-      return recover(
-          context, cluster, r.client, r.ref, r.etcd, MemberInventory.read(r.client, cluster));
+    if (recovering(r.previous) && r.previous.getClusterId() != null) {
+      // A recovery's intent is recorded: take the old cluster apart, one safe step a round.
+      return stopOldCluster(r);
     }
     observe(r);
     ensureBudget(r);
@@ -311,12 +311,31 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   private void findRestoreSource(Round r) {
     var bootstrap = r.cluster.getSpec().getBootstrap();
     var fromBackup = bootstrap == null ? null : bootstrap.getFromBackup();
-    if (!(r.step instanceof Step.Bootstrap) || fromBackup == null) {
+    // A disaster recovery's first member restores from the recovery's backup.
+    var dr = r.cluster.getSpec().getDisasterRecovery();
+    String backup =
+        recovering(r.previous)
+            ? dr == null ? null : dr.getRestoreFromBackup()
+            : fromBackup == null ? null : fromBackup.getBackupName();
+    if (!(r.step instanceof Step.Bootstrap)) {
+      return;
+    }
+    if (backup == null && recovering(r.previous)) {
+      // The old cluster is already stopped: starting an empty one instead would lose everything.
+      r.step =
+          new Step.Wait(
+              "RecoveryBackupMissing",
+              "disaster recovery from "
+                  + r.previous.getRecoveringFrom()
+                  + " has stopped the old members, but spec.disasterRecovery.restoreFromBackup"
+                  + " is no longer set: set it again so the first member can be restored");
+      return;
+    }
+    if (backup == null) {
       return;
     }
     try {
-      r.restore =
-          Optional.of(restoreSources.newest(r.client, r.namespace(), fromBackup.getBackupName()));
+      r.restore = Optional.of(restoreSources.newest(r.client, r.namespace(), backup));
     } catch (RestoreSources.NotRestorable e) {
       // Never start an empty cluster when a restored one was asked for.
       r.step = new Step.Wait(e.reason(), e.getMessage());
@@ -336,15 +355,81 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                     r.client,
                     r.namespace(),
                     r.cluster.getSpec().getDisasterRecovery().getRestoreFromBackup()));
+    if (recovering(r.previous)) {
+      // The old cluster is gone and forgotten: this round belongs to the restored first member.
+      r.recovery =
+          new DisasterRecovery.Idle(
+              DesiredCondition.isTrue(
+                  DisasterRecovery.CONDITION,
+                  "RestoringFirstMember",
+                  "disaster recovery from "
+                      + r.previous.getRecoveringFrom()
+                      + ": "
+                      + new RecoveryPlanner.RestoreFirstMember().message()));
+      return Optional.empty();
+    }
     if (!(r.recovery instanceof DisasterRecovery.Start start)) {
       return Optional.empty();
     }
-    DisasterRecovery.stopMembers(
-        r.client, r.cluster, r.inventory, events, start.source().location());
+    // Intent first: the recovery is recorded before anything is stopped, so an operator that
+    // dies at any later point resumes it instead of finding members gone and nothing said.
     EtcdClusterStatus status = statusOf(r, r.step, start.condition());
     status.setRecoveringFrom(start.source().location());
     announce(r.cluster, status);
     return Optional.of(record(r.context, r.cluster, status).rescheduleAfter(Duration.ofSeconds(1)));
+  }
+
+  private static boolean recovering(EtcdClusterStatus status) {
+    return status != null && status.getRecoveringFrom() != null;
+  }
+
+  /**
+   * A recorded disaster recovery whose old cluster is not yet forgotten: its next step, chosen by
+   * the {@link RecoveryPlanner} on the API server's list of Pods and volumes.
+   */
+  private UpdateControl<EtcdCluster> stopOldCluster(Round r) {
+    MemberInventory inventory = MemberInventory.read(r.client, r.cluster);
+    String from = r.previous.getRecoveringFrom();
+    Set<String> live = new HashSet<>();
+    Set<String> terminating = new HashSet<>();
+    inventory
+        .pods()
+        .forEach(
+            (name, pod) ->
+                (pod.getMetadata().getDeletionTimestamp() == null ? live : terminating).add(name));
+    RecoveryPlanner.RecoveryStep step =
+        RecoveryPlanner.plan(
+            new RecoveryPlanner.Input(false, inventory.volumes().keySet(), live, terminating));
+    String reason = "DisasterRecovery";
+    if (step instanceof RecoveryPlanner.RetainVolumes v) {
+      DisasterRecovery.retainVolumes(r.client, r.cluster, inventory, v.members(), events);
+    } else if (step instanceof RecoveryPlanner.StopPods p) {
+      DisasterRecovery.stopPods(r.client, r.cluster, p.members(), events);
+    } else if (step instanceof RecoveryPlanner.WaitForPods) {
+      return waitToRecover(
+          r.context,
+          r.cluster,
+          RECOVERY_WAITING,
+          waitingForOldMembers(from, inventory.pods().values()),
+          Duration.ofSeconds(1));
+    } else if (step instanceof RecoveryPlanner.ForgetOldCluster forget) {
+      EtcdClusterStatus status =
+          statuses.blocked(
+              r.cluster, reason, "disaster recovery from " + from + ": " + forget.message());
+      status.setClusterId(null);
+      status.setMembers(null);
+      status.setLeader(null);
+      status.setHealthyMembers(0);
+      status.setQuorumLostSince(null);
+      LOG.info("disaster recovery from {}: {}", from, forget.message());
+      return record(r.context, r.cluster, status).rescheduleAfter(Duration.ofMillis(500));
+    }
+    return waitToRecover(
+        r.context,
+        r.cluster,
+        reason,
+        "disaster recovery from " + from + ": " + step.message(),
+        Duration.ofMillis(500));
   }
 
   /** The status this round observed, after {@code step}, with the disaster recovery condition. */
@@ -373,6 +458,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     EtcdClusterStatus status = statusOf(r, outcome.step(), r.recovery.condition());
     if (outcome.done() && r.restore.isPresent()) {
       status.setRestoredFrom(r.restore.get().location());
+    }
+    if (recovering(r.previous) && status.getClusterId() == null) {
+      // Until the restored member answers, a restart must still restore, never start empty.
+      status.setRecoveringFrom(r.previous.getRecoveringFrom());
     }
     boolean maintained = maintain(r.cluster, r.ref, r.etcd, r.view, outcome.step(), status);
     announce(r.cluster, status);
@@ -444,69 +533,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     boolean any = round.getStartedAt() != null || round.getNextScheduleTime() != null;
     status.setDefragmentation(any ? round : null);
     return acted;
-  }
-
-  /**
-   * A disaster recovery in progress: once the old member Pods are gone, start a new first member
-   * from the newest snapshot; the others join as learners as usual.
-   */
-  private UpdateControl<EtcdCluster> recover(
-      Context<EtcdCluster> context,
-      EtcdCluster cluster,
-      KubernetesClient client,
-      ClusterRef ref,
-      EtcdMembership etcd,
-      MemberInventory inventory) {
-    String from = cluster.getStatus().getRecoveringFrom();
-    if (!inventory.pods().isEmpty()) {
-      return waitToRecover(
-          context,
-          cluster,
-          RECOVERY_WAITING,
-          waitingForOldMembers(from, inventory.pods().values()),
-          Duration.ofSeconds(1));
-    }
-    RestoreSource source;
-    try {
-      source =
-          restoreSources.newest(
-              client,
-              cluster.getMetadata().getNamespace(),
-              cluster.getSpec().getDisasterRecovery().getRestoreFromBackup());
-    } catch (RestoreSources.NotRestorable e) {
-      return waitToRecover(
-          context,
-          cluster,
-          e.reason(),
-          "disaster recovery from " + from + ": no snapshot to restore from: " + e.getMessage(),
-          Duration.ofSeconds(10));
-    }
-    String member =
-        dev.bosun.etcd.membership.MemberNames.next(
-            cluster.getMetadata().getName(), inventory.names());
-    Step step = new Step.Bootstrap(member);
-    new StepExecutor(client, etcd, addressing, events, operatorImage)
-        .execute(cluster, ref, EtcdView.unreachable(), inventory, step, Optional.of(source));
-    EtcdClusterStatus next =
-        statuses.build(
-            cluster,
-            ref,
-            addressing,
-            EtcdView.unreachable(),
-            inventory.resources(),
-            step,
-            DesiredCondition.isTrue(
-                DisasterRecovery.CONDITION,
-                "RestoringFirstMember",
-                member
-                    + " starts from snapshot "
-                    + source.location()
-                    + "; the other members join it as learners"));
-    announce(cluster, next);
-    next.setRecoveringFrom(null);
-    next.setClusterId(null);
-    next.setRestoredFrom(source.location());
-    return record(context, cluster, next).rescheduleAfter(Duration.ofSeconds(1));
   }
 
   /** What a disaster recovery waits for while old member Pods are still there. */
@@ -646,9 +672,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             : Conditions.find(previous.getConditions(), EtcdClusterStatusBuilder.QUORUM_LOST)
                 .orElse(null);
     if ("True".equals(quorum.getStatus())
-        && (before == null || !"True".equals(before.getStatus()))) {
-      LOG.warn("quorum lost: {}", quorum.getMessage());
-      events.warning(cluster, "QuorumLost", quorum.getMessage());
+        && (before == null
+            || !"True".equals(before.getStatus())
+            || !quorum.getReason().equals(before.getReason()))) {
+      LOG.warn("no quorum ({}): {}", quorum.getReason(), quorum.getMessage());
+      events.warning(cluster, quorum.getReason(), quorum.getMessage());
     }
     if ("Unknown".equals(quorum.getStatus())
         && (before == null || !quorum.getReason().equals(before.getReason()))) {

@@ -121,6 +121,35 @@ class MembershipPlannerTest {
   }
 
   @Test
+  void aBootstrapKilledBetweenVolumeAndPodStartsItsFirstMemberAgainAsNew() {
+    // Recreating it as a member of an existing cluster would crash-loop: it has no peers.
+    Cluster c = new Cluster().resources("c-0", false, true, V);
+    c.reachable = false;
+    c.bootstrapped = false;
+    assertThat(c.plan(3)).isEqualTo(new Step.Bootstrap("c-0"));
+  }
+
+  @Test
+  void aRestoreKilledBetweenVolumeAndPodRestoresAgainOnTheSameMember() {
+    // After a disaster recovery the old volumes are retained; c-3 is the restored first member.
+    Cluster c = new Cluster().resources("c-3", false, true, V);
+    c.retained.addAll(Set.of("c-0", "c-1", "c-2"));
+    c.reachable = false;
+    c.bootstrapped = false;
+    assertThat(c.plan(3)).isEqualTo(new Step.Bootstrap("c-3"));
+  }
+
+  @Test
+  void anUnstartedClusterWithMoreThanOneVolumeIsNotGuessedAt() {
+    Cluster c = new Cluster().resources("c-0", false, true, V).resources("c-1", false, true, V);
+    c.reachable = false;
+    c.bootstrapped = false;
+    assertThat(c.plan(3)).isInstanceOf(Step.Wait.class);
+    assertThat(c.plan(3).reason()).isEqualTo("UnstartedClusterHasVolumes");
+    assertThat(c.plan(3).message()).contains("c-0, c-1", "does not guess");
+  }
+
+  @Test
   void aBootstrappedClusterWithoutAnythingIsNotBootstrappedAgain() {
     Cluster c = new Cluster();
     c.reachable = false;

@@ -296,6 +296,28 @@ class EtcdClusterIT {
   }
 
   @Test
+  void aBootstrapKilledBetweenTheVolumeAndThePodStartsItsFirstMemberAgain() {
+    // What an operator killed between creating the first member's volume and its Pod leaves:
+    // the volume, no Pod, no cluster ID. Recreated as a member joining peers, it crash-loops.
+    EtcdCluster local = new EtcdCluster();
+    local.setMetadata(new ObjectMetaBuilder().withName("kappa").withNamespace(ns).build());
+    local.setSpec(new EtcdClusterSpec());
+    operator
+        .client
+        .persistentVolumeClaims()
+        .inNamespace(ns)
+        .resource(dev.bosun.etcd.dependent.MemberVolumes.desired(local, "kappa-0"))
+        .create();
+    EtcdClusters.create(operator.client, ns, "kappa", 1, VERSION);
+
+    EtcdCluster ready = awaitReady("kappa", 1);
+    assertThat(ready.getStatus().getMembers())
+        .extracting(Members::getName)
+        .containsExactly("kappa-0");
+    assertThat(eventReasons("kappa")).contains("Bootstrapping").doesNotContain("RecreatingPods");
+  }
+
+  @Test
   void aDeletedPodComesBackWithItsDataAndAMemberWithoutDataIsReplaced() {
     EtcdClusters.create(operator.client, ns, "gamma", 3, VERSION);
     Map<String, String> ids = memberIds(awaitReady("gamma", 3));
