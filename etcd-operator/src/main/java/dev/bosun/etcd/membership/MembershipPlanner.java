@@ -49,9 +49,11 @@ public final class MembershipPlanner {
       QuorumEvidence evidence = QuorumEvidence.of(o.cluster(), members, o.resources());
       // Only evidence (members saying they have no leader, or down by Kubernetes' account) makes
       // it a quorum loss; members the operator merely cannot reach may be perfectly healthy.
-      return evidence.verdict() == QuorumEvidence.Verdict.LOST
-          ? new Step.QuorumLost(evidence.message())
-          : new Step.MembersUnseen(evidence.message());
+      return switch (evidence.verdict()) {
+        case LOST -> new Step.QuorumLost(evidence.message());
+        case LEADERLESS -> new Step.NoLeader(evidence.message());
+        case HELD, UNSEEN -> new Step.MembersUnseen(evidence.message());
+      };
     }
 
     for (ObservedMember m : sorted(o.cluster(), members)) {

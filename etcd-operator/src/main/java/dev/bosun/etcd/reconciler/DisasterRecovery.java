@@ -89,6 +89,15 @@ final class DisasterRecovery {
               "the operator cannot see enough members to confirm a quorum loss; recovery never"
                   + " starts on members it merely cannot reach"));
     }
+    if (step instanceof Step.NoLeader) {
+      return new Idle(
+          DesiredCondition.isFalse(
+              CONDITION,
+              "DataIntact",
+              "the members have no leader but a majority runs on its own data: restoring a"
+                  + " snapshot would roll back a keyspace that is not lost, so recovery never"
+                  + " starts on this"));
+    }
     if (!(step instanceof Step.QuorumLost)) {
       return new Idle(
           DesiredCondition.isFalse(

@@ -583,7 +583,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     if (outcome.step() instanceof Step.Converged) {
       return HEALTH_INTERVAL;
     }
-    return outcome.step() instanceof Step.QuorumLost || outcome.step() instanceof Step.MembersUnseen
+    return outcome.step() instanceof Step.QuorumLost
+            || outcome.step() instanceof Step.MembersUnseen
+            || outcome.step() instanceof Step.NoLeader
         ? Duration.ofSeconds(3)
         : Duration.ofSeconds(1);
   }
@@ -723,7 +725,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   /** Reasons of the DisasterRecovery condition that are no news. */
   private static final Set<String> QUIET_RECOVERY_REASONS =
-      Set.of("NotConfigured", "Standby", "QuorumNotConfirmedLost");
+      Set.of("NotConfigured", "Standby", "QuorumNotConfirmedLost", "DataIntact");
 
   private static final Set<String> WARNING_RECOVERY_REASONS =
       Set.of("NoUsableSnapshot", "SnapshotTooOld", "Recovering");
