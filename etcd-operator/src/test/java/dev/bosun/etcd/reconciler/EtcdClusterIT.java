@@ -318,6 +318,60 @@ class EtcdClusterIT {
   }
 
   @Test
+  void aMemberOutOfSpaceStaysReadyAndKeepsServingReads() throws Exception {
+    EtcdCluster cluster = new EtcdCluster();
+    cluster.setMetadata(new ObjectMetaBuilder().withName("lambda").withNamespace(ns).build());
+    EtcdClusterSpec spec = new EtcdClusterSpec();
+    spec.setSize(1);
+    spec.setVersion(VERSION);
+    var storage = new dev.bosun.etcd.v1alpha1.etcdclusterspec.Storage();
+    storage.setQuotaBackendBytes(1_048_576L);
+    spec.setStorage(storage);
+    cluster.setSpec(spec);
+    operator.client.resource(cluster).create();
+    awaitReady("lambda", 1);
+    try (io.etcd.jetcd.Client etcd =
+        io.etcd.jetcd.Client.builder()
+            .endpoints(endpoint("lambda", "lambda-0"))
+            .keepaliveWithoutCalls(false)
+            .build()) {
+      var value =
+          io.etcd.jetcd.ByteSequence.from(
+              "x".repeat(20_000), java.nio.charset.StandardCharsets.UTF_8);
+      boolean full = false;
+      for (int i = 0; i < 500 && !full; i++) {
+        var key =
+            io.etcd.jetcd.ByteSequence.from(
+                "k-" + (i % 5), java.nio.charset.StandardCharsets.UTF_8);
+        try {
+          etcd.getKVClient().put(key, value).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+          assertThat(e.getCause()).hasMessageContaining("database space exceeded");
+          full = true;
+        }
+      }
+      assertThat(full).as("the 1 MiB quota was reached").isTrue();
+      EtcdClusters.await(
+          operator.client,
+          ns,
+          "lambda",
+          Duration.ofSeconds(60),
+          "NOSPACE reported",
+          c ->
+              EtcdClusters.conditionOf(c, "Degraded") != null
+                  && "NoSpace".equals(EtcdClusters.conditionOf(c, "Degraded").getReason()));
+      // etcd's plain /health is false under any alarm: such a probe would take every member out
+      // of the client Service, and with them the reads that still work.
+      assertThat(kubelet.probeReady("lambda-0")).as("ready during NOSPACE").isTrue();
+      var read =
+          etcd.getKVClient()
+              .get(io.etcd.jetcd.ByteSequence.from("k-0", java.nio.charset.StandardCharsets.UTF_8))
+              .get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(read.getKvs()).as("a linearizable read during NOSPACE").hasSize(1);
+    }
+  }
+
+  @Test
   void aDeletedPodComesBackWithItsDataAndAMemberWithoutDataIsReplaced() {
     EtcdClusters.create(operator.client, ns, "gamma", 3, VERSION);
     Map<String, String> ids = memberIds(awaitReady("gamma", 3));
