@@ -24,6 +24,7 @@ import dev.bosun.etcd.etcd.EtcdView;
 import dev.bosun.etcd.maintenance.MaintenancePlanner;
 import dev.bosun.etcd.maintenance.MaintenanceStep;
 import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.DestructiveSteps;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.MembershipPlanner;
 import dev.bosun.etcd.membership.Observation;
@@ -278,13 +279,17 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   /** Step 4: etcd's membership and every known member's status, read over the client API. */
   private void observe(Round r) {
-    // Retained volumes belong to former members: no client is opened for them.
+    r.view = new ClusterObserver(r.etcd, addressing).observe(r.ref, knownNames(r));
+  }
+
+  /** The names whose members may answer; retained volumes belong to former members. */
+  private static Set<String> knownNames(Round r) {
     Set<String> known = new HashSet<>(r.inventory.pods().keySet());
     known.addAll(r.inventory.volumes().keySet());
     if (r.previous != null && r.previous.getMembers() != null) {
       r.previous.getMembers().forEach(m -> known.add(m.getName()));
     }
-    r.view = new ClusterObserver(r.etcd, addressing).observe(r.ref, known);
+    return known;
   }
 
   /** Step 5: the budget that keeps a quorum through voluntary disruptions. */
@@ -304,6 +309,33 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       // cache that may not yet hold a Pod or volume made a moment ago.
       r.inventory = MemberInventory.read(r.client, r.cluster);
       r.step = plan(r.cluster, r.view, r.inventory);
+    }
+    if (DestructiveSteps.destructive(r.step)) {
+      confirmDestructiveStep(r);
+    }
+  }
+
+  /**
+   * A step that removes a member or deletes a Pod or volume is planned again on a linearizable
+   * member list read through the leader, and carried out only if that plan chooses it too.
+   */
+  private void confirmDestructiveStep(Round r) {
+    Optional<ObservedMember> leader = r.view.leader().filter(m -> !m.name().isEmpty());
+    EtcdView confirmed =
+        leader.isEmpty()
+            ? EtcdView.unreachable()
+            : new ClusterObserver(r.etcd, addressing)
+                .confirm(r.ref, knownNames(r), addressing.clientUrl(r.ref, leader.get().name()));
+    if (!confirmed.reachable()) {
+      r.step = DestructiveSteps.unconfirmed(r.step);
+      return;
+    }
+    Step planned = r.step;
+    r.step = DestructiveSteps.confirm(planned, plan(r.cluster, confirmed, r.inventory));
+    if (r.step == planned) {
+      r.view = confirmed;
+    } else {
+      LOG.info("{}: {}", r.step.reason(), r.step.message());
     }
   }
 
