@@ -23,6 +23,7 @@ import dev.bosun.etcd.etcd.EtcdMembership;
 import dev.bosun.etcd.etcd.EtcdView;
 import dev.bosun.etcd.maintenance.MaintenancePlanner;
 import dev.bosun.etcd.maintenance.MaintenanceStep;
+import dev.bosun.etcd.maintenance.NoSpaceQuota;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.DestructiveSteps;
 import dev.bosun.etcd.membership.MemberAddressing;
@@ -553,13 +554,35 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 view.members(),
                 view.alarms(),
                 spec != null && Boolean.TRUE.equals(spec.getRecoverFromNoSpace()),
+                noSpaceRecoveryStopped(cluster),
                 schedule,
                 MaintenanceRounds.of(round),
                 created,
                 now));
-    boolean acted =
+    var storage = cluster.getSpec().getStorage();
+    MaintenanceExecutor.Result result =
         new MaintenanceExecutor(etcd, addressing, events)
-            .execute(cluster, ref, view, next, round, now);
+            .execute(
+                cluster,
+                ref,
+                view,
+                next,
+                round,
+                now,
+                NoSpaceQuota.of(storage == null ? null : storage.getQuotaBackendBytes()));
+    boolean acted = result.acted();
+    Optional<String> stopped =
+        result
+            .noSpaceStopped()
+            .or(
+                () ->
+                    next instanceof MaintenanceStep.NoSpaceRecoveryStopped
+                        ? Conditions.find(
+                                cluster.getStatus().getConditions(),
+                                EtcdClusterStatusBuilder.DEGRADED)
+                            .map(Condition::getMessage)
+                        : Optional.empty());
+    stopped.ifPresent(message -> sayNoSpaceStopped(status, message));
     round.setNextScheduleTime(
         MaintenancePlanner.next(schedule, MaintenanceRounds.of(round), created).orElse(null));
     boolean any = round.getStartedAt() != null || round.getNextScheduleTime() != null;
@@ -584,6 +607,35 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         + from
         + ": waiting for the old member Pods to be gone before the first new member starts: "
         + String.join(", ", left);
+  }
+
+  /**
+   * True when a NOSPACE recovery already stopped short of the quota for this generation of the
+   * spec: it is tried again only after the spec changes (a larger quota, or the user's word).
+   */
+  private static boolean noSpaceRecoveryStopped(EtcdCluster cluster) {
+    return cluster.getStatus() != null
+        && Conditions.find(cluster.getStatus().getConditions(), EtcdClusterStatusBuilder.DEGRADED)
+            .filter(c -> MaintenanceExecutor.NO_SPACE_STOPPED.equals(c.getReason()))
+            .filter(
+                c ->
+                    Objects.equals(
+                        c.getObservedGeneration(), cluster.getMetadata().getGeneration()))
+            .isPresent();
+  }
+
+  /** Degraded (and Ready, where it said NoSpace) give the reason recovery stopped. */
+  private static void sayNoSpaceStopped(EtcdClusterStatus status, String message) {
+    for (Condition c : status.getConditions()) {
+      boolean degraded = EtcdClusterStatusBuilder.DEGRADED.equals(c.getType());
+      boolean ready =
+          EtcdClusterStatusBuilder.READY.equals(c.getType())
+              && EtcdClusterStatusBuilder.NO_SPACE.equals(c.getReason());
+      if (degraded || ready) {
+        c.setReason(MaintenanceExecutor.NO_SPACE_STOPPED);
+        c.setMessage(message);
+      }
+    }
   }
 
   /**
