@@ -319,16 +319,7 @@ class EtcdClusterIT {
 
   @Test
   void aMemberOutOfSpaceStaysReadyAndKeepsServingReads() throws Exception {
-    EtcdCluster cluster = new EtcdCluster();
-    cluster.setMetadata(new ObjectMetaBuilder().withName("lambda").withNamespace(ns).build());
-    EtcdClusterSpec spec = new EtcdClusterSpec();
-    spec.setSize(1);
-    spec.setVersion(VERSION);
-    var storage = new dev.bosun.etcd.v1alpha1.etcdclusterspec.Storage();
-    storage.setQuotaBackendBytes(1_048_576L);
-    spec.setStorage(storage);
-    cluster.setSpec(spec);
-    operator.client.resource(cluster).create();
+    EtcdClusters.createWithQuota(operator.client, ns, "lambda", VERSION, 1_048_576L);
     awaitReady("lambda", 1);
     try (io.etcd.jetcd.Client etcd =
         io.etcd.jetcd.Client.builder()

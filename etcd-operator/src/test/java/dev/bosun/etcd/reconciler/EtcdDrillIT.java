@@ -414,16 +414,7 @@ class EtcdDrillIT {
   @Order(5)
   void noSpaceIsReportedAndRecoveredOnlyOnceOptedIn() throws Exception {
     String name = "de";
-    EtcdCluster cluster = new EtcdCluster();
-    cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
-    var spec = new dev.bosun.etcd.v1alpha1.EtcdClusterSpec();
-    spec.setSize(1);
-    spec.setVersion(VERSION);
-    var storage = new dev.bosun.etcd.v1alpha1.etcdclusterspec.Storage();
-    storage.setQuotaBackendBytes(1_048_576L);
-    spec.setStorage(storage);
-    cluster.setSpec(spec);
-    operator.client.resource(cluster).create();
+    EtcdClusters.createWithQuota(operator.client, ns, name, VERSION, 1_048_576L);
     EtcdClusters.await(operator.client, ns, name, CONVERGE, "Ready", EtcdClusters.readyWith(1));
 
     try (Client etcd = writerClient(name, 1)) {
