@@ -50,6 +50,9 @@ final class DisasterRecovery {
   /** Due, but no snapshot may be used: refused, and why. */
   record Refused(DesiredCondition condition) implements Decision {}
 
+  /** The old members are stopped: the new first member is being restored. */
+  record Restoring(DesiredCondition condition) implements Decision {}
+
   /** Due, and the snapshot is recent enough: replace the members. */
   record Start(RestoreSource source, DesiredCondition condition) implements Decision {}
 

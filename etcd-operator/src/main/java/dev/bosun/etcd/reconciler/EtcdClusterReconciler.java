@@ -391,7 +391,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     if (recovering(r.previous)) {
       // The old cluster is gone and forgotten: this round belongs to the restored first member.
       r.recovery =
-          new DisasterRecovery.Idle(
+          new DisasterRecovery.Restoring(
               DesiredCondition.isTrue(
                   DisasterRecovery.CONDITION,
                   "RestoringFirstMember",
