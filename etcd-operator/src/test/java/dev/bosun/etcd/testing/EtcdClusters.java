@@ -86,6 +86,24 @@ public final class EtcdClusters {
     };
   }
 
+  /** Waits up to a minute for the condition {@code type} to have {@code reason}. */
+  public static EtcdCluster awaitReason(
+      KubernetesClient client, String namespace, String name, String type, String reason) {
+    return await(
+        client,
+        namespace,
+        name,
+        Duration.ofSeconds(60),
+        type + " " + reason,
+        c -> reason.equals(reasonOf(c, type)));
+  }
+
+  /** The reason of the stored condition of that type, or null. */
+  public static String reasonOf(EtcdCluster c, String type) {
+    var condition = conditionOf(c, type);
+    return condition == null ? null : condition.getReason();
+  }
+
   /** The stored condition of that type, or null. */
   public static io.fabric8.kubernetes.api.model.Condition conditionOf(EtcdCluster c, String type) {
     return c.getStatus() == null
