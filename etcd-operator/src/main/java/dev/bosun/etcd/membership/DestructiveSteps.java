@@ -2,10 +2,11 @@ package dev.bosun.etcd.membership;
 
 /**
  * Which steps destroy something a member may still need (its membership, its Pod or its volume),
- * and the rule that such a step is carried out only when a plan on a linearizable member list
- * chooses it too. The observation's member list comes from whichever member answered first, out of
- * that member's own store: a member that lags behind can omit a member just added (whose Pod and
- * volume would then look like leftovers) or still list one just removed.
+ * and the rule that such steps are decided only on a linearizable member list. The observation's
+ * member list comes from whichever member answered first, out of that member's own store: a member
+ * that lags behind can omit a member just added (whose Pod and volume would then look like
+ * leftovers) or still list one just removed. When the first plan would destroy something, the round
+ * plans again on the list read through the leader and does what that plan says, destructive or not.
  */
 public final class DestructiveSteps {
 
@@ -17,19 +18,12 @@ public final class DestructiveSteps {
   }
 
   /**
-   * The step to carry out: {@code planned} when it destroys nothing or when the plan on the
-   * linearizable list ({@code confirmed}) is the same; otherwise a wait that says why.
+   * The step to carry out: {@code planned} when it destroys nothing, else {@code confirmed}, the
+   * plan on the linearizable list (the same step when the first list was right). A stale member
+   * that keeps answering first then never stalls the cluster, and never decides a removal.
    */
   public static Step confirm(Step planned, Step confirmed) {
-    if (!destructive(planned) || planned.equals(confirmed)) {
-      return planned;
-    }
-    return new Step.Wait(
-        "MemberListChanged",
-        "not "
-            + planned.message()
-            + ": the member list read through the leader disagrees with the one first read"
-            + " (a member lagging behind answered first); planning again on the next look");
+    return destructive(planned) ? confirmed : planned;
   }
 
   /** The wait when the linearizable member list could not be read. */

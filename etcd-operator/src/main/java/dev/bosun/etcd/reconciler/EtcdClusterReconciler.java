@@ -333,10 +333,13 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
     Step planned = r.step;
     r.step = DestructiveSteps.confirm(planned, plan(r.cluster, confirmed, r.inventory));
-    if (r.step == planned) {
-      r.view = confirmed;
-    } else {
-      LOG.info("{}: {}", r.step.reason(), r.step.message());
+    r.view = confirmed;
+    if (!r.step.equals(planned)) {
+      LOG.info(
+          "the member list read through the leader differs from the first one read (a member"
+              + " lagging behind answered first): not {}; {} instead",
+          planned.message(),
+          r.step.message());
     }
   }
 

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Destructive steps are carried out only when a plan on a linearizable member list agrees. */
+/** Destructive steps are decided only on a linearizable member list. */
 class DestructiveStepsTest {
 
   static final String V = "3.4.23";
@@ -43,33 +43,35 @@ class DestructiveStepsTest {
             voter(1, true),
             voter(2, false),
             new ObservedMember("c-3", 103, true, true, false, 1000));
-    Step step = DestructiveSteps.confirm(planned, plan(linearizable, 4));
-    assertThat(step).isInstanceOf(Step.Wait.class);
-    assertThat(step.reason()).isEqualTo("MemberListChanged");
-    assertThat(step.message())
-        .startsWith("not deleting the Pod of c-3")
-        .contains("read through the leader disagrees");
+    // The plan on it promotes the learner instead: nothing is deleted.
+    assertThat(DestructiveSteps.confirm(planned, plan(linearizable, 4)))
+        .isEqualTo(new Step.Promote("c-3", 103));
   }
 
   @Test
-  void aStaleListStillNamingARemovedMemberRemovesNothingElse() {
+  void aStaleListStillNamingARemovedMemberDoesNotRemoveItAgain() {
     // Scale-down 4 -> 3 already removed c-3; a stale list still names it, and the planner would
-    // remove it again (by ID); the leader's list no longer has it, so nothing is removed.
+    // remove it again (by ID).
     List<ObservedMember> stale =
         List.of(voter(0, false), voter(1, true), voter(2, false), voter(3, false));
     Step planned = plan(stale, 3);
     assertThat(planned).isEqualTo(new Step.RemoveMember("c-3", 103, Step.RemovalCause.ScaleDown));
+    // On the leader's list c-3 is gone: what is left is cleaning up its Pod, never a second
+    // removal.
     List<ObservedMember> linearizable = List.of(voter(0, false), voter(1, true), voter(2, false));
     assertThat(DestructiveSteps.confirm(planned, plan(linearizable, 3)))
-        .isInstanceOf(Step.Wait.class);
+        .isEqualTo(new Step.DeleteResources("c-3"));
   }
 
   @Test
   void theSameStepOnTheLinearizableListIsCarriedOut() {
+    // Scale-down 4 -> 3 with every list in agreement: c-3 is removed.
     List<ObservedMember> members =
         List.of(voter(0, false), voter(1, true), voter(2, false), voter(3, false));
     Step planned = plan(members, 3);
-    assertThat(DestructiveSteps.confirm(planned, plan(members, 3))).isSameAs(planned);
+    assertThat(DestructiveSteps.confirm(planned, plan(members, 3)))
+        .isEqualTo(planned)
+        .isEqualTo(new Step.RemoveMember("c-3", 103, Step.RemovalCause.ScaleDown));
   }
 
   @Test
@@ -81,6 +83,7 @@ class DestructiveStepsTest {
         .isTrue();
     assertThat(DestructiveSteps.destructive(new Step.AddLearner("c-3"))).isFalse();
     assertThat(DestructiveSteps.destructive(new Step.RecreatePods(List.of("c-3")))).isFalse();
+    // Only a destructive first plan is replaced by the plan on the linearizable list.
     Step add = new Step.AddLearner("c-4");
     assertThat(DestructiveSteps.confirm(add, new Step.Converged())).isSameAs(add);
     assertThat(DestructiveSteps.unconfirmed(new Step.DeleteResources("c-3")).reason())
