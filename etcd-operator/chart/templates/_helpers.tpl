@@ -10,3 +10,46 @@ Service (service.yaml, which selects every replica) by its cluster DNS name.
 {{- define "bosun-etcd-operator.operatorUrl" -}}
 {{- .Values.backup.volume.operatorUrl | default (printf "http://%s-metrics.%s.svc:%v" (include "bosun.fullname" .) .Release.Namespace .Values.metrics.port) }}
 {{- end }}
+
+{{/*
+The rules the operator needs on the objects it reconciles and creates: shared by the ClusterRole
+(rbac.scope=cluster) and the per-namespace Roles (rbac.scope=namespace). No wildcards. Secrets
+cannot be limited by name (the restore Secret is created, and the TLS and S3 Secrets are named by
+the user): with rbac.scope=namespace these rights hold in the watched namespaces only.
+*/}}
+{{- define "bosun-etcd-operator.rules" -}}
+# The operator's own kinds, and their status.
+- apiGroups: ["etcd.bosun.dev"]
+  resources: ["etcdclusters", "etcdbackups"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: ["etcd.bosun.dev"]
+  resources: ["etcdclusters/status", "etcdbackups/status"]
+  verbs: ["get", "patch", "update"]
+# One Pod per member: created, relabelled when promoted, deleted when removed or upgraded.
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+# One volume per member: created; deleted or marked retained by the retention policy. Listed
+# and watched: the operator reads its volumes from an informer's cache.
+- apiGroups: [""]
+  resources: ["persistentvolumeclaims"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+# The headless peer Service and the client Service (read from an informer's cache).
+- apiGroups: [""]
+  resources: ["services"]
+  verbs: ["get", "list", "watch", "create", "patch", "update"]
+# S3 credentials of EtcdBackups (read); the restore Secret <cluster>-restore of a cluster
+# restored from the backup volume (created, its token replaced by a later restore, read when a
+# member fetches its snapshot).
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["get", "create", "update"]
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create", "patch", "update"]
+# The budget that keeps a quorum through voluntary disruptions (policy/v1 from 1.21 on), read
+# from an informer's cache.
+- apiGroups: ["policy"]
+  resources: ["poddisruptionbudgets"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+{{- end }}

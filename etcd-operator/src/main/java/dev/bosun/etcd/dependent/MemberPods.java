@@ -242,12 +242,22 @@ public final class MemberPods {
   }
 
   /**
-   * Ready means etcd itself says it is healthy (it has a leader and no alarm), not merely that its
-   * port is open. Plain HTTP: etcd serves {@code GET /health} on the client port. With client TLS
-   * that endpoint demands a client certificate a kubelet does not have, so the probe runs the
-   * image's own {@code etcdctl endpoint health} against the member's client URL with the mounted
-   * server certificate (which must allow client authentication, as kubeadm's etcd certificates do).
+   * Ready means the member serves: it has a leader and answers a linearizable read, not merely that
+   * its port is open, and not that no alarm is raised. An alarm such as NOSPACE refuses writes but
+   * leaves reads working, and a member that fails readiness drops out of the client Service: every
+   * endpoint would vanish during NOSPACE, and with them the reads and the way out (compaction,
+   * defragmentation and disarming go to the members). Alarms are reported in the status instead.
+   * Plain HTTP: {@code GET /health?exclude=NOSPACE} on the client port (etcd 3.4.23 and later:
+   * false without a leader or with another alarm, such as CORRUPT). With client TLS that endpoint
+   * demands a client certificate a kubelet does not have, so the probe runs the image's own {@code
+   * etcdctl get --consistency=l} against the member's client URL with the mounted server
+   * certificate (which must allow client authentication, as kubeadm's etcd certificates do): a
+   * linearizable read needs a leader and ignores alarms in every supported version, where {@code
+   * endpoint health} checks alarms in some.
    */
+  /** etcd's health endpoint, with the one alarm that leaves a member serving reads excluded. */
+  static final String HEALTH_PATH = "/health?exclude=NOSPACE";
+
   static Probe readiness(EtcdClusterSpec spec, URI clientUrl) {
     ProbeBuilder probe =
         new ProbeBuilder()
@@ -258,7 +268,7 @@ public final class MemberPods {
     if (spec.getTls() == null || spec.getTls().getServerSecretName() == null) {
       return probe
           .withNewHttpGet()
-          .withPath("/health")
+          .withPath(HEALTH_PATH)
           .withNewPort("client")
           .withScheme("HTTP")
           .endHttpGet()
@@ -274,7 +284,9 @@ public final class MemberPods {
             "--cert=" + dir + "/tls.crt",
             "--key=" + dir + "/tls.key",
             "--command-timeout=3s",
-            "endpoint",
+            "get",
+            "--consistency=l",
+            "--keys-only",
             "health")
         .endExec()
         .build();

@@ -34,7 +34,19 @@ public final class ClusterObserver {
   public EtcdView observe(ClusterRef cluster, Collection<String> knownNames) {
     List<URI> endpoints =
         knownNames.stream().sorted().map(n -> addressing.clientUrl(cluster, n)).toList();
-    Optional<EtcdMembership.MemberList> list = etcd.list(endpoints);
+    return viewOf(cluster, knownNames, etcd.list(endpoints));
+  }
+
+  /**
+   * Observes the cluster again on a linearizable member list read through {@code via} (the leader):
+   * what destructive steps are decided on. Unreachable when {@code via} does not answer.
+   */
+  public EtcdView confirm(ClusterRef cluster, Collection<String> knownNames, URI via) {
+    return viewOf(cluster, knownNames, etcd.linearizableList(via));
+  }
+
+  private EtcdView viewOf(
+      ClusterRef cluster, Collection<String> knownNames, Optional<EtcdMembership.MemberList> list) {
     if (list.isEmpty()) {
       return EtcdView.unreachable();
     }

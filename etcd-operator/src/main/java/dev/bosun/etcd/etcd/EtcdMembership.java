@@ -53,6 +53,25 @@ public final class EtcdMembership {
   }
 
   /**
+   * The member list as of now, through {@code via}; empty when it does not answer in time. etcd
+   * serves the member list from the answering member's own store, so a member that lags behind (cut
+   * off from the leader, or slow to apply) may list a membership that is no longer true. A
+   * linearizable read first makes {@code via} apply everything committed before the read began,
+   * membership changes included, so the list it serves next is at least that recent. (etcd 3.4 has
+   * no linearizable member list of its own.)
+   */
+  public Optional<MemberList> linearizableList(URI via) {
+    try {
+      await(
+          () -> clients.of(via).getKVClient().get(io.etcd.jetcd.ByteSequence.from(new byte[] {0})),
+          STATUS_TIMEOUT);
+    } catch (EtcdException e) {
+      return Optional.empty();
+    }
+    return list(List.of(via));
+  }
+
+  /**
    * The status of every endpoint, asked in parallel; an endpoint that did not answer in time is
    * missing from the result.
    */

@@ -26,6 +26,8 @@ public final class MaintenancePlanner {
    * @param members etcd's members with their health
    * @param alarms active alarms
    * @param recoverFromNoSpace whether the user opted in to NOSPACE recovery
+   * @param noSpaceRecoveryStopped whether a recovery for this spec already stopped short of the
+   *     quota
    * @param schedule the defragmentation schedule, if any
    * @param round the current or last round
    * @param created when the cluster was created (the first round is due at the first schedule time
@@ -38,6 +40,7 @@ public final class MaintenancePlanner {
       List<ObservedMember> members,
       List<EtcdAlarm> alarms,
       boolean recoverFromNoSpace,
+      boolean noSpaceRecoveryStopped,
       Optional<CronSchedule> schedule,
       DefragRound round,
       ZonedDateTime created,
@@ -53,6 +56,10 @@ public final class MaintenancePlanner {
     if (!noSpace.isEmpty()) {
       if (!in.recoverFromNoSpace()) {
         return new MaintenanceStep.ReportNoSpace(noSpace);
+      }
+      if (in.noSpaceRecoveryStopped()) {
+        // Compacting and defragmenting again would pause every member for nothing.
+        return new MaintenanceStep.NoSpaceRecoveryStopped(noSpace);
       }
       if (!healthy) {
         return new MaintenanceStep.WaitForHealth(

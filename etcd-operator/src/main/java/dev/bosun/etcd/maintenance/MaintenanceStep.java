@@ -31,6 +31,16 @@ public sealed interface MaintenanceStep {
     }
   }
 
+  /**
+   * NOSPACE raised, and the last recovery could not get under the quota: nothing is done until the
+   * spec changes (the status keeps saying why).
+   */
+  record NoSpaceRecoveryStopped(List<EtcdAlarm> alarms) implements MaintenanceStep {
+    public NoSpaceRecoveryStopped {
+      alarms = List.copyOf(alarms);
+    }
+  }
+
   /** Defragment this member next (part of a scheduled round). */
   record Defragment(String member, boolean last) implements MaintenanceStep {}
 }

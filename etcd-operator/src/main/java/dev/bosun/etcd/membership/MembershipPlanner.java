@@ -49,9 +49,11 @@ public final class MembershipPlanner {
       QuorumEvidence evidence = QuorumEvidence.of(o.cluster(), members, o.resources());
       // Only evidence (members saying they have no leader, or down by Kubernetes' account) makes
       // it a quorum loss; members the operator merely cannot reach may be perfectly healthy.
-      return evidence.verdict() == QuorumEvidence.Verdict.LOST
-          ? new Step.QuorumLost(evidence.message())
-          : new Step.MembersUnseen(evidence.message());
+      return switch (evidence.verdict()) {
+        case LOST -> new Step.QuorumLost(evidence.message());
+        case LEADERLESS -> new Step.NoLeader(evidence.message());
+        case HELD, UNSEEN -> new Step.MembersUnseen(evidence.message());
+      };
     }
 
     for (ObservedMember m : sorted(o.cluster(), members)) {
@@ -134,6 +136,12 @@ public final class MembershipPlanner {
       Set<String> used = new HashSet<>(o.retained());
       return new Step.Bootstrap(MemberNames.next(o.cluster(), used));
     }
+    if (!o.bootstrapped()) {
+      Optional<Step> resumed = resumeBootstrap(o);
+      if (resumed.isPresent()) {
+        return resumed.get();
+      }
+    }
     List<String> podless =
         o.resources().values().stream()
             .filter(r -> r.volume() && !r.pod())
@@ -159,6 +167,31 @@ public final class MembershipPlanner {
     }
     return new Step.Wait(
         "MembersUnreachable", "no member answers yet; waiting for the member Pods to start");
+  }
+
+  /**
+   * A bootstrap (or restore) interrupted between the first member's volume and its Pod: the cluster
+   * never recorded an ID, so there are no peers to join. The member is started again as a new first
+   * member (with the restore, when one was asked for), never recreated as a member joining an
+   * existing cluster, which would crash-loop without peers. Repeating is safe: on a volume that
+   * already holds data etcd ignores the initial-cluster flags, and a restore installs nothing over
+   * data. Anything else an unstarted cluster holds is left for a person to look at.
+   */
+  private static Optional<Step> resumeBootstrap(Observation o) {
+    if (o.resources().values().stream().anyMatch(r -> r.pod() || !r.volume())) {
+      return Optional.empty();
+    }
+    List<String> names = o.resources().keySet().stream().sorted(byIndex(o.cluster())).toList();
+    if (names.size() == 1) {
+      return Optional.of(new Step.Bootstrap(names.get(0)));
+    }
+    return Optional.of(
+        new Step.Wait(
+            "UnstartedClusterHasVolumes",
+            "the cluster never started, yet volumes of "
+                + String.join(", ", names)
+                + " exist without Pods: the operator does not guess which one to start from;"
+                + " delete the volumes that should not be there"));
   }
 
   private static Step remove(

@@ -153,6 +153,23 @@ public sealed interface Step {
   }
 
   /**
+   * No leader, but a majority of voters answered and runs on its own data: the members cannot reach
+   * each other. Reported with the likely causes; never removed, replaced or restored.
+   */
+  record NoLeader(String message) implements Step {
+    /** Degraded's reason: what a person should look at. */
+    public static final String CAUSE = "MembersCannotReachEachOther";
+
+    public String reason() {
+      return "NoLeader";
+    }
+
+    public boolean changes() {
+      return false;
+    }
+  }
+
+  /**
    * Fewer healthy voters than quorum, but no evidence that quorum is lost: the operator cannot
    * reach members Kubernetes reports running (it may be cut off from them). Nothing is changed.
    */

@@ -50,6 +50,9 @@ final class DisasterRecovery {
   /** Due, but no snapshot may be used: refused, and why. */
   record Refused(DesiredCondition condition) implements Decision {}
 
+  /** The old members are stopped: the new first member is being restored. */
+  record Restoring(DesiredCondition condition) implements Decision {}
+
   /** Due, and the snapshot is recent enough: replace the members. */
   record Start(RestoreSource source, DesiredCondition condition) implements Decision {}
 
@@ -88,6 +91,15 @@ final class DisasterRecovery {
               "QuorumNotConfirmedLost",
               "the operator cannot see enough members to confirm a quorum loss; recovery never"
                   + " starts on members it merely cannot reach"));
+    }
+    if (step instanceof Step.NoLeader) {
+      return new Idle(
+          DesiredCondition.isFalse(
+              CONDITION,
+              "DataIntact",
+              "the members have no leader but a majority runs on its own data: restoring a"
+                  + " snapshot would roll back a keyspace that is not lost, so recovery never"
+                  + " starts on this"));
     }
     if (!(step instanceof Step.QuorumLost)) {
       return new Idle(
@@ -174,24 +186,19 @@ final class DisasterRecovery {
         : dr.getMaxSnapshotAgeMinutes();
   }
 
-  /** Stops every member and keeps every volume. */
-  static void stopMembers(
+  /**
+   * Keeps the old members' volumes: labelled retained and without owner, so neither a scale-down
+   * nor the EtcdCluster's garbage collection can delete them. Safe to repeat.
+   */
+  static void retainVolumes(
       KubernetesClient client,
       EtcdCluster cluster,
       MemberInventory inventory,
-      EventRecorder events,
-      String snapshot) {
+      List<String> members,
+      EventRecorder events) {
     String ns = cluster.getMetadata().getNamespace();
-    String message =
-        "quorum lost for longer than disasterRecovery.afterSeconds: replacing every member with a"
-            + " new cluster restored from "
-            + snapshot
-            + "; the old volumes are kept with label "
-            + EtcdOperator.RETAINED_LABEL
-            + "=true (writes after the snapshot are only there)";
-    LOG.warn(message);
-    events.warning(cluster, "DisasterRecovery", message);
-    for (var volume : inventory.volumes().values()) {
+    for (String member : members) {
+      var volume = inventory.volumes().get(member);
       client
           .persistentVolumeClaims()
           .inNamespace(ns)
@@ -203,20 +210,25 @@ final class DisasterRecovery {
                 return v;
               });
     }
-    events.normal(
-        cluster,
-        "VolumesRetained",
+    String message =
         "kept the volumes of "
-            + String.join(", ", inventory.volumes().keySet())
+            + String.join(", ", members)
             + " with label "
             + EtcdOperator.RETAINED_LABEL
-            + "=true");
-    for (String pod : inventory.pods().keySet()) {
+            + "=true: writes made after the snapshot are only there";
+    LOG.warn(message);
+    events.normal(cluster, "VolumesRetained", message);
+  }
+
+  /** Deletes the old members' Pods, whose volumes are already kept. Safe to repeat. */
+  static void stopPods(
+      KubernetesClient client, EtcdCluster cluster, List<String> members, EventRecorder events) {
+    String ns = cluster.getMetadata().getNamespace();
+    for (String pod : members) {
       client.pods().inNamespace(ns).withName(pod).delete();
     }
-    events.normal(
-        cluster,
-        "OldMembersStopped",
-        "deleted the Pods of " + String.join(", ", inventory.pods().keySet()));
+    String message = "deleted the Pods of the old members " + String.join(", ", members);
+    LOG.warn(message);
+    events.normal(cluster, "OldMembersStopped", message);
   }
 }

@@ -23,7 +23,9 @@ import dev.bosun.etcd.etcd.EtcdMembership;
 import dev.bosun.etcd.etcd.EtcdView;
 import dev.bosun.etcd.maintenance.MaintenancePlanner;
 import dev.bosun.etcd.maintenance.MaintenanceStep;
+import dev.bosun.etcd.maintenance.NoSpaceQuota;
 import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.DestructiveSteps;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.MembershipPlanner;
 import dev.bosun.etcd.membership.Observation;
@@ -218,9 +220,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     if (stop.isPresent()) {
       return stop.get();
     }
-    if (r.previous != null && r.previous.getRecoveringFrom() != null) {
-      return recover(
-          context, cluster, r.client, r.ref, r.etcd, MemberInventory.read(r.client, cluster));
+    if (recovering(r.previous) && r.previous.getClusterId() != null) {
+      // A recovery's intent is recorded: take the old cluster apart, one safe step a round.
+      return stopOldCluster(r);
     }
     observe(r);
     ensureBudget(r);
@@ -278,13 +280,17 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   /** Step 4: etcd's membership and every known member's status, read over the client API. */
   private void observe(Round r) {
-    // Retained volumes belong to former members: no client is opened for them.
+    r.view = new ClusterObserver(r.etcd, addressing).observe(r.ref, knownNames(r));
+  }
+
+  /** The names whose members may answer; retained volumes belong to former members. */
+  private static Set<String> knownNames(Round r) {
     Set<String> known = new HashSet<>(r.inventory.pods().keySet());
     known.addAll(r.inventory.volumes().keySet());
     if (r.previous != null && r.previous.getMembers() != null) {
       r.previous.getMembers().forEach(m -> known.add(m.getName()));
     }
-    r.view = new ClusterObserver(r.etcd, addressing).observe(r.ref, known);
+    return known;
   }
 
   /** Step 5: the budget that keeps a quorum through voluntary disruptions. */
@@ -305,18 +311,67 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
       r.inventory = MemberInventory.read(r.client, r.cluster);
       r.step = plan(r.cluster, r.view, r.inventory);
     }
+    if (DestructiveSteps.destructive(r.step)) {
+      confirmDestructiveStep(r);
+    }
+  }
+
+  /**
+   * A step that removes a member or deletes a Pod or volume is planned again on a linearizable
+   * member list read through the leader, and carried out only if that plan chooses it too.
+   */
+  private void confirmDestructiveStep(Round r) {
+    Optional<ObservedMember> leader = r.view.leader().filter(m -> !m.name().isEmpty());
+    EtcdView confirmed =
+        leader.isEmpty()
+            ? EtcdView.unreachable()
+            : new ClusterObserver(r.etcd, addressing)
+                .confirm(r.ref, knownNames(r), addressing.clientUrl(r.ref, leader.get().name()));
+    if (!confirmed.reachable()) {
+      r.step = DestructiveSteps.unconfirmed(r.step);
+      return;
+    }
+    Step planned = r.step;
+    r.step = DestructiveSteps.confirm(planned, plan(r.cluster, confirmed, r.inventory));
+    r.view = confirmed;
+    if (!r.step.equals(planned)) {
+      LOG.info(
+          "the member list read through the leader differs from the first one read (a member"
+              + " lagging behind answered first): not {}; {} instead",
+          planned.message(),
+          r.step.message());
+    }
   }
 
   /** Step 7: the snapshot a first member starts from when the spec asks for a restored cluster. */
   private void findRestoreSource(Round r) {
     var bootstrap = r.cluster.getSpec().getBootstrap();
     var fromBackup = bootstrap == null ? null : bootstrap.getFromBackup();
-    if (!(r.step instanceof Step.Bootstrap) || fromBackup == null) {
+    // A disaster recovery's first member restores from the recovery's backup.
+    var dr = r.cluster.getSpec().getDisasterRecovery();
+    String backup =
+        recovering(r.previous)
+            ? dr == null ? null : dr.getRestoreFromBackup()
+            : fromBackup == null ? null : fromBackup.getBackupName();
+    if (!(r.step instanceof Step.Bootstrap)) {
+      return;
+    }
+    if (backup == null && recovering(r.previous)) {
+      // The old cluster is already stopped: starting an empty one instead would lose everything.
+      r.step =
+          new Step.Wait(
+              "RecoveryBackupMissing",
+              "disaster recovery from "
+                  + r.previous.getRecoveringFrom()
+                  + " has stopped the old members, but spec.disasterRecovery.restoreFromBackup"
+                  + " is no longer set: set it again so the first member can be restored");
+      return;
+    }
+    if (backup == null) {
       return;
     }
     try {
-      r.restore =
-          Optional.of(restoreSources.newest(r.client, r.namespace(), fromBackup.getBackupName()));
+      r.restore = Optional.of(restoreSources.newest(r.client, r.namespace(), backup));
     } catch (RestoreSources.NotRestorable e) {
       // Never start an empty cluster when a restored one was asked for.
       r.step = new Step.Wait(e.reason(), e.getMessage());
@@ -336,15 +391,81 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                     r.client,
                     r.namespace(),
                     r.cluster.getSpec().getDisasterRecovery().getRestoreFromBackup()));
+    if (recovering(r.previous)) {
+      // The old cluster is gone and forgotten: this round belongs to the restored first member.
+      r.recovery =
+          new DisasterRecovery.Restoring(
+              DesiredCondition.isTrue(
+                  DisasterRecovery.CONDITION,
+                  "RestoringFirstMember",
+                  "disaster recovery from "
+                      + r.previous.getRecoveringFrom()
+                      + ": "
+                      + new RecoveryPlanner.RestoreFirstMember().message()));
+      return Optional.empty();
+    }
     if (!(r.recovery instanceof DisasterRecovery.Start start)) {
       return Optional.empty();
     }
-    DisasterRecovery.stopMembers(
-        r.client, r.cluster, r.inventory, events, start.source().location());
+    // Intent first: the recovery is recorded before anything is stopped, so an operator that
+    // dies at any later point resumes it instead of finding members gone and nothing said.
     EtcdClusterStatus status = statusOf(r, r.step, start.condition());
     status.setRecoveringFrom(start.source().location());
     announce(r.cluster, status);
     return Optional.of(record(r.context, r.cluster, status).rescheduleAfter(Duration.ofSeconds(1)));
+  }
+
+  private static boolean recovering(EtcdClusterStatus status) {
+    return status != null && status.getRecoveringFrom() != null;
+  }
+
+  /**
+   * A recorded disaster recovery whose old cluster is not yet forgotten: its next step, chosen by
+   * the {@link RecoveryPlanner} on the API server's list of Pods and volumes.
+   */
+  private UpdateControl<EtcdCluster> stopOldCluster(Round r) {
+    MemberInventory inventory = MemberInventory.read(r.client, r.cluster);
+    String from = r.previous.getRecoveringFrom();
+    Set<String> live = new HashSet<>();
+    Set<String> terminating = new HashSet<>();
+    inventory
+        .pods()
+        .forEach(
+            (name, pod) ->
+                (pod.getMetadata().getDeletionTimestamp() == null ? live : terminating).add(name));
+    RecoveryPlanner.RecoveryStep step =
+        RecoveryPlanner.plan(
+            new RecoveryPlanner.Input(false, inventory.volumes().keySet(), live, terminating));
+    String reason = "DisasterRecovery";
+    if (step instanceof RecoveryPlanner.RetainVolumes v) {
+      DisasterRecovery.retainVolumes(r.client, r.cluster, inventory, v.members(), events);
+    } else if (step instanceof RecoveryPlanner.StopPods p) {
+      DisasterRecovery.stopPods(r.client, r.cluster, p.members(), events);
+    } else if (step instanceof RecoveryPlanner.WaitForPods) {
+      return waitToRecover(
+          r.context,
+          r.cluster,
+          RECOVERY_WAITING,
+          waitingForOldMembers(from, inventory.pods().values()),
+          Duration.ofSeconds(1));
+    } else if (step instanceof RecoveryPlanner.ForgetOldCluster forget) {
+      EtcdClusterStatus status =
+          statuses.blocked(
+              r.cluster, reason, "disaster recovery from " + from + ": " + forget.message());
+      status.setClusterId(null);
+      status.setMembers(null);
+      status.setLeader(null);
+      status.setHealthyMembers(0);
+      status.setQuorumLostSince(null);
+      LOG.info("disaster recovery from {}: {}", from, forget.message());
+      return record(r.context, r.cluster, status).rescheduleAfter(Duration.ofMillis(500));
+    }
+    return waitToRecover(
+        r.context,
+        r.cluster,
+        reason,
+        "disaster recovery from " + from + ": " + step.message(),
+        Duration.ofMillis(500));
   }
 
   /** The status this round observed, after {@code step}, with the disaster recovery condition. */
@@ -373,6 +494,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     EtcdClusterStatus status = statusOf(r, outcome.step(), r.recovery.condition());
     if (outcome.done() && r.restore.isPresent()) {
       status.setRestoredFrom(r.restore.get().location());
+    }
+    if (recovering(r.previous) && status.getClusterId() == null) {
+      // Until the restored member answers, a restart must still restore, never start empty.
+      status.setRecoveringFrom(r.previous.getRecoveringFrom());
     }
     boolean maintained = maintain(r.cluster, r.ref, r.etcd, r.view, outcome.step(), status);
     announce(r.cluster, status);
@@ -432,81 +557,40 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 view.members(),
                 view.alarms(),
                 spec != null && Boolean.TRUE.equals(spec.getRecoverFromNoSpace()),
+                noSpaceRecoveryStopped(cluster),
                 schedule,
                 MaintenanceRounds.of(round),
                 created,
                 now));
-    boolean acted =
+    var storage = cluster.getSpec().getStorage();
+    MaintenanceExecutor.Result result =
         new MaintenanceExecutor(etcd, addressing, events)
-            .execute(cluster, ref, view, next, round, now);
+            .execute(
+                cluster,
+                ref,
+                view,
+                next,
+                round,
+                now,
+                NoSpaceQuota.of(storage == null ? null : storage.getQuotaBackendBytes()));
+    boolean acted = result.acted();
+    Optional<String> stopped =
+        result
+            .noSpaceStopped()
+            .or(
+                () ->
+                    next instanceof MaintenanceStep.NoSpaceRecoveryStopped
+                        ? Conditions.find(
+                                cluster.getStatus().getConditions(),
+                                EtcdClusterStatusBuilder.DEGRADED)
+                            .map(Condition::getMessage)
+                        : Optional.empty());
+    stopped.ifPresent(message -> sayNoSpaceStopped(status, message));
     round.setNextScheduleTime(
         MaintenancePlanner.next(schedule, MaintenanceRounds.of(round), created).orElse(null));
     boolean any = round.getStartedAt() != null || round.getNextScheduleTime() != null;
     status.setDefragmentation(any ? round : null);
     return acted;
-  }
-
-  /**
-   * A disaster recovery in progress: once the old member Pods are gone, start a new first member
-   * from the newest snapshot; the others join as learners as usual.
-   */
-  private UpdateControl<EtcdCluster> recover(
-      Context<EtcdCluster> context,
-      EtcdCluster cluster,
-      KubernetesClient client,
-      ClusterRef ref,
-      EtcdMembership etcd,
-      MemberInventory inventory) {
-    String from = cluster.getStatus().getRecoveringFrom();
-    if (!inventory.pods().isEmpty()) {
-      return waitToRecover(
-          context,
-          cluster,
-          RECOVERY_WAITING,
-          waitingForOldMembers(from, inventory.pods().values()),
-          Duration.ofSeconds(1));
-    }
-    RestoreSource source;
-    try {
-      source =
-          restoreSources.newest(
-              client,
-              cluster.getMetadata().getNamespace(),
-              cluster.getSpec().getDisasterRecovery().getRestoreFromBackup());
-    } catch (RestoreSources.NotRestorable e) {
-      return waitToRecover(
-          context,
-          cluster,
-          e.reason(),
-          "disaster recovery from " + from + ": no snapshot to restore from: " + e.getMessage(),
-          Duration.ofSeconds(10));
-    }
-    String member =
-        dev.bosun.etcd.membership.MemberNames.next(
-            cluster.getMetadata().getName(), inventory.names());
-    Step step = new Step.Bootstrap(member);
-    new StepExecutor(client, etcd, addressing, events, operatorImage)
-        .execute(cluster, ref, EtcdView.unreachable(), inventory, step, Optional.of(source));
-    EtcdClusterStatus next =
-        statuses.build(
-            cluster,
-            ref,
-            addressing,
-            EtcdView.unreachable(),
-            inventory.resources(),
-            step,
-            DesiredCondition.isTrue(
-                DisasterRecovery.CONDITION,
-                "RestoringFirstMember",
-                member
-                    + " starts from snapshot "
-                    + source.location()
-                    + "; the other members join it as learners"));
-    announce(cluster, next);
-    next.setRecoveringFrom(null);
-    next.setClusterId(null);
-    next.setRestoredFrom(source.location());
-    return record(context, cluster, next).rescheduleAfter(Duration.ofSeconds(1));
   }
 
   /** What a disaster recovery waits for while old member Pods are still there. */
@@ -526,6 +610,35 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         + from
         + ": waiting for the old member Pods to be gone before the first new member starts: "
         + String.join(", ", left);
+  }
+
+  /**
+   * True when a NOSPACE recovery already stopped short of the quota for this generation of the
+   * spec: it is tried again only after the spec changes (a larger quota, or the user's word).
+   */
+  private static boolean noSpaceRecoveryStopped(EtcdCluster cluster) {
+    return cluster.getStatus() != null
+        && Conditions.find(cluster.getStatus().getConditions(), EtcdClusterStatusBuilder.DEGRADED)
+            .filter(c -> MaintenanceExecutor.NO_SPACE_STOPPED.equals(c.getReason()))
+            .filter(
+                c ->
+                    Objects.equals(
+                        c.getObservedGeneration(), cluster.getMetadata().getGeneration()))
+            .isPresent();
+  }
+
+  /** Degraded (and Ready, where it said NoSpace) give the reason recovery stopped. */
+  private static void sayNoSpaceStopped(EtcdClusterStatus status, String message) {
+    for (Condition c : status.getConditions()) {
+      boolean degraded = EtcdClusterStatusBuilder.DEGRADED.equals(c.getType());
+      boolean ready =
+          EtcdClusterStatusBuilder.READY.equals(c.getType())
+              && EtcdClusterStatusBuilder.NO_SPACE.equals(c.getReason());
+      if (degraded || ready) {
+        c.setReason(MaintenanceExecutor.NO_SPACE_STOPPED);
+        c.setMessage(message);
+      }
+    }
   }
 
   /**
@@ -557,7 +670,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     if (outcome.step() instanceof Step.Converged) {
       return HEALTH_INTERVAL;
     }
-    return outcome.step() instanceof Step.QuorumLost || outcome.step() instanceof Step.MembersUnseen
+    return outcome.step() instanceof Step.QuorumLost
+            || outcome.step() instanceof Step.MembersUnseen
+            || outcome.step() instanceof Step.NoLeader
         ? Duration.ofSeconds(3)
         : Duration.ofSeconds(1);
   }
@@ -646,9 +761,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             : Conditions.find(previous.getConditions(), EtcdClusterStatusBuilder.QUORUM_LOST)
                 .orElse(null);
     if ("True".equals(quorum.getStatus())
-        && (before == null || !"True".equals(before.getStatus()))) {
-      LOG.warn("quorum lost: {}", quorum.getMessage());
-      events.warning(cluster, "QuorumLost", quorum.getMessage());
+        && (before == null
+            || !"True".equals(before.getStatus())
+            || !quorum.getReason().equals(before.getReason()))) {
+      LOG.warn("no quorum ({}): {}", quorum.getReason(), quorum.getMessage());
+      events.warning(cluster, quorum.getReason(), quorum.getMessage());
     }
     if ("Unknown".equals(quorum.getStatus())
         && (before == null || !quorum.getReason().equals(before.getReason()))) {
@@ -695,7 +812,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   /** Reasons of the DisasterRecovery condition that are no news. */
   private static final Set<String> QUIET_RECOVERY_REASONS =
-      Set.of("NotConfigured", "Standby", "QuorumNotConfirmedLost");
+      Set.of("NotConfigured", "Standby", "QuorumNotConfirmedLost", "DataIntact");
 
   private static final Set<String> WARNING_RECOVERY_REASONS =
       Set.of("NoUsableSnapshot", "SnapshotTooOld", "Recovering");

@@ -207,8 +207,12 @@ public final class EtcdClusterStatusBuilder {
                   + String.join(", ", outdated)));
     }
     boolean unseen = step instanceof Step.MembersUnseen;
+    boolean leaderless = step instanceof Step.NoLeader;
     if (quorumLost) {
       conditions.add(DesiredCondition.isTrue(QUORUM_LOST, "QuorumLost", step.message()));
+    } else if (leaderless) {
+      // No leader, so no quorum, but nothing is lost: not the evidence recovery acts on.
+      conditions.add(DesiredCondition.isTrue(QUORUM_LOST, step.reason(), step.message()));
     } else if (unseen) {
       // Not a quorum loss the operator could act on: it cannot see enough members to tell.
       conditions.add(
@@ -218,8 +222,10 @@ public final class EtcdClusterStatusBuilder {
       conditions.add(
           DesiredCondition.isFalse(QUORUM_LOST, "QuorumHeld", "a majority of voters is healthy"));
     }
-    if (noSpace != null && !quorumLost && !unseen) {
+    if (noSpace != null && !quorumLost && !unseen && !leaderless) {
       conditions.add(DesiredCondition.isTrue(DEGRADED, NO_SPACE, noSpace));
+    } else if (leaderless) {
+      conditions.add(DesiredCondition.isTrue(DEGRADED, Step.NoLeader.CAUSE, step.message()));
     } else if (unseen) {
       conditions.add(DesiredCondition.isTrue(DEGRADED, step.reason(), step.message()));
     } else if (quorumLost || (view.reachable() && !unhealthy.isEmpty())) {

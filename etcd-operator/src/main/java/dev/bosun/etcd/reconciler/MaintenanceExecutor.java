@@ -6,6 +6,7 @@ import dev.bosun.etcd.etcd.EtcdException;
 import dev.bosun.etcd.etcd.EtcdMembership;
 import dev.bosun.etcd.etcd.EtcdView;
 import dev.bosun.etcd.maintenance.MaintenanceStep;
+import dev.bosun.etcd.maintenance.NoSpaceQuota;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
@@ -14,7 +15,10 @@ import dev.bosun.etcd.v1alpha1.etcdclusterstatus.defragmentation.Members;
 import java.net.URI;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +32,9 @@ final class MaintenanceExecutor {
 
   private static final Logger LOG = LoggerFactory.getLogger(MaintenanceExecutor.class);
 
+  /** Degraded's reason, and the Event's, when a NOSPACE recovery cannot get under the quota. */
+  static final String NO_SPACE_STOPPED = "NoSpaceRecoveryStopped";
+
   private final EtcdMembership etcd;
   private final MemberAddressing addressing;
   private final EventRecorder events;
@@ -38,14 +45,22 @@ final class MaintenanceExecutor {
     this.events = events;
   }
 
-  /** True when the step did something (look again soon). */
-  boolean execute(
+  /**
+   * What a step came to: whether it did something (look again soon), and the sentence when a
+   * NOSPACE recovery stopped short of the quota.
+   */
+  record Result(boolean acted, Optional<String> noSpaceStopped) {
+    static final Result NOTHING = new Result(false, Optional.empty());
+  }
+
+  Result execute(
       EtcdCluster cluster,
       ClusterRef ref,
       EtcdView view,
       MaintenanceStep step,
       Defragmentation round,
-      ZonedDateTime now) {
+      ZonedDateTime now,
+      long quota) {
     try {
       if (step instanceof MaintenanceStep.Defragment d) {
         Members done = defragment(cluster, ref, view, d.member());
@@ -61,18 +76,17 @@ final class MaintenanceExecutor {
           round.setFinishedAt(now);
           say(cluster, "DefragmentationFinished", "defragmented " + summary(members));
         }
-        return true;
+        return new Result(true, Optional.empty());
       }
       if (step instanceof MaintenanceStep.RecoverNoSpace r) {
-        recoverNoSpace(cluster, ref, view, r);
-        return true;
+        return new Result(true, recoverNoSpace(cluster, ref, view, r, quota));
       }
     } catch (EtcdException e) {
       String message = "maintenance was refused by etcd, retrying later: " + e.getMessage();
       LOG.warn(message);
       events.warning(cluster, "MaintenanceFailed", message);
     }
-    return false;
+    return Result.NOTHING;
   }
 
   private Members defragment(EtcdCluster cluster, ClusterRef ref, EtcdView view, String member) {
@@ -89,8 +103,13 @@ final class MaintenanceExecutor {
     return m;
   }
 
-  private void recoverNoSpace(
-      EtcdCluster cluster, ClusterRef ref, EtcdView view, MaintenanceStep.RecoverNoSpace r) {
+  /** Compacts, defragments and, when that got under the quota, disarms; else says why not. */
+  private Optional<String> recoverNoSpace(
+      EtcdCluster cluster,
+      ClusterRef ref,
+      EtcdView view,
+      MaintenanceStep.RecoverNoSpace r,
+      long quota) {
     URI leader = addressing.clientUrl(ref, r.leader());
     long revision = etcd.revision(leader);
     etcd.compact(leader, revision);
@@ -99,11 +118,20 @@ final class MaintenanceExecutor {
     for (String member : r.order()) {
       done.add(defragment(cluster, ref, view, member));
     }
+    Map<String, Long> after = new LinkedHashMap<>();
+    done.forEach(m -> after.put(m.getName(), m.getDbSizeAfter()));
+    if (!NoSpaceQuota.fits(after, quota)) {
+      String message = NoSpaceQuota.stopped(after, quota);
+      LOG.warn(message);
+      events.warning(cluster, NO_SPACE_STOPPED, message);
+      return Optional.of(message);
+    }
     for (EtcdAlarm a : r.alarms()) {
       etcd.disarm(leader, a.memberId(), a.type());
       say(cluster, "AlarmDisarmed", "NOSPACE recovery: disarmed alarm " + a);
     }
     say(cluster, "NoSpaceRecovered", "NOSPACE recovered; " + summary(done));
+    return Optional.empty();
   }
 
   private static String summary(List<Members> members) {

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
-import dev.bosun.common.testing.OperatorChartContract;
+import dev.bosun.common.testing.NamespaceScopedChartContract;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.Main;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * RBAC it grants (exactly what the operator does, no wildcards), the pod's hardening, the
  * environment contract with {@link OperatorSettings} and {@link Main}, and the CRD copies.
  */
-class EtcdChartTest extends OperatorChartContract {
+class EtcdChartTest extends NamespaceScopedChartContract {
 
   private static final List<String> CRD_FILES =
       List.of("etcdbackups.etcd.bosun.dev-v1.yml", "etcdclusters.etcd.bosun.dev-v1.yml");

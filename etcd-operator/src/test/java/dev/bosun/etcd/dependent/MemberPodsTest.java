@@ -187,7 +187,9 @@ class MemberPodsTest {
             "--cert=/etc/etcd/tls/server/tls.crt",
             "--key=/etc/etcd/tls/server/tls.key",
             "--command-timeout=3s",
-            "endpoint",
+            "get",
+            "--consistency=l",
+            "--keys-only",
             "health");
     assertThat(pod.getSpec().getContainers().get(0).getVolumeMounts())
         .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/etc/etcd/tls/server"));
@@ -220,7 +222,7 @@ class MemberPodsTest {
   }
 
   @Test
-  void readinessIsEtcdsOwnHealthNotAnOpenPort() {
+  void readinessIsEtcdsOwnHealthNotAnOpenPortAndSurvivesNoSpace() {
     var probe =
         pod(cluster(), MemberPods.State.EXISTING, true)
             .getSpec()
@@ -228,7 +230,8 @@ class MemberPodsTest {
             .get(0)
             .getReadinessProbe();
     assertThat(probe.getTcpSocket()).isNull();
-    assertThat(probe.getHttpGet().getPath()).isEqualTo("/health");
+    // NOSPACE refuses writes but not reads: the member stays behind the client Service.
+    assertThat(probe.getHttpGet().getPath()).isEqualTo("/health?exclude=NOSPACE");
     assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("client");
     assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTP");
   }

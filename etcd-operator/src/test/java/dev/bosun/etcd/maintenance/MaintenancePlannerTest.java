@@ -36,7 +36,16 @@ class MaintenancePlannerTest {
       DefragRound round) {
     return MaintenancePlanner.plan(
         new MaintenancePlanner.Input(
-            "c", converged, members(healthy), alarms, recover, schedule, round, CREATED, NOW));
+            "c",
+            converged,
+            members(healthy),
+            alarms,
+            recover,
+            false,
+            schedule,
+            round,
+            CREATED,
+            NOW));
   }
 
   @Test
@@ -93,5 +102,24 @@ class MaintenancePlannerTest {
                 "c-1", List.of("c-0", "c-2", "c-1"), List.of(NOSPACE)));
     assertThat(plan(true, false, List.of(NOSPACE), true, Optional.empty(), DefragRound.none()))
         .isInstanceOf(MaintenanceStep.WaitForHealth.class);
+  }
+
+  @Test
+  void aNoSpaceRecoveryThatStoppedShortOfTheQuotaIsNotRepeated() {
+    // Compacting and defragmenting again would pause every member and change nothing.
+    MaintenanceStep step =
+        MaintenancePlanner.plan(
+            new MaintenancePlanner.Input(
+                "c",
+                true,
+                members(true),
+                List.of(NOSPACE),
+                true,
+                true,
+                NIGHTLY,
+                DefragRound.none(),
+                CREATED,
+                NOW));
+    assertThat(step).isEqualTo(new MaintenanceStep.NoSpaceRecoveryStopped(List.of(NOSPACE)));
   }
 }

@@ -121,6 +121,35 @@ class MembershipPlannerTest {
   }
 
   @Test
+  void aBootstrapKilledBetweenVolumeAndPodStartsItsFirstMemberAgainAsNew() {
+    // Recreating it as a member of an existing cluster would crash-loop: it has no peers.
+    Cluster c = new Cluster().resources("c-0", false, true, V);
+    c.reachable = false;
+    c.bootstrapped = false;
+    assertThat(c.plan(3)).isEqualTo(new Step.Bootstrap("c-0"));
+  }
+
+  @Test
+  void aRestoreKilledBetweenVolumeAndPodRestoresAgainOnTheSameMember() {
+    // After a disaster recovery the old volumes are retained; c-3 is the restored first member.
+    Cluster c = new Cluster().resources("c-3", false, true, V);
+    c.retained.addAll(Set.of("c-0", "c-1", "c-2"));
+    c.reachable = false;
+    c.bootstrapped = false;
+    assertThat(c.plan(3)).isEqualTo(new Step.Bootstrap("c-3"));
+  }
+
+  @Test
+  void anUnstartedClusterWithMoreThanOneVolumeIsNotGuessedAt() {
+    Cluster c = new Cluster().resources("c-0", false, true, V).resources("c-1", false, true, V);
+    c.reachable = false;
+    c.bootstrapped = false;
+    assertThat(c.plan(3)).isInstanceOf(Step.Wait.class);
+    assertThat(c.plan(3).reason()).isEqualTo("UnstartedClusterHasVolumes");
+    assertThat(c.plan(3).message()).contains("c-0, c-1", "does not guess");
+  }
+
+  @Test
   void aBootstrappedClusterWithoutAnythingIsNotBootstrappedAgain() {
     Cluster c = new Cluster();
     c.reachable = false;
@@ -237,15 +266,42 @@ class MembershipPlannerTest {
     // Even when the one it sees says it has no leader: the others may have elected one.
     Cluster paused = new Cluster().leaderless(0).voter(1, false, false).voter(2, false, false);
     assertThat(paused.plan(3)).isInstanceOf(Step.MembersUnseen.class);
-    // A scale request or a lost volume changes nothing either.
+    // One member gone leaves c-0 (running on its data) and c-1 (unseen): still a possible
+    // majority, so still no evidence.
     paused.noResources("c-2");
+    assertThat(paused.plan(5)).isInstanceOf(Step.MembersUnseen.class);
+    // Only when Kubernetes says a majority is gone is it a loss.
+    paused.notRunning(1, paused.now);
     assertThat(paused.plan(5)).isInstanceOf(Step.QuorumLost.class);
   }
 
   @Test
-  void aMajorityReportingNoLeaderIsAQuorumLoss() {
-    Cluster c = new Cluster().leaderless(0).leaderless(1).voter(2, false, false);
-    assertThat(c.plan(3)).isInstanceOf(Step.QuorumLost.class);
+  void aMajorityRunningOnItsDataWithoutALeaderIsReportedAndNeverALoss() {
+    // A peer certificate or a NetworkPolicy fault: every member answers, none has a leader.
+    Cluster c = new Cluster().leaderless(0).leaderless(1).leaderless(2);
+    Step step = c.plan(3);
+    assertThat(step).isInstanceOf(Step.NoLeader.class);
+    assertThat(step.changes()).isFalse();
+    assertThat(step.reason()).isEqualTo("NoLeader");
+    assertThat(step.message())
+        .contains("reporting no leader: c-0, c-1, c-2", "cannot reach each other")
+        .contains("peer TLS", "NetworkPolicy", "clocks")
+        .contains("Nothing is removed, replaced or restored");
+    // Two answering without a leader and one the operator cannot reach: still a possible majority.
+    Cluster two = new Cluster().leaderless(0).leaderless(1).voter(2, false, false);
+    assertThat(two.plan(3)).isInstanceOf(Step.NoLeader.class);
+    // Even a scale request or a lost volume on the third changes nothing.
+    two.noResources("c-2");
+    assertThat(two.plan(5)).isInstanceOf(Step.NoLeader.class);
+  }
+
+  @Test
+  void aLeaderlessMemberWhosePodIsGoingCountsAsDown() {
+    Cluster c = new Cluster().leaderless(0).leaderless(1).leaderless(2);
+    c.resources("c-1", false, true, V).resources("c-2", true, false, V);
+    QuorumEvidence e = QuorumEvidence.of("c", c.members, c.resources);
+    assertThat(e.down()).containsExactly("c-1", "c-2");
+    assertThat(e.verdict()).isEqualTo(QuorumEvidence.Verdict.LOST);
   }
 
   @Test
@@ -263,9 +319,14 @@ class MembershipPlannerTest {
     assertThat(e.leaderless()).containsExactly("c-1");
     assertThat(e.down()).containsExactly("c-2");
     assertThat(e.unseen()).containsExactly("c-3");
-    // 2 healthy + 1 unseen could still be 3 of 5: not known to be lost.
+    // 2 healthy + 1 leaderless + 1 unseen could still be 3 of 5: not known to be lost.
     assertThat(e.verdict()).isEqualTo(QuorumEvidence.Verdict.UNSEEN);
+    // c-3 down too: the three still running on their data could still be 3 of 5.
     c.notRunning(3, c.now);
+    assertThat(QuorumEvidence.of("c", c.members, c.resources).verdict())
+        .isEqualTo(QuorumEvidence.Verdict.LEADERLESS);
+    // c-1 down as well: only two of five could be left, a loss on evidence.
+    c.notRunning(1, c.now);
     assertThat(QuorumEvidence.of("c", c.members, c.resources).verdict())
         .isEqualTo(QuorumEvidence.Verdict.LOST);
     assertThat(QuorumEvidence.of("c", new Cluster().voters(3).members, Map.of()).verdict())

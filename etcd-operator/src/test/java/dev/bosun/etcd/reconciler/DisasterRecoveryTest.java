@@ -84,6 +84,23 @@ class DisasterRecoveryTest {
   }
 
   @Test
+  void membersWithoutALeaderRunningOnTheirDataAreNeverRestored() {
+    // Long past afterSeconds, with a fresh snapshot at hand: still no recovery, and no lookup.
+    var d =
+        DisasterRecovery.decide(
+            cluster(30, 60),
+            new Step.NoLeader("3 of 3 report no leader"),
+            ago(3600),
+            NOW,
+            takenAgo(Duration.ZERO));
+    assertThat(d).isInstanceOf(DisasterRecovery.Idle.class);
+    assertThat(d.condition().status()).isEqualTo("False");
+    assertThat(d.condition().reason()).isEqualTo("DataIntact");
+    assertThat(d.condition().message()).contains("would roll back a keyspace that is not lost");
+    assertThat(lookups).hasValue(0);
+  }
+
+  @Test
   void aConfirmedLossWaitsForAfterSeconds() {
     var d = DisasterRecovery.decide(cluster(30, 60), LOST, ago(29), NOW, takenAgo(Duration.ZERO));
     assertThat(d).isInstanceOf(DisasterRecovery.Waiting.class);

@@ -327,21 +327,7 @@ class EtcdBackupIT {
   void withTheOptInAClusterWithoutQuorumIsRebuiltFromItsNewestSnapshotKeepingTheOldVolumes()
       throws Exception {
     Map<String, String> data = clusterWithData("dr", 3, 100);
-    createS3Secret();
-    BackupStoreSpec store =
-        BackupStoreSpec.s3(s3.endpoint().toString(), s3.bucket(), null, "s3-credentials");
-    EtcdBackup done =
-        awaitSucceeded(backup("dr-backup", "dr", store, null).getMetadata().getName());
-    EtcdClusters.edit(
-        operator.client,
-        ns,
-        "dr",
-        s -> {
-          DisasterRecovery dr = new DisasterRecovery();
-          dr.setRestoreFromBackup("dr-backup");
-          dr.setAfterSeconds(30);
-          s.setDisasterRecovery(dr);
-        });
+    EtcdBackup done = snapshotWithRecoveryOptIn("dr", 30);
 
     // Frozen members look to the operator exactly like a partition: Kubernetes says they run, so
     // this is no evidence of a quorum loss, and for longer than afterSeconds nothing is touched.
@@ -411,7 +397,6 @@ class EtcdBackupIT {
             "QuorumLost",
             "WaitingForAfterSeconds",
             "Recovering",
-            "DisasterRecovery",
             "VolumesRetained",
             "OldMembersStopped",
             "RestoringFirstMember",
@@ -438,8 +423,34 @@ class EtcdBackupIT {
                 .getItems())
         .extracting(v -> v.getMetadata().getName())
         .containsExactlyInAnyOrder("data-dr-0", "data-dr-1", "data-dr-2");
+    assertServesEveryKey("dr", "dr-5", data);
+  }
+
+  /** An S3 snapshot of {@code cluster}, then disaster recovery opted in with that backup. */
+  EtcdBackup snapshotWithRecoveryOptIn(String cluster, Integer afterSeconds) {
+    createS3Secret();
+    BackupStoreSpec store =
+        BackupStoreSpec.s3(s3.endpoint().toString(), s3.bucket(), null, "s3-credentials");
+    EtcdBackup done =
+        awaitSucceeded(backup(cluster + "-backup", cluster, store, null).getMetadata().getName());
+    EtcdClusters.edit(
+        operator.client,
+        ns,
+        cluster,
+        s -> {
+          DisasterRecovery dr = new DisasterRecovery();
+          dr.setRestoreFromBackup(cluster + "-backup");
+          dr.setAfterSeconds(afterSeconds);
+          s.setDisasterRecovery(dr);
+        });
+    return done;
+  }
+
+  /** The member serves exactly {@code data} under {@code data/}. */
+  void assertServesEveryKey(String cluster, String member, Map<String, String> data)
+      throws Exception {
     URI endpoint =
-        EtcdUnderTest.ADDRESSING.clientUrl(new ClusterRef(ns, "dr", false, false), "dr-5");
+        EtcdUnderTest.ADDRESSING.clientUrl(new ClusterRef(ns, cluster, false, false), member);
     try (Client c = Client.builder().endpoints(endpoint).keepaliveWithoutCalls(false).build()) {
       var all =
           c.getKVClient()
@@ -454,6 +465,56 @@ class EtcdBackupIT {
                   assertThat(kv.getValue().toString(StandardCharsets.UTF_8))
                       .isEqualTo(data.get(kv.getKey().toString(StandardCharsets.UTF_8))));
     }
+  }
+
+  @Test
+  void aRecoveryWhoseOperatorDiedRightAfterRecordingItResumesAndRestoresEveryKey()
+      throws Exception {
+    Map<String, String> data = clusterWithData("phoenix", 1, 50);
+    EtcdBackup done = snapshotWithRecoveryOptIn("phoenix", null);
+    String from = "s3://" + s3.bucket() + "/" + done.getStatus().getLastBackup().key();
+
+    // The operator dies at the first boundary: the recovery is recorded, nothing is stopped yet.
+    // (Its status is written here under the operator's own field manager, as it would have.)
+    operator.stop();
+    try {
+      EtcdCluster recorded = EtcdClusters.get(operator.client, ns, "phoenix");
+      recorded.getStatus().setRecoveringFrom(from);
+      EtcdCluster body = new EtcdCluster();
+      body.setMetadata(new ObjectMetaBuilder().withName("phoenix").withNamespace(ns).build());
+      body.setSpec(null);
+      body.setStatus(recorded.getStatus());
+      operator
+          .client
+          .resource(body)
+          .subresource("status")
+          .patch(
+              new io.fabric8.kubernetes.client.dsl.base.PatchContext.Builder()
+                  .withPatchType(io.fabric8.kubernetes.client.dsl.base.PatchType.SERVER_SIDE_APPLY)
+                  .withFieldManager(dev.bosun.etcd.EtcdOperator.NAME)
+                  .withForce(true)
+                  .build());
+    } finally {
+      operator.start();
+    }
+
+    EtcdCluster rebuilt =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "phoenix",
+            Duration.ofSeconds(120),
+            "resumed and restored",
+            c ->
+                EtcdClusters.readyWith(1).test(c)
+                    && c.getStatus().getRecoveringFrom() == null
+                    && c.getStatus().getMembers().get(0).getName().equals("phoenix-1"));
+    assertThat(rebuilt.getStatus().getRestoredFrom())
+        .endsWith(done.getStatus().getLastBackup().key());
+    assertThat(retainedVolumes()).containsExactly("data-phoenix-0");
+    assertThat(ClusterObjects.eventReasons(operator.client, ns, "phoenix"))
+        .contains("VolumesRetained", "OldMembersStopped", "Restoring");
+    assertServesEveryKey("phoenix", "phoenix-1", data);
   }
 
   java.util.List<String> podUids() {

@@ -296,6 +296,119 @@ class EtcdClusterIT {
   }
 
   @Test
+  void aBootstrapKilledBetweenTheVolumeAndThePodStartsItsFirstMemberAgain() {
+    // What an operator killed between creating the first member's volume and its Pod leaves:
+    // the volume, no Pod, no cluster ID. Recreated as a member joining peers, it crash-loops.
+    EtcdCluster local = new EtcdCluster();
+    local.setMetadata(new ObjectMetaBuilder().withName("kappa").withNamespace(ns).build());
+    local.setSpec(new EtcdClusterSpec());
+    operator
+        .client
+        .persistentVolumeClaims()
+        .inNamespace(ns)
+        .resource(dev.bosun.etcd.dependent.MemberVolumes.desired(local, "kappa-0"))
+        .create();
+    EtcdClusters.create(operator.client, ns, "kappa", 1, VERSION);
+
+    EtcdCluster ready = awaitReady("kappa", 1);
+    assertThat(ready.getStatus().getMembers())
+        .extracting(Members::getName)
+        .containsExactly("kappa-0");
+    assertThat(eventReasons("kappa")).contains("Bootstrapping").doesNotContain("RecreatingPods");
+  }
+
+  /** Writes 20 kB values under {@code keys} distinct keys until etcd refuses: NOSPACE. */
+  static void fillUntilNoSpace(io.etcd.jetcd.Client etcd, int keys) throws Exception {
+    var value =
+        io.etcd.jetcd.ByteSequence.from(
+            "x".repeat(20_000), java.nio.charset.StandardCharsets.UTF_8);
+    boolean full = false;
+    for (int i = 0; i < 500 && !full; i++) {
+      var key =
+          io.etcd.jetcd.ByteSequence.from(
+              "k-" + (i % keys), java.nio.charset.StandardCharsets.UTF_8);
+      try {
+        etcd.getKVClient().put(key, value).get(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException e) {
+        assertThat(e.getCause()).hasMessageContaining("database space exceeded");
+        full = true;
+      }
+    }
+    assertThat(full).as("the quota was reached").isTrue();
+  }
+
+  io.etcd.jetcd.Client client(String cluster, String member) {
+    return io.etcd.jetcd.Client.builder()
+        .endpoints(endpoint(cluster, member))
+        .keepaliveWithoutCalls(false)
+        .build();
+  }
+
+  @Test
+  void outOfSpaceAMemberStaysReadyAndServesReadsAndARecoveryThatCannotFitStops() throws Exception {
+    EtcdClusters.createWithQuota(operator.client, ns, "mu", VERSION, 1_048_576L);
+    awaitReady("mu", 1);
+    try (io.etcd.jetcd.Client etcd = client("mu", "mu-0")) {
+      // Every value under its own key: the live data itself fills the quota.
+      fillUntilNoSpace(etcd, 500);
+      awaitReason("mu", "Degraded", "NoSpace");
+      // etcd's plain /health is false under any alarm: such a probe would take every member out
+      // of the client Service, and with them the reads that still work.
+      assertThat(kubelet.probeReady("mu-0")).as("ready during NOSPACE").isTrue();
+      var read =
+          etcd.getKVClient()
+              .get(io.etcd.jetcd.ByteSequence.from("k-0", java.nio.charset.StandardCharsets.UTF_8))
+              .get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(read.getKvs()).as("a linearizable read during NOSPACE").hasSize(1);
+
+      EtcdClusters.edit(
+          operator.client,
+          ns,
+          "mu",
+          s -> {
+            var m = new dev.bosun.etcd.v1alpha1.etcdclusterspec.Maintenance();
+            m.setRecoverFromNoSpace(true);
+            s.setMaintenance(m);
+          });
+      EtcdCluster stopped = awaitReason("mu", "Degraded", "NoSpaceRecoveryStopped");
+      assertThat(EtcdClusters.conditionOf(stopped, "Degraded").getMessage())
+          .startsWith("NOSPACE recovery stopped: after compaction and defragmentation")
+          .contains("mu-0", "1048576-byte quota", "Delete keys");
+      assertThat(reasonOf(stopped, "Ready")).isEqualTo("NoSpaceRecoveryStopped");
+      // No loop: one defragmentation, and the alarm stays raised, the reason unchanged.
+      await("no second round")
+          .during(Duration.ofSeconds(6))
+          .atMost(Duration.ofSeconds(15))
+          .until(
+              () -> {
+                EtcdCluster c = EtcdClusters.get(operator.client, ns, "mu");
+                return eventCount("mu", "Defragmented") == 1
+                    && c.getStatus().getAlarms() != null
+                    && "NoSpaceRecoveryStopped".equals(reasonOf(c, "Degraded"));
+              });
+      assertThat(eventReasons("mu"))
+          .contains("NoSpaceRecoveryStopped")
+          .doesNotContain("AlarmDisarmed");
+    }
+  }
+
+  EtcdCluster awaitReason(String name, String type, String reason) {
+    return EtcdClusters.awaitReason(operator.client, ns, name, type, reason);
+  }
+
+  static String reasonOf(EtcdCluster c, String type) {
+    return EtcdClusters.reasonOf(c, type);
+  }
+
+  /** How many times events of {@code reason} were recorded (repeats are counted on one Event). */
+  long eventCount(String cluster, String reason) {
+    return ClusterObjects.events(operator.client, ns, cluster).stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .mapToLong(e -> e.getCount() == null ? 1 : e.getCount())
+        .sum();
+  }
+
+  @Test
   void aDeletedPodComesBackWithItsDataAndAMemberWithoutDataIsReplaced() {
     EtcdClusters.create(operator.client, ns, "gamma", 3, VERSION);
     Map<String, String> ids = memberIds(awaitReady("gamma", 3));

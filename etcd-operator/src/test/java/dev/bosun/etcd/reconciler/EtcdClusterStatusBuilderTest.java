@@ -192,4 +192,26 @@ class EtcdClusterStatusBuilderTest {
     // The disaster recovery timer runs on evidence only.
     assertThat(s.getQuorumLostSince()).isNull();
   }
+
+  @Test
+  void membersWithoutALeaderOnTheirDataAreDegradedWithTheLikelyCausesAndStartNoClock() {
+    EtcdClusterStatus s =
+        builder.build(
+            cluster(3),
+            REF,
+            new ServiceAddressing(),
+            view(m(0, false, false, false), m(1, false, false, false), m(2, false, false, false)),
+            pods("3.4.23", 3),
+            new Step.NoLeader("cannot reach each other. Likely causes: peer TLS"),
+            DR);
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("NoLeader");
+    assertThat(condition(s, "QuorumLost").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "QuorumLost").getReason()).isEqualTo("NoLeader");
+    assertThat(condition(s, "Degraded").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Degraded").getReason()).isEqualTo("MembersCannotReachEachOther");
+    assertThat(condition(s, "Degraded").getMessage()).contains("Likely causes: peer TLS");
+    // Only a loss on evidence starts the disaster recovery clock.
+    assertThat(s.getQuorumLostSince()).isNull();
+  }
 }

@@ -154,6 +154,72 @@ class EtcdDrillIT {
   @Order(1)
   void operatorCutOffFromTwoOfThreeHealthyMembersTouchesNothing() throws Exception {
     String name = "da";
+    partitionDrill(
+        name,
+        "operator cut off from 2 of 3 healthy members for " + (AFTER_SECONDS + 10) + " s",
+        () -> {
+          lab.cut(operatorIdentity, addressing.host(name + "-1"));
+          lab.cut(operatorIdentity, addressing.host(name + "-2"));
+        },
+        (writer, pods) -> {
+          EtcdCluster unseen = awaitReason(name, "QuorumLost", "MembersUnreachable");
+          assertThat(condition(unseen, "QuorumLost").getStatus()).isEqualTo("Unknown");
+          assertThat(condition(unseen, "QuorumLost").getMessage())
+              .contains("cannot reach " + name + "-1, " + name + "-2");
+          long ackedBefore = writer.acknowledgedCount();
+          // Longer than afterSeconds: no recovery, no Pod touched, the cluster keeps serving.
+          awaitNothingTouched(name, pods, "QuorumNotConfirmedLost", AFTER_SECONDS + 10);
+          assertThat(writer.acknowledgedCount())
+              .as("the cluster kept serving")
+              .isGreaterThan(ackedBefore);
+        });
+  }
+
+  @Test
+  @Order(2)
+  void membersThatCannotReachEachOtherAreReportedAndNeverRestored() throws Exception {
+    String name = "df";
+    partitionDrill(
+        name,
+        "every member running but cut off from the others for " + (AFTER_SECONDS + 5) + " s",
+        () -> {
+          // Peer traffic cut between every pair (a peer certificate or NetworkPolicy fault); the
+          // operator and the writer still reach every member, each running on its own data.
+          for (int i = 0; i < 3; i++) {
+            for (int j = i + 1; j < 3; j++) {
+              lab.cut(addressing.host(name + "-" + i), addressing.host(name + "-" + j));
+            }
+          }
+        },
+        (writer, pods) -> {
+          EtcdCluster reported = awaitReason(name, "Degraded", "MembersCannotReachEachOther");
+          assertThat(condition(reported, "Degraded").getMessage())
+              .contains("reporting no leader: " + name + "-0, " + name + "-1, " + name + "-2")
+              .contains("peer TLS", "NetworkPolicy", "clocks", "Nothing is removed");
+          assertThat(reason(reported, "QuorumLost")).isEqualTo("NoLeader");
+          // Longer than afterSeconds, with a fresh snapshot at hand: no clock, no restore.
+          awaitNothingTouched(name, pods, "DataIntact", AFTER_SECONDS + 5);
+        });
+  }
+
+  EtcdCluster awaitReason(String name, String type, String reason) {
+    return EtcdClusters.awaitReason(operator.client, ns, name, type, reason);
+  }
+
+  /** What a partition drill checks while its fault lasts. */
+  @FunctionalInterface
+  interface DuringFault {
+    void check(AckedWriter writer, List<String> pods) throws Exception;
+  }
+
+  /**
+   * A three-member cluster armed for disaster recovery with a fresh snapshot (everything a recovery
+   * would need), under a writer: {@code cut} makes the fault, {@code during} checks what happens
+   * meanwhile; then every cut is healed, and the drill is recorded once Ready, with the same Pods
+   * and every acknowledged write read back.
+   */
+  void partitionDrill(String name, String drill, Runnable cut, DuringFault during)
+      throws Exception {
     createWithRecovery(name, 3);
     backupNow(name);
     List<String> pods = podUids();
@@ -161,53 +227,38 @@ class EtcdDrillIT {
         AckedWriter writer = writer(etcd, name)) {
       await().atMost(Duration.ofSeconds(20)).until(() -> writer.acknowledgedCount() > 20);
       Instant fault = Instant.now();
-      lab.cut(operatorIdentity, addressing.host(name + "-1"));
-      lab.cut(operatorIdentity, addressing.host(name + "-2"));
-      EtcdCluster unseen =
-          EtcdClusters.await(
-              operator.client,
-              ns,
-              name,
-              Duration.ofSeconds(60),
-              "MembersUnreachable",
-              c -> "MembersUnreachable".equals(reason(c, "QuorumLost")));
-      assertThat(condition(unseen, "QuorumLost").getStatus()).isEqualTo("Unknown");
-      assertThat(condition(unseen, "QuorumLost").getMessage())
-          .contains("cannot reach " + name + "-1, " + name + "-2");
-      long ackedBefore = writer.acknowledgedCount();
-      // Longer than afterSeconds: no recovery, no Pod touched, the cluster keeps serving.
-      await("nothing touched for longer than afterSeconds")
-          .during(Duration.ofSeconds(AFTER_SECONDS + 10))
-          .atMost(Duration.ofSeconds(AFTER_SECONDS + 30))
-          .until(
-              () -> {
-                EtcdCluster c = EtcdClusters.get(operator.client, ns, name);
-                return podUids().equals(pods)
-                    && retainedVolumes().isEmpty()
-                    && c.getStatus().getRecoveringFrom() == null
-                    && c.getStatus().getQuorumLostSince() == null
-                    && "QuorumNotConfirmedLost".equals(reason(c, "DisasterRecovery"));
-              });
-      assertThat(writer.acknowledgedCount())
-          .as("the cluster kept serving")
-          .isGreaterThan(ackedBefore);
-
+      cut.run();
+      during.check(writer, pods);
       lab.healAll();
       EtcdClusters.await(operator.client, ns, name, CONVERGE, "Ready", EtcdClusters.readyWith(3));
       double seconds = secondsSince(fault);
       writer.stop();
       assertThat(podUids()).isEqualTo(pods);
-      record(
-          "operator cut off from 2 of 3 healthy members for " + (AFTER_SECONDS + 10) + " s",
-          writer,
-          etcd,
-          name,
-          seconds);
+      record(drill, writer, etcd, name, seconds);
     }
   }
 
+  /**
+   * For {@code seconds}: the same Pods, no volume retained, no recovery recorded, no recovery
+   * clock, and the DisasterRecovery condition at {@code reason}.
+   */
+  void awaitNothingTouched(String name, List<String> pods, String reason, int seconds) {
+    await("nothing touched for " + seconds + " s")
+        .during(Duration.ofSeconds(seconds))
+        .atMost(Duration.ofSeconds(seconds + 20))
+        .until(
+            () -> {
+              EtcdCluster c = EtcdClusters.get(operator.client, ns, name);
+              return podUids().equals(pods)
+                  && retainedVolumes().isEmpty()
+                  && c.getStatus().getRecoveringFrom() == null
+                  && c.getStatus().getQuorumLostSince() == null
+                  && reason.equals(reason(c, "DisasterRecovery"));
+            });
+  }
+
   @Test
-  @Order(2)
+  @Order(3)
   void aRealQuorumLossIsRecoveredOnlyAfterAfterSecondsFromASnapshotInsideTheBound()
       throws Exception {
     String name = "db";
@@ -277,7 +328,7 @@ class EtcdDrillIT {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void theLeaderKilledInTheMiddleOfThreeToFiveToThreeLosesNoAcknowledgedWrite() throws Exception {
     String name = "dc";
     EtcdClusters.create(operator.client, ns, name, 3, VERSION);
@@ -332,7 +383,7 @@ class EtcdDrillIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void defragmentationUnderAWriterFailsNoWriteAndShrinksEveryMember() throws Exception {
     String name = "dd";
     EtcdClusters.create(operator.client, ns, name, 3, VERSION);
@@ -411,19 +462,10 @@ class EtcdDrillIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void noSpaceIsReportedAndRecoveredOnlyOnceOptedIn() throws Exception {
     String name = "de";
-    EtcdCluster cluster = new EtcdCluster();
-    cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
-    var spec = new dev.bosun.etcd.v1alpha1.EtcdClusterSpec();
-    spec.setSize(1);
-    spec.setVersion(VERSION);
-    var storage = new dev.bosun.etcd.v1alpha1.etcdclusterspec.Storage();
-    storage.setQuotaBackendBytes(1_048_576L);
-    spec.setStorage(storage);
-    cluster.setSpec(spec);
-    operator.client.resource(cluster).create();
+    EtcdClusters.createWithQuota(operator.client, ns, name, VERSION, 1_048_576L);
     EtcdClusters.await(operator.client, ns, name, CONVERGE, "Ready", EtcdClusters.readyWith(1));
 
     try (Client etcd = writerClient(name, 1)) {
@@ -461,6 +503,12 @@ class EtcdDrillIT {
       assertThat(reason(reported, "Ready")).isEqualTo("NoSpace");
       assertThat(condition(reported, "Degraded").getMessage()).contains("recoverFromNoSpace");
       assertThat(reported.getStatus().getAlarms()).containsExactly(name + "-0:NOSPACE");
+      // The member stays ready (its probe ignores NOSPACE) and serves linearizable reads.
+      for (String key : lastAcked.keySet()) {
+        assertThat(etcd.getKVClient().get(bytes(key)).get(10, TimeUnit.SECONDS).getKvs())
+            .as("read of " + key + " during NOSPACE")
+            .hasSize(1);
+      }
       await("not opted in: the alarm stays")
           .during(Duration.ofSeconds(5))
           .atMost(Duration.ofSeconds(10))
@@ -507,7 +555,7 @@ class EtcdDrillIT {
       }
       assertThat(lost).as("the last acknowledged value of every key is read back").isZero();
       TABLE.row(
-          "NOSPACE (1 MiB quota): reported, then recovered once opted in (seconds from opt-in)",
+          "NOSPACE (1 MiB quota): reads keep working; reported, then recovered once opted in (seconds from opt-in)",
           acknowledged,
           lost,
           destructive(name),

@@ -26,6 +26,21 @@ public final class EtcdClusters {
     return client.resource(cluster).create();
   }
 
+  /** A one-member cluster whose database may hold {@code quotaBytes} (--quota-backend-bytes). */
+  public static EtcdCluster createWithQuota(
+      KubernetesClient client, String namespace, String name, String version, long quotaBytes) {
+    EtcdCluster cluster = new EtcdCluster();
+    cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    EtcdClusterSpec spec = new EtcdClusterSpec();
+    spec.setSize(1);
+    spec.setVersion(version);
+    var storage = new dev.bosun.etcd.v1alpha1.etcdclusterspec.Storage();
+    storage.setQuotaBackendBytes(quotaBytes);
+    spec.setStorage(storage);
+    cluster.setSpec(spec);
+    return client.resource(cluster).create();
+  }
+
   public static EtcdCluster get(KubernetesClient client, String namespace, String name) {
     return client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get();
   }
@@ -69,6 +84,24 @@ public final class EtcdClusters {
           && s.getMembers().size() == size
           && s.getHealthyMembers() == size;
     };
+  }
+
+  /** Waits up to a minute for the condition {@code type} to have {@code reason}. */
+  public static EtcdCluster awaitReason(
+      KubernetesClient client, String namespace, String name, String type, String reason) {
+    return await(
+        client,
+        namespace,
+        name,
+        Duration.ofSeconds(60),
+        type + " " + reason,
+        c -> reason.equals(reasonOf(c, type)));
+  }
+
+  /** The reason of the stored condition of that type, or null. */
+  public static String reasonOf(EtcdCluster c, String type) {
+    var condition = conditionOf(c, type);
+    return condition == null ? null : condition.getReason();
   }
 
   /** The stored condition of that type, or null. */
