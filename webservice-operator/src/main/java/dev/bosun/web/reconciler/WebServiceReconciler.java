@@ -184,6 +184,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
             stable,
             context.getSecondaryResource(Service.class),
             pods,
+            stall.readsPods() ? PodEvents.explaining(ws, pods, context.getClient()) : List.of(),
             GrayRelease.view(ws, step, Deployments.canary(ws, context)));
     if (GrayRelease.canary(ws).isEmpty()) {
       Optional<Duration> firstWait = FirstStatus.remainingWait(stable, previous, status, clock);
