@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -975,6 +976,129 @@ class WebServiceReconcilerIT {
             });
     assertThat(OPERATOR.get(Deployment.class, name)).isNull();
     assertThat(OPERATOR.get(Service.class, name)).isNull();
+  }
+
+  @Test
+  void aQuotaThatRefusesThePodsIsNamedAndReadyFollowsOnceItIsLifted() {
+    // Scoped to Pods with requests (NotBestEffort): the other tests' Pods in this namespace have
+    // none, so only this WebService is refused. The real ReplicaSet controller meets the refusal.
+    var quota =
+        new io.fabric8.kubernetes.api.model.ResourceQuotaBuilder()
+            .withNewMetadata()
+            .withName("no-guaranteed-pods")
+            .endMetadata()
+            .withNewSpec()
+            .addToHard("pods", new io.fabric8.kubernetes.api.model.Quantity("0"))
+            .withScopes("NotBestEffort")
+            .endSpec()
+            .build();
+    var quotas = OPERATOR.resources(io.fabric8.kubernetes.api.model.ResourceQuota.class);
+    quotas.resource(quota).create();
+    try {
+      // Until the quota controller has counted, admission refuses with "status unknown".
+      await()
+          .atMost(TIMEOUT)
+          .until(() -> quotas.withName("no-guaranteed-pods").get().getStatus().getHard() != null);
+      OPERATOR.create(
+          fromYaml(
+              "quota-web",
+              """
+              image: registry.example.com/quota-web:1.0
+              replicas: 1
+              ports: [{port: 80, containerPort: 8080}]
+              resources: {requests: {cpu: 10m}}
+              """));
+      await()
+          .atMost(TIMEOUT)
+          .untilAsserted(
+              () -> {
+                Condition degraded = condition("quota-web", "Degraded");
+                assertThat(degraded.getStatus()).isEqualTo("True");
+                assertThat(degraded.getReason()).isEqualTo("PodCreationRefused");
+                assertThat(degraded.getMessage())
+                    .startsWith(
+                        "no Pod can be created: ResourceQuota no-guaranteed-pods is used up")
+                    .contains("limited: pods=0");
+                assertThat(condition("quota-web", "Ready").getReason())
+                    .isEqualTo("PodCreationRefused");
+              });
+    } finally {
+      quotas.withName("no-guaranteed-pods").delete();
+    }
+    awaitReady("quota-web");
+    assertThat(condition("quota-web", "Degraded").getStatus()).isEqualTo("False");
+  }
+
+  @Test
+  void aVolumeTheKubeletCannotMountIsNamedFromItsEvent() {
+    // The simulated kubelet cannot mount anything: its Pods run unready, and this test writes the
+    // FailedMount Event a real kubelet writes when a ConfigMap volume's ConfigMap does not exist.
+    String image = "registry.example.com/unmountable:1";
+    ControlPlaneExtension.kubelet().fail(image, PodFailure.NEVER_READY);
+    OPERATOR.create(
+        fromYaml(
+            "unmountable",
+            """
+            image: registry.example.com/unmountable:1
+            replicas: 1
+            ports: [{port: 80, containerPort: 8080}]
+            volumes: [{name: config, configMap: {name: absent-config}}]
+            volumeMounts: [{name: config, mountPath: /etc/app}]
+            """));
+    var pod =
+        await()
+            .atMost(TIMEOUT)
+            .until(
+                () ->
+                    OPERATOR
+                        .resources(io.fabric8.kubernetes.api.model.Pod.class)
+                        .withLabel(Labels.INSTANCE, "unmountable")
+                        .list()
+                        .getItems(),
+                pods -> !pods.isEmpty())
+            .get(0);
+    OPERATOR.create(
+        new io.fabric8.kubernetes.api.model.EventBuilder()
+            .withNewMetadata()
+            .withName(pod.getMetadata().getName() + ".failedmount")
+            .endMetadata()
+            .withNewInvolvedObject()
+            .withApiVersion("v1")
+            .withKind("Pod")
+            .withNamespace(OPERATOR.getNamespace())
+            .withName(pod.getMetadata().getName())
+            .withUid(pod.getMetadata().getUid())
+            .endInvolvedObject()
+            .withType("Warning")
+            .withReason("FailedMount")
+            .withMessage(
+                "MountVolume.SetUp failed for volume \"config\" : configmap \"absent-config\" not"
+                    + " found")
+            .withNewSource("kubelet", dev.bosun.common.testing.KubeletSimulator.NODE_NAME)
+            .withCount(1)
+            .withFirstTimestamp(java.time.Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
+            .withLastTimestamp(java.time.Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
+            .build());
+    long written = System.nanoTime();
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              Condition degraded = condition("unmountable", "Degraded");
+              assertThat(degraded.getReason()).isEqualTo("MissingConfigMap");
+              assertThat(degraded.getMessage())
+                  .isEqualTo(
+                      "the Pods cannot start: ConfigMap absent-config does not exist (volume config"
+                          + " of Pod "
+                          + pod.getMetadata().getName()
+                          + "); create it or fix the volume's reference");
+            });
+    // The Pods are read once the rollout has gone RolloutStall.GRACE without progress.
+    System.out.printf(
+        "MissingConfigMap reported %d ms after the FailedMount Event%n",
+        (System.nanoTime() - written) / 1_000_000);
+    assertThat(events("unmountable"))
+        .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("MissingConfigMap"));
   }
 
   @Test
