@@ -22,6 +22,7 @@ import dev.bosun.web.dependent.Deployments;
 import dev.bosun.web.dependent.DisruptionBudgets;
 import dev.bosun.web.dependent.IngressDependent;
 import dev.bosun.web.dependent.IngressEnabled;
+import dev.bosun.web.dependent.MetricAutoscalers;
 import dev.bosun.web.dependent.ServiceDependent;
 import dev.bosun.web.rollout.RolloutStall;
 import dev.bosun.web.rollout.RolloutStep;
@@ -170,6 +171,11 @@ public class WebServiceReconciler implements Reconciler<WebService> {
       throw e;
     }
     keepDisruptionBudget(ws, context);
+    Optional<HorizontalPodAutoscaler> autoscaler =
+        context.getSecondaryResource(HorizontalPodAutoscaler.class);
+    if (MetricAutoscalers.owns(ws, autoscaler)) {
+      MetricAutoscalers.ensure(context.getClient(), ws, autoscaler);
+    }
     if (creating) {
       // The children were just created: the Deployment's reports bring the first status, instead
       // of a "creating" status overwritten a moment later. Should no report come, the status is

@@ -15,6 +15,7 @@ import dev.bosun.common.testing.PodFailure;
 import dev.bosun.common.testing.ReconcileCounter;
 import dev.bosun.common.testing.WriteCounter;
 import dev.bosun.web.WebServiceOperator;
+import dev.bosun.web.dependent.MetricAutoscalers;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceSpec;
 import dev.bosun.web.v1alpha1.webservicespec.Autoscaling;
@@ -1099,6 +1100,93 @@ class WebServiceReconcilerIT {
         (System.nanoTime() - written) / 1_000_000);
     assertThat(events("unmountable"))
         .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("MissingConfigMap"));
+  }
+
+  @Test
+  void memoryAndCustomMetricsAutoscaleThroughTheVersionTheServerServes() {
+    OPERATOR.create(
+        fromYaml(
+            "metered",
+            """
+            image: registry.example.com/metered:1.0
+            ports: [{port: 80, containerPort: 8080}]
+            resources: {requests: {cpu: 100m, memory: 128Mi}}
+            autoscaling:
+              minReplicas: 2
+              maxReplicas: 6
+              targetMemoryUtilizationPercentage: 70
+              customMetrics: [{name: http_requests_per_second, averageValue: "100"}]
+            """));
+    awaitReady("metered");
+    // The 1.20 API server serves autoscaling/v2beta2 and no v2: the operator asked which.
+    assertThat(MetricAutoscalers.apiVersion(OPERATOR_CLIENT)).isEqualTo(MetricAutoscalers.V2BETA2);
+    var autoscalers =
+        OPERATOR.getKubernetesClient().autoscaling().v2beta2().horizontalPodAutoscalers();
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              var hpa = autoscalers.inNamespace(OPERATOR.getNamespace()).withName("metered").get();
+              assertThat(hpa).isNotNull();
+              assertThat(hpa.getSpec().getMinReplicas()).isEqualTo(2);
+              assertThat(hpa.getSpec().getMaxReplicas()).isEqualTo(6);
+              assertThat(hpa.getSpec().getMetrics())
+                  .extracting(
+                      m ->
+                          m.getResource() != null
+                              ? m.getResource().getName()
+                                  + "="
+                                  + m.getResource().getTarget().getAverageUtilization()
+                              : m.getPods().getMetric().getName()
+                                  + "="
+                                  + m.getPods().getTarget().getAverageValue())
+                  // A 1.20 server stores autoscaling/v1 (the others in an annotation): it reorders.
+                  .containsExactlyInAnyOrder("cpu=80", "memory=70", "http_requests_per_second=100");
+              assertThat(hpa.getMetadata().getOwnerReferences())
+                  .singleElement()
+                  .satisfies(o -> assertThat(o.getKind()).isEqualTo("WebService"));
+            });
+    assertThat(OPERATOR.get(Deployment.class, "metered").getSpec().getReplicas()).isEqualTo(2);
+
+    // Converged: the HPA controller's status updates bring reconciles, but no write.
+    observeFor(Duration.ofSeconds(2));
+    int writes = WRITES.count();
+    observeFor(Duration.ofSeconds(6));
+    assertThat(WRITES.since(writes)).as("writes while converged").isEmpty();
+
+    // Back to CPU alone: the same object, its metrics replaced (a v1 apply would keep them).
+    edit(
+        "metered",
+        s -> {
+          s.getAutoscaling().setTargetMemoryUtilizationPercentage(null);
+          s.getAutoscaling().setCustomMetrics(null);
+          return s;
+        });
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(
+                        autoscalers
+                            .inNamespace(OPERATOR.getNamespace())
+                            .withName("metered")
+                            .get()
+                            .getSpec()
+                            .getMetrics())
+                    .singleElement()
+                    .satisfies(m -> assertThat(m.getResource().getName()).isEqualTo("cpu")));
+
+    edit(
+        "metered",
+        s -> {
+          s.setAutoscaling(null);
+          return s;
+        });
+    await()
+        .atMost(TIMEOUT)
+        .until(
+            () ->
+                autoscalers.inNamespace(OPERATOR.getNamespace()).withName("metered").get() == null);
   }
 
   @Test
