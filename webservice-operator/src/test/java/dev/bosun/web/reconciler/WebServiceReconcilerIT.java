@@ -515,6 +515,16 @@ class WebServiceReconcilerIT {
             startupProbe: {tcpSocket: {}, failureThreshold: 30}
             securityContext: {runAsUser: 1000, fsGroup: 2000, capabilities: {add: [NET_BIND_SERVICE]}}
             rollingUpdate: {maxSurge: 1, maxUnavailable: 1}
+            terminationGracePeriodSeconds: 45
+            lifecycle: {preStop: {exec: {command: [sleep, "5"]}}, postStart: {httpGet: {path: /warm}}}
+            sidecars:
+              - name: proxy
+                image: registry.example.com/proxy:1
+                ports: [{name: admin, containerPort: 9901}]
+                readinessProbe: {httpGet: {path: /ready}}
+                volumeMounts: [{name: config, mountPath: /etc/proxy}]
+            initContainers:
+              - {name: migrate, image: registry.example.com/migrate:1, command: [migrate, up]}
             """));
     awaitReady("podspec");
 
@@ -565,6 +575,18 @@ class WebServiceReconcilerIT {
       assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
       assertThat(sc.getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
       assertThat(sc.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+      assertThat(spec.getTerminationGracePeriodSeconds()).isEqualTo(45L);
+      assertThat(container.getLifecycle().getPreStop().getExec().getCommand())
+          .containsExactly("sleep", "5");
+      assertThat(container.getLifecycle().getPostStart().getHttpGet().getPort().getStrVal())
+          .isEqualTo("http");
+      assertThat(spec.getContainers()).extracting(c -> c.getName()).containsExactly("app", "proxy");
+      var proxy = spec.getContainers().get(1);
+      assertThat(proxy.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("admin");
+      assertThat(proxy.getSecurityContext()).isEqualTo(sc);
+      assertThat(spec.getInitContainers())
+          .singleElement()
+          .satisfies(i -> assertThat(i.getCommand()).containsExactly("migrate", "up"));
     }
     assertThat(OPERATOR.get(Service.class, "podspec").getSpec().getPorts().get(0).getName())
         .isEqualTo("http");
