@@ -103,15 +103,21 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   private final EventRecorder events;
   private final Clock clock;
   private final WebServiceStatusAggregator aggregator;
+  private final CanarySampler sampler;
 
   public WebServiceReconciler(EventRecorder events) {
     this(events, Clock.systemUTC());
   }
 
   public WebServiceReconciler(EventRecorder events, Clock clock) {
+    this(events, clock, CanarySampler.ofPodIps());
+  }
+
+  WebServiceReconciler(EventRecorder events, Clock clock, CanarySampler sampler) {
     this.events = events;
     this.clock = clock;
     this.aggregator = new WebServiceStatusAggregator(clock);
+    this.sampler = sampler;
   }
 
   @Override
@@ -158,7 +164,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     Optional<Deployment> observed = Deployments.stable(ws, context);
     RolloutStall stall = RolloutStall.of(observed, clock.instant());
     List<Pod> pods = podsToExplain(ws, stall, context);
-    RolloutStep step = GrayRelease.plan(ws, pods, context, clock);
+    RolloutStep step = GrayRelease.plan(ws, pods, context, clock, sampler);
     boolean creating = previous == null && observed.isEmpty();
     context.managedWorkflowAndDependentResourceContext().put(Deployments.ROLLOUT_STEP, step);
     try {

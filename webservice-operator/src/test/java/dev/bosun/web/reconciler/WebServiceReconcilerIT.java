@@ -52,7 +52,10 @@ class WebServiceReconcilerIT {
           .withKubernetesClient(OPERATOR_CLIENT)
           .withAdditionalCRD(Crds.servableFile(OPERATOR_CLIENT, "webservices.web.bosun.dev"))
           .withReconciler(
-              new WebServiceReconciler(new EventRecorder(OPERATOR_CLIENT, WebServiceOperator.NAME)))
+              new WebServiceReconciler(
+                  new EventRecorder(OPERATOR_CLIENT, WebServiceOperator.NAME),
+                  java.time.Clock.systemUTC(),
+                  new CanarySampler(AnswerServers::address)))
           .withConfigurationService(o -> o.withMetrics(RECONCILES).withCloseClientOnStop(false))
           // One operator and namespace per class: in per-test mode the extension closes the client
           // and deletes the CRD after every test. Each test uses its own resource names.
@@ -1209,6 +1212,71 @@ class WebServiceReconcilerIT {
         .until(
             () ->
                 autoscalers.inNamespace(OPERATOR.getNamespace()).withName("metered").get() == null);
+  }
+
+  @Test
+  void theCanaryJudgeAbortsOnErrorsAndSlownessAndPromotesAGoodCanary() throws Exception {
+    // The simulated Pods' IPs lead nowhere: the checks of this test's Pods go to two loopback
+    // servers on one port, the stable revision's on 127.0.0.2 and the canary's on 127.0.0.3.
+    try (var servers = AnswerServers.start()) {
+      OPERATOR.create(
+          fromYaml(
+              "judged",
+              """
+              image: registry.example.com/judged:1.0
+              replicas: 2
+              ports: [{port: 80, containerPort: %d}]
+              rollout:
+                canary:
+                  steps: [{weight: 50, pauseSeconds: 1}]
+                  analysis:
+                    http: {path: /, samplesPerStep: 10, requestsPerSecond: 10, latencyBoundMillis: 5000}
+              """
+                  .formatted(servers.port())));
+      awaitReady("judged");
+
+      servers.canaryAnswers(AnswerServers.Mode.HALF_ERRORS);
+      setImage("judged", "registry.example.com/judged:2.0");
+      awaitAbortedWith(
+          "judged",
+          "the canary answers worse than the stable revision: success rate 50% (5 of 10)");
+
+      servers.canaryAnswers(AnswerServers.Mode.SLOW);
+      setImage("judged", "registry.example.com/judged:3.0");
+      awaitAbortedWith("judged", "the canary answers slower than the stable revision");
+      assertThat(condition("judged", "Ready").getMessage()).contains("median latency 2");
+
+      servers.canaryAnswers(AnswerServers.Mode.GOOD);
+      setImage("judged", "registry.example.com/judged:4.0");
+      await()
+          .atMost(TIMEOUT)
+          .untilAsserted(() -> assertThat(phase("judged")).isEqualTo("Promoted"));
+      awaitReady("judged");
+      assertThat(imagesBehindTheService("judged"))
+          .containsOnly("registry.example.com/judged:4.0")
+          .hasSize(2);
+      // Bounded: 10 requests to each revision per step, three steps judged.
+      assertThat(servers.requests()).isBetween(60, 60 + 20);
+    }
+  }
+
+  private void awaitAbortedWith(String name, String numbers) {
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase(name)).isEqualTo("Aborted");
+              assertThat(condition(name, "Degraded").getReason()).isEqualTo("RolloutAborted");
+              assertThat(condition(name, "Ready").getMessage()).contains(numbers);
+              assertThat(OPERATOR.get(Deployment.class, name + "-canary")).isNull();
+              assertThat(OPERATOR.get(Deployment.class, name).getSpec().getReplicas()).isEqualTo(2);
+            });
+    assertThat(events(name))
+        .anySatisfy(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("CanaryAborted");
+              assertThat(e.getMessage()).contains(numbers);
+            });
   }
 
   @Test
