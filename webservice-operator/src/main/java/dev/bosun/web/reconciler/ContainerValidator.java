@@ -19,9 +19,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The rules of the sidecars, init containers, lifecycle hooks and autoscaling metrics that the
- * schema cannot state (a 1.20 API server evaluates no CEL) and that the API server would refuse
- * only when the Deployment is written. Each problem is a sentence naming the field.
+ * The rules of the sidecars, init containers, lifecycle hooks, canary analysis and autoscaling
+ * metrics that the schema cannot state (a 1.20 API server evaluates no CEL) and that the API server
+ * would refuse only when the Deployment is written. Each problem is a sentence naming the field.
  */
 final class ContainerValidator {
 
@@ -60,6 +60,20 @@ final class ContainerValidator {
       Set<String> ports = spec.getPorts().stream().map(Ports::getName).collect(Collectors.toSet());
       hook("spec.lifecycle.postStart", spec.getLifecycle().getPostStart(), ports, problems);
       hook("spec.lifecycle.preStop", spec.getLifecycle().getPreStop(), ports, problems);
+    }
+    var analysis =
+        spec.getRollout() == null || spec.getRollout().getCanary() == null
+            ? null
+            : spec.getRollout().getCanary().getAnalysis();
+    if (analysis != null
+        && analysis.getHttp().getPort() != null
+        && spec.getPorts().stream()
+            .noneMatch(p -> analysis.getHttp().getPort().equals(p.getName()))) {
+      problems.add(
+          "spec.rollout.canary.analysis.http uses port '"
+              + analysis.getHttp().getPort()
+              + "', which is not in spec.ports "
+              + spec.getPorts().stream().map(Ports::getName).toList());
     }
     var autoscaling = spec.getAutoscaling();
     if (autoscaling != null

@@ -352,7 +352,30 @@ class WebServiceSchemaIT {
             "image: nginx:1.25\nautoscaling: {maxReplicas: 3, customMetrics: [{name: rps,"
                 + " averageValue: lots}]}\n"
                 + VALID_PORTS,
-            "spec.autoscaling.customMetrics.averageValue"));
+            "spec.autoscaling.customMetrics.averageValue"),
+        Arguments.of(
+            "analysis without http",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.http: Required value"),
+        Arguments.of(
+            "analysis of 3 samples",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /, samplesPerStep: 3}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.http.samplesPerStep"),
+        Arguments.of(
+            "analysis at 100 requests a second",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /, requestsPerSecond: 100}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.http.requestsPerSecond"),
+        Arguments.of(
+            "analysis expecting status 700",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /, expectedStatus: 700}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.http.expectedStatus"));
   }
 
   @Test

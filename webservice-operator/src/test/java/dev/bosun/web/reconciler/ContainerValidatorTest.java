@@ -141,6 +141,23 @@ class ContainerValidatorTest {
   }
 
   @Test
+  void theAnalysisChecksAKnownPort() {
+    String analysis =
+        """
+        replicas: 2
+        rollout:
+          canary:
+            steps: [{weight: 50}]
+            analysis: {http: {path: /healthz, port: %s}}
+        """;
+    assertThat(problems(analysis.formatted("http"))).isEmpty();
+    assertThat(problems(analysis.formatted("admin")))
+        .containsExactly(
+            "spec.rollout.canary.analysis.http uses port 'admin', which is not in spec.ports"
+                + " [http]");
+  }
+
+  @Test
   void aMemoryTargetNeedsAMemoryRequest() {
     assertThat(
             problems(
