@@ -119,9 +119,14 @@ public final class StartProblems {
         .findFirst();
   }
 
-  /** Whether some Pod is neither ready nor explained by its status: its Events may say why. */
+  /**
+   * Whether some Pod is neither ready nor explained by its status (a missing object, or a waiting
+   * reason such as a crash loop): only then may its Events say why.
+   */
   public static boolean unexplained(Collection<Pod> pods) {
-    return live(pods).anyMatch(p -> !ready(p)) && ofPods(pods).isEmpty();
+    return live(pods).anyMatch(p -> !ready(p))
+        && ofPods(pods).isEmpty()
+        && WebServiceStatusAggregator.podProblem(pods).isEmpty();
   }
 
   static Optional<StartProblem> ofPod(Pod pod) {

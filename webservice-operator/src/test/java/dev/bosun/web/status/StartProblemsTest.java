@@ -107,6 +107,13 @@ class StartProblemsTest {
   }
 
   @Test
+  void aCrashLoopNeedsNoEvents() {
+    assertThat(
+            StartProblems.unexplained(List.of(waiting("shop-1", "CrashLoopBackOff", "back-off"))))
+        .isFalse();
+  }
+
+  @Test
   void aConfigErrorThatNamesNoObjectIsLeftToTheGenericReport() {
     // runAsNonRoot with a root image: not a missing reference; reported as the waiting reason.
     Pod pod =
@@ -115,7 +122,8 @@ class StartProblemsTest {
             "CreateContainerConfigError",
             "container has runAsNonRoot and image will run as root");
     assertThat(StartProblems.ofPods(List.of(pod))).isEmpty();
-    assertThat(StartProblems.unexplained(List.of(pod))).isTrue();
+    // The aggregator reports it by its waiting reason: no Events are read for it.
+    assertThat(StartProblems.unexplained(List.of(pod))).isFalse();
   }
 
   @Test
