@@ -19,7 +19,8 @@ import java.util.Optional;
 /**
  * The verdict on the current step of a gray release with {@code rollout.canary.analysis}: the
  * operator's own HTTP checks of the step's ready canary and stable Pods ({@link CanarySampler}),
- * judged by {@link CanaryJudge}. Checks run only while a canary step is in progress.
+ * judged by {@link CanaryJudge}, then, when they pass and the spec names one, a Prometheus query
+ * ({@link PrometheusGate}). Checks run only while a canary step is in progress.
  */
 final class CanaryAnalysis {
 
@@ -34,12 +35,14 @@ final class CanaryAnalysis {
       RolloutState recorded,
       String desiredRevision,
       Collection<Pod> pods,
-      CanarySampler sampler) {
+      CanarySampler sampler,
+      PrometheusGate gate) {
     String key = ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName();
     if (settings.getAnalysis() == null
         || recorded.phase() != RolloutState.Phase.PROGRESSING
         || !recorded.isOf(desiredRevision)) {
       sampler.forget(key);
+      gate.forget(key);
       return Optional.empty();
     }
     List<Pod> canary = ready(pods, true);
@@ -49,11 +52,12 @@ final class CanaryAnalysis {
           new Verdict.Pending("analysis: waiting for ready canary and stable Pods to check"));
     }
     Http http = settings.getAnalysis().getHttp();
+    String step = recorded.canaryRevision() + "@" + recorded.step();
     var samples =
         sampler.samples(
             key,
             new CanarySampler.Target(
-                recorded.canaryRevision() + "@" + recorded.step(),
+                step,
                 canary,
                 stable,
                 http.getPath(),
@@ -62,7 +66,17 @@ final class CanaryAnalysis {
                 http.getRequestsPerSecond(),
                 // An answer slower than the bound is a failure anyway: wait a little longer only.
                 Duration.ofMillis(http.getLatencyBoundMillis()).plusSeconds(1)));
-    return Optional.of(CanaryJudge.judge(criteria(http), samples.canary(), samples.stable()));
+    Verdict answers = CanaryJudge.judge(criteria(http), samples.canary(), samples.stable());
+    var prometheus = settings.getAnalysis().getPrometheus();
+    if (!(answers instanceof Verdict.Pass) || prometheus == null) {
+      return Optional.of(answers);
+    }
+    // Asked once the HTTP checks have passed: one query per step.
+    Verdict query = gate.verdict(key, step, ws, prometheus);
+    return Optional.of(
+        query instanceof Verdict.Pass
+            ? new Verdict.Pass(answers.message() + "; " + query.message())
+            : query);
   }
 
   static Criteria criteria(Http http) {

@@ -57,10 +57,12 @@ final class GrayRelease {
       Collection<Pod> pods,
       Context<WebService> context,
       Clock clock,
-      CanarySampler sampler) {
+      CanarySampler sampler,
+      PrometheusGate gate) {
     Optional<Canary> settings = canary(ws);
     if (settings.isEmpty()) {
       sampler.forget(ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName());
+      gate.forget(ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName());
       return new Steady(RolloutState.NONE, Optional.empty());
     }
     String desired = desiredRevision(ws);
@@ -101,7 +103,7 @@ final class GrayRelease {
             recorded,
             Action.parse(ws.getMetadata().getAnnotations().get(WebServiceOperator.ROLLOUT_ACTION)),
             Instant.now(clock).truncatedTo(ChronoUnit.SECONDS),
-            CanaryAnalysis.of(ws, settings.get(), recorded, desired, pods, sampler)));
+            CanaryAnalysis.of(ws, settings.get(), recorded, desired, pods, sampler, gate)));
   }
 
   /** The revision of the spec's Pod template. */

@@ -104,6 +104,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   private final Clock clock;
   private final WebServiceStatusAggregator aggregator;
   private final CanarySampler sampler;
+  private final PrometheusGate gate = new PrometheusGate();
 
   public WebServiceReconciler(EventRecorder events) {
     this(events, Clock.systemUTC());
@@ -164,7 +165,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     Optional<Deployment> observed = Deployments.stable(ws, context);
     RolloutStall stall = RolloutStall.of(observed, clock.instant());
     List<Pod> pods = podsToExplain(ws, stall, context);
-    RolloutStep step = GrayRelease.plan(ws, pods, context, clock, sampler);
+    RolloutStep step = GrayRelease.plan(ws, pods, context, clock, sampler, gate);
     boolean creating = previous == null && observed.isEmpty();
     context.managedWorkflowAndDependentResourceContext().put(Deployments.ROLLOUT_STEP, step);
     try {

@@ -375,7 +375,19 @@ class WebServiceSchemaIT {
             "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
                 + " /, expectedStatus: 700}}}}\n"
                 + VALID_PORTS,
-            "spec.rollout.canary.analysis.http.expectedStatus"));
+            "spec.rollout.canary.analysis.http.expectedStatus"),
+        Arguments.of(
+            "prometheus gate with a word for a maximum",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /}, prometheus: {url: 'http://prom:9090', query: up, maxValue: low}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.prometheus.maxValue"),
+        Arguments.of(
+            "prometheus gate without a query",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /}, prometheus: {url: 'http://prom:9090', maxValue: '0.1'}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.prometheus.query: Required value"));
   }
 
   @Test
