@@ -25,7 +25,7 @@ The rules the operator needs on the objects it reconciles and creates: shared by
   verbs: ["list"]
 - apiGroups: [""]
   resources: ["events"]
-  verbs: ["create", "patch", "update"]
+  verbs: ["list", "create", "patch", "update"]
 - apiGroups: ["autoscaling"]
   resources: ["horizontalpodautoscalers"]
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]

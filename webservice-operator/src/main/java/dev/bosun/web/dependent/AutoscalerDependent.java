@@ -11,8 +11,10 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 
 /**
- * The autoscaling/v1 HorizontalPodAutoscaler (the version every supported server serves), present
- * only while the spec sets {@code autoscaling}; see {@link AutoscalingEnabled}.
+ * The autoscaling/v1 HorizontalPodAutoscaler (the version every supported server serves) of a
+ * WebService that scales on CPU alone; see {@link AutoscalingEnabled}. One that scales on memory or
+ * custom metrics too, or did, is written by {@link MetricAutoscalers}; this informer's v1 copy of
+ * it tells whether it is up to date.
  */
 @KubernetesDependent(
     informer =
@@ -29,6 +31,19 @@ public class AutoscalerDependent extends RememberingDependent<HorizontalPodAutos
   @Override
   protected HorizontalPodAutoscaler desired(WebService primary, Context<WebService> context) {
     return desiredAutoscaler(primary);
+  }
+
+  /**
+   * The workflow deletes the autoscaler when its precondition fails, which it also does for an
+   * autoscaler on memory or custom metrics: that one is {@link MetricAutoscalers}'s to keep, the
+   * same object, so only an autoscaler the spec no longer asks for is deleted.
+   */
+  @Override
+  protected void handleDelete(
+      WebService primary, HorizontalPodAutoscaler secondary, Context<WebService> context) {
+    if (primary.getSpec().getAutoscaling() == null) {
+      super.handleDelete(primary, secondary, context);
+    }
   }
 
   /**

@@ -6,7 +6,11 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 
-/** The autoscaler exists only while the spec asks for it; otherwise the workflow deletes it. */
+/**
+ * The autoscaling/v1 autoscaler is kept while the spec asks for CPU-only autoscaling; without
+ * autoscaling the workflow deletes it (with memory or custom metrics {@link MetricAutoscalers}
+ * keeps it instead).
+ */
 public class AutoscalingEnabled implements Condition<HorizontalPodAutoscaler, WebService> {
 
   @Override
@@ -14,6 +18,8 @@ public class AutoscalingEnabled implements Condition<HorizontalPodAutoscaler, We
       DependentResource<HorizontalPodAutoscaler, WebService> dependentResource,
       WebService primary,
       Context<WebService> context) {
-    return primary.getSpec().getAutoscaling() != null;
+    return primary.getSpec().getAutoscaling() != null
+        && !MetricAutoscalers.owns(
+            primary, context.getSecondaryResource(HorizontalPodAutoscaler.class));
   }
 }

@@ -10,19 +10,28 @@ import dev.bosun.web.model.WebServiceMapper;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceSpec;
 import dev.bosun.web.v1alpha1.webservicespec.SecurityContext;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Lifecycle;
+import io.fabric8.kubernetes.api.model.LifecycleBuilder;
+import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The Pod template a WebService spec asks for: one container, and the Pod around it. */
+/**
+ * The Pod template a WebService spec asks for: its container, sidecars and init containers, and the
+ * Pod around them.
+ */
 public final class PodTemplates {
 
   private PodTemplates() {}
@@ -60,9 +69,21 @@ public final class PodTemplates {
     if (spec.getStartupProbe() != null) {
       container.withStartupProbe(withDefaultPort(map.startup(spec.getStartupProbe()), firstPort));
     }
+    if (spec.getLifecycle() != null) {
+      container.withLifecycle(withDefaultPort(spec.getLifecycle(), firstPort));
+    }
+    var containerSecurity = map.containerSecurityContext(security);
+    List<Container> containers = new ArrayList<>();
+    containers.add(container.build());
+    orEmpty(spec.getSidecars()).forEach(c -> containers.add(extra(c, containerSecurity)));
     PodSpecBuilder pod =
         new PodSpecBuilder()
-            .withContainers(container.build())
+            .withContainers(containers)
+            .withInitContainers(
+                orEmpty(spec.getInitContainers()).stream()
+                    .map(c -> extra(c, containerSecurity))
+                    .toList())
+            .withTerminationGracePeriodSeconds(spec.getTerminationGracePeriodSeconds())
             .withVolumes(orEmpty(spec.getVolumes()))
             .withImagePullSecrets(orEmpty(spec.getImagePullSecrets()))
             .withTolerations(orEmpty(spec.getTolerations()))
@@ -83,6 +104,50 @@ public final class PodTemplates {
         .endMetadata()
         .withSpec(pod.build())
         .build();
+  }
+
+  /**
+   * A sidecar or init container as the spec gives it, under the main container's security context
+   * (safe by default), its lists never null and its probes on its own first port by default. A
+   * copy: the spec's objects are the informer cache's.
+   */
+  private static Container extra(
+      Container given, io.fabric8.kubernetes.api.model.SecurityContext security) {
+    Container c =
+        new ContainerBuilder(given)
+            .withCommand(orEmpty(given.getCommand()))
+            .withArgs(orEmpty(given.getArgs()))
+            .withEnv(orEmpty(given.getEnv()))
+            .withEnvFrom(orEmpty(given.getEnvFrom()))
+            .withPorts(orEmpty(given.getPorts()))
+            .withVolumeMounts(orEmpty(given.getVolumeMounts()))
+            .withSecurityContext(security)
+            .build();
+    if (!c.getPorts().isEmpty()) {
+      ContainerPort first = c.getPorts().get(0);
+      IntOrString port =
+          first.getName() != null
+              ? new IntOrString(first.getName())
+              : new IntOrString(first.getContainerPort());
+      for (Probe probe : new Probe[] {c.getReadinessProbe(), c.getLivenessProbe()}) {
+        if (probe != null) {
+          withDefaultPort(probe, port);
+        }
+      }
+    }
+    return c;
+  }
+
+  /** The hooks, an httpGet hook on the first port by default; a copy of the spec's. */
+  private static Lifecycle withDefaultPort(Lifecycle given, String firstPort) {
+    Lifecycle lifecycle = new LifecycleBuilder(given).build();
+    for (LifecycleHandler h :
+        new LifecycleHandler[] {lifecycle.getPostStart(), lifecycle.getPreStop()}) {
+      if (h != null && h.getHttpGet() != null && h.getHttpGet().getPort() == null) {
+        h.getHttpGet().setPort(new IntOrString(firstPort));
+      }
+    }
+    return lifecycle;
   }
 
   /** The user's Pod labels, then Bosun's: the selector labels always win. */
@@ -116,11 +181,15 @@ public final class PodTemplates {
   }
 
   private static Probe withDefaultPort(Probe probe, String firstPort) {
+    return withDefaultPort(probe, new IntOrString(firstPort));
+  }
+
+  private static Probe withDefaultPort(Probe probe, IntOrString port) {
     if (probe.getHttpGet() != null && probe.getHttpGet().getPort() == null) {
-      probe.getHttpGet().setPort(new IntOrString(firstPort));
+      probe.getHttpGet().setPort(port);
     }
     if (probe.getTcpSocket() != null && probe.getTcpSocket().getPort() == null) {
-      probe.getTcpSocket().setPort(new IntOrString(firstPort));
+      probe.getTcpSocket().setPort(port);
     }
     return probe;
   }

@@ -53,11 +53,20 @@ final class GrayRelease {
 
   /** The step to take now: {@link Steady} without {@code rollout.canary}. */
   static RolloutStep plan(
-      WebService ws, Collection<Pod> pods, Context<WebService> context, Clock clock) {
+      WebService ws,
+      Collection<Pod> pods,
+      Context<WebService> context,
+      Clock clock,
+      CanarySampler sampler,
+      PrometheusGate gate) {
     Optional<Canary> settings = canary(ws);
     if (settings.isEmpty()) {
+      sampler.forget(ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName());
+      gate.forget(ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName());
       return new Steady(RolloutState.NONE, Optional.empty());
     }
+    String desired = desiredRevision(ws);
+    RolloutState recorded = recorded(ws);
     Optional<Deployment> stable = Deployments.stable(ws, context);
     Optional<Deployment> canary = Deployments.canary(ws, context);
     var canaryPods =
@@ -79,7 +88,7 @@ final class GrayRelease {
                 .toList(),
             Duration.ofSeconds(settings.get().getReadyDeadlineSeconds()),
             ws.getSpec().getReplicas(),
-            desiredRevision(ws),
+            desired,
             stable.map(d -> d.getMetadata().getAnnotations().get(WebServiceOperator.REVISION)),
             stable.map(d -> RolloutStall.rolledOut(d, false)).orElse(false),
             canary.map(
@@ -91,9 +100,10 @@ final class GrayRelease {
                             ? 0
                             : d.getStatus().getReadyReplicas())),
             WebServiceStatusAggregator.podProblem(canaryPods).map(p -> p[1]),
-            recorded(ws),
+            recorded,
             Action.parse(ws.getMetadata().getAnnotations().get(WebServiceOperator.ROLLOUT_ACTION)),
-            Instant.now(clock).truncatedTo(ChronoUnit.SECONDS)));
+            Instant.now(clock).truncatedTo(ChronoUnit.SECONDS),
+            CanaryAnalysis.of(ws, settings.get(), recorded, desired, pods, sampler, gate)));
   }
 
   /** The revision of the spec's Pod template. */

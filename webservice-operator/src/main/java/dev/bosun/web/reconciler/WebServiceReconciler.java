@@ -22,6 +22,7 @@ import dev.bosun.web.dependent.Deployments;
 import dev.bosun.web.dependent.DisruptionBudgets;
 import dev.bosun.web.dependent.IngressDependent;
 import dev.bosun.web.dependent.IngressEnabled;
+import dev.bosun.web.dependent.MetricAutoscalers;
 import dev.bosun.web.dependent.ServiceDependent;
 import dev.bosun.web.rollout.RolloutStall;
 import dev.bosun.web.rollout.RolloutStep;
@@ -102,15 +103,22 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   private final EventRecorder events;
   private final Clock clock;
   private final WebServiceStatusAggregator aggregator;
+  private final CanarySampler sampler;
+  private final PrometheusGate gate = new PrometheusGate();
 
   public WebServiceReconciler(EventRecorder events) {
     this(events, Clock.systemUTC());
   }
 
   public WebServiceReconciler(EventRecorder events, Clock clock) {
+    this(events, clock, CanarySampler.ofPodIps());
+  }
+
+  WebServiceReconciler(EventRecorder events, Clock clock, CanarySampler sampler) {
     this.events = events;
     this.clock = clock;
     this.aggregator = new WebServiceStatusAggregator(clock);
+    this.sampler = sampler;
   }
 
   @Override
@@ -157,7 +165,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     Optional<Deployment> observed = Deployments.stable(ws, context);
     RolloutStall stall = RolloutStall.of(observed, clock.instant());
     List<Pod> pods = podsToExplain(ws, stall, context);
-    RolloutStep step = GrayRelease.plan(ws, pods, context, clock);
+    RolloutStep step = GrayRelease.plan(ws, pods, context, clock, sampler, gate);
     boolean creating = previous == null && observed.isEmpty();
     context.managedWorkflowAndDependentResourceContext().put(Deployments.ROLLOUT_STEP, step);
     try {
@@ -170,6 +178,11 @@ public class WebServiceReconciler implements Reconciler<WebService> {
       throw e;
     }
     keepDisruptionBudget(ws, context);
+    Optional<HorizontalPodAutoscaler> autoscaler =
+        context.getSecondaryResource(HorizontalPodAutoscaler.class);
+    if (MetricAutoscalers.owns(ws, autoscaler)) {
+      MetricAutoscalers.ensure(context.getClient(), ws, autoscaler);
+    }
     if (creating) {
       // The children were just created: the Deployment's reports bring the first status, instead
       // of a "creating" status overwritten a moment later. Should no report come, the status is
@@ -184,6 +197,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
             stable,
             context.getSecondaryResource(Service.class),
             pods,
+            stall.readsPods() ? PodEvents.explaining(ws, pods, context.getClient()) : List.of(),
             GrayRelease.view(ws, step, Deployments.canary(ws, context)));
     if (GrayRelease.canary(ws).isEmpty()) {
       Optional<Duration> firstWait = FirstStatus.remainingWait(stable, previous, status, clock);

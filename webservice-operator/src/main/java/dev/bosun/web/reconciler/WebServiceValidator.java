@@ -130,6 +130,7 @@ public final class WebServiceValidator {
           "spec.rollout.canary needs a fixed spec.replicas: remove spec.autoscaling or the canary");
     }
     problems.addAll(PodSpecValidator.validate(spec));
+    problems.addAll(ContainerValidator.validate(spec));
     return problems;
   }
 

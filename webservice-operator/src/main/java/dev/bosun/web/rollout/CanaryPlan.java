@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param recorded what the status recorded
  * @param action what the user asked for through the rollout-action annotation
  * @param now the time of this reconcile
+ * @param analysis the verdict on the canary's answers at this step, when the spec asks for one
  */
 public record CanaryPlan(
     List<Step> steps,
@@ -32,7 +33,8 @@ public record CanaryPlan(
     Optional<String> canaryProblem,
     RolloutState recorded,
     Optional<Action> action,
-    Instant now) {
+    Instant now,
+    Optional<CanaryJudge.Verdict> analysis) {
 
   /** One step: the canary's share of the replicas in percent, and how long the step lasts. */
   public record Step(int weight, Duration pause) {}

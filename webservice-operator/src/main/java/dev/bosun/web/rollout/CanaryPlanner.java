@@ -1,5 +1,6 @@
 package dev.bosun.web.rollout;
 
+import dev.bosun.web.rollout.CanaryJudge.Verdict;
 import dev.bosun.web.rollout.CanaryPlan.Action;
 import dev.bosun.web.rollout.CanaryPlan.Step;
 import dev.bosun.web.rollout.RolloutState.Phase;
@@ -16,9 +17,14 @@ import java.util.Optional;
  * starts a canary at the first step; a step ends when its canary Pods are ready and its pause has
  * passed since it began, then the next step follows, and after the last the stable Deployment takes
  * the new revision (promotion). Failing canary Pods, or Pods not ready within the deadline, abort:
- * the canary goes and the stable revision keeps all replicas until the spec changes again.
+ * the canary goes and the stable revision keeps all replicas until the spec changes again. With an
+ * analysis, a failing verdict on the canary's answers ({@link CanaryJudge}) aborts too, and a step
+ * does not end before its verdict.
  */
 public final class CanaryPlanner {
+
+  /** How soon a step whose analysis has too few samples yet is looked at again. */
+  public static final Duration ANALYSIS_RECHECK = Duration.ofSeconds(2);
 
   private CanaryPlanner() {}
 
@@ -82,6 +88,12 @@ public final class CanaryPlanner {
     if (in.canaryProblem().isPresent()) {
       return abort(recorded, "the canary's Pods fail: " + in.canaryProblem().get());
     }
+    if (in.analysis().filter(v -> v instanceof Verdict.Fail).isPresent()) {
+      return abort(recorded, in.analysis().get().message());
+    }
+    // While the verdict is pending, look again soon: a failing canary aborts as soon as its
+    // samples say so, and a step does not end without a verdict.
+    boolean judging = in.analysis().filter(v -> v instanceof Verdict.Pending).isPresent();
     int index = Math.min(recorded.step(), in.steps().size() - 1);
     Step step = in.steps().get(index);
     int canary = canaryReplicas(in.replicas(), step.weight());
@@ -106,7 +118,16 @@ public final class CanaryPlanner {
       return hold(in, recorded, step, canary, in.readyDeadline().minus(since));
     }
     if (since.compareTo(step.pause()) < 0) {
-      return hold(in, recorded, step, canary, step.pause().minus(since));
+      Duration left = step.pause().minus(since);
+      return hold(
+          in,
+          recorded,
+          step,
+          canary,
+          judging && left.compareTo(ANALYSIS_RECHECK) > 0 ? ANALYSIS_RECHECK : left);
+    }
+    if (judging) {
+      return hold(in, recorded, step, canary, ANALYSIS_RECHECK);
     }
     if (index + 1 < in.steps().size()) {
       int next = index + 1;

@@ -14,10 +14,14 @@ public final class Revisions {
 
   /** The revision of {@code template}: the first 10 hex digits of its JSON's SHA-256. */
   public static String of(PodTemplateSpec template) {
+    return digest(Serialization.asJson(template));
+  }
+
+  /** The first 10 hex digits of {@code text}'s SHA-256. */
+  public static String digest(String text) {
     try {
       byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest(Serialization.asJson(template).getBytes(StandardCharsets.UTF_8));
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, 10);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);

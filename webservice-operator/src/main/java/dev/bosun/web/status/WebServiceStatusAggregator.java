@@ -13,6 +13,7 @@ import dev.bosun.web.v1alpha1.WebServiceStatus;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
@@ -73,6 +74,20 @@ public final class WebServiceStatusAggregator {
       Optional<Service> service,
       Collection<Pod> pods,
       Optional<RolloutView> rollout) {
+    return aggregate(ws, deployment, service, pods, List.of(), rollout);
+  }
+
+  /**
+   * The same, with the kubelet's and scheduler's Events about the Pods (read only when the Pods'
+   * own status does not explain why they are not ready), which name a volume that cannot mount.
+   */
+  public WebServiceStatus aggregate(
+      WebService ws,
+      Optional<Deployment> deployment,
+      Optional<Service> service,
+      Collection<Pod> pods,
+      Collection<Event> podEvents,
+      Optional<RolloutView> rollout) {
     long generation =
         ws.getMetadata().getGeneration() == null ? 0 : ws.getMetadata().getGeneration();
     WebServiceStatus previous = ws.getStatus();
@@ -116,7 +131,13 @@ public final class WebServiceStatusAggregator {
             .filter(c -> "ProgressDeadlineExceeded".equals(c.getReason()));
     Optional<DeploymentCondition> replicaFailure =
         deploymentCondition(deployment, "ReplicaFailure").filter(c -> "True".equals(c.getStatus()));
-    Optional<String[]> podProblem = podProblem(pods);
+    // The most specific report first: a Pod's own status, then the ReplicaSet controller's refusal
+    // to create Pods, then the Events about Pods that are not ready.
+    Optional<StartProblem> startProblem =
+        StartProblems.ofPods(pods)
+            .or(() -> podProblem(pods).map(p -> new StartProblem(p[0], p[1])))
+            .or(() -> replicaFailure.map(c -> StartProblems.ofRefusedCreate(c.getMessage())))
+            .or(() -> StartProblems.ofEvents(pods, podEvents));
 
     DesiredCondition availableCondition;
     if (deployment.isEmpty()) {
@@ -160,8 +181,8 @@ public final class WebServiceStatusAggregator {
     }
 
     DesiredCondition degraded;
-    if (podProblem.isPresent()) {
-      degraded = isTrue(DEGRADED, podProblem.get()[0], podProblem.get()[1]);
+    if (startProblem.isPresent()) {
+      degraded = isTrue(DEGRADED, startProblem.get().reason(), startProblem.get().message());
     } else if (deadline.isPresent()) {
       degraded =
           isTrue(
@@ -171,8 +192,6 @@ public final class WebServiceStatusAggregator {
                   + ws.getSpec().getProgressDeadlineSeconds()
                   + "s: "
                   + deadline.get().getMessage());
-    } else if (replicaFailure.isPresent()) {
-      degraded = isTrue(DEGRADED, "ReplicaFailure", replicaFailure.get().getMessage());
     } else {
       degraded = isFalse(DEGRADED, "AsExpected", "no problem observed");
     }

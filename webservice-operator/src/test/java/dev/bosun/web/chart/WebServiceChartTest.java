@@ -40,7 +40,7 @@ class WebServiceChartTest extends NamespaceScopedChartContract {
           grants("apps", "deployments", "get list watch create patch update delete"),
           grants("", "services", "get list watch create patch update delete"),
           grants("", "pods", "list"),
-          grants("", "events", "create patch update"),
+          grants("", "events", "list create patch update"),
           grants(
               "autoscaling",
               "horizontalpodautoscalers",

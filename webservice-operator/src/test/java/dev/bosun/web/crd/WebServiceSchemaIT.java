@@ -301,7 +301,128 @@ class WebServiceSchemaIT {
         Arguments.of(
             "progress deadline 1s",
             "image: nginx:1.25\nprogressDeadlineSeconds: 1\n" + VALID_PORTS,
-            "spec.progressDeadlineSeconds"));
+            "spec.progressDeadlineSeconds"),
+        Arguments.of(
+            "sidecar without image",
+            "image: nginx:1.25\nsidecars: [{name: proxy}]\n" + VALID_PORTS,
+            "spec.sidecars.image: Required value"),
+        Arguments.of(
+            "sidecar with an upper-case name",
+            "image: nginx:1.25\nsidecars: [{name: Proxy, image: envoy}]\n" + VALID_PORTS,
+            "spec.sidecars.name"),
+        Arguments.of(
+            "two sidecars of one name",
+            "image: nginx:1.25\nsidecars: [{name: p, image: a}, {name: p, image: b}]\n"
+                + VALID_PORTS,
+            "Duplicate value"),
+        Arguments.of(
+            "nine init containers",
+            "image: nginx:1.25\ninitContainers: ["
+                + "{name: a, image: i}, {name: b, image: i}, {name: c, image: i},"
+                + " {name: d, image: i}, {name: e, image: i}, {name: f, image: i},"
+                + " {name: g, image: i}, {name: h, image: i}, {name: j, image: i}]\n"
+                + VALID_PORTS,
+            "spec.initContainers in body should have at most 8 items"),
+        Arguments.of(
+            "preStop with two handlers",
+            "image: nginx:1.25\nlifecycle: {preStop: {exec: {command: [x]}, httpGet: {path: /}}}\n"
+                + VALID_PORTS,
+            "spec.lifecycle.preStop"),
+        Arguments.of(
+            "postStart httpGet without a slash",
+            "image: nginx:1.25\nlifecycle: {postStart: {httpGet: {path: warm}}}\n" + VALID_PORTS,
+            "spec.lifecycle.postStart.httpGet.path"),
+        Arguments.of(
+            "grace period of two hours",
+            "image: nginx:1.25\nterminationGracePeriodSeconds: 7200\n" + VALID_PORTS,
+            "spec.terminationGracePeriodSeconds"),
+        Arguments.of(
+            "memory target 0",
+            "image: nginx:1.25\nautoscaling: {maxReplicas: 3, targetMemoryUtilizationPercentage:"
+                + " 0}\n"
+                + VALID_PORTS,
+            "spec.autoscaling.targetMemoryUtilizationPercentage"),
+        Arguments.of(
+            "custom metric without a target",
+            "image: nginx:1.25\nautoscaling: {maxReplicas: 3, customMetrics: [{name: rps}]}\n"
+                + VALID_PORTS,
+            "spec.autoscaling.customMetrics.averageValue: Required value"),
+        Arguments.of(
+            "custom metric target as words",
+            "image: nginx:1.25\nautoscaling: {maxReplicas: 3, customMetrics: [{name: rps,"
+                + " averageValue: lots}]}\n"
+                + VALID_PORTS,
+            "spec.autoscaling.customMetrics.averageValue"),
+        Arguments.of(
+            "analysis without http",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.http: Required value"),
+        Arguments.of(
+            "analysis of 3 samples",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /, samplesPerStep: 3}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.http.samplesPerStep"),
+        Arguments.of(
+            "analysis at 100 requests a second",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /, requestsPerSecond: 100}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.http.requestsPerSecond"),
+        Arguments.of(
+            "analysis expecting status 700",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /, expectedStatus: 700}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.http.expectedStatus"),
+        Arguments.of(
+            "prometheus gate with a word for a maximum",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /}, prometheus: {url: 'http://prom:9090', query: up, maxValue: low}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.prometheus.maxValue"),
+        Arguments.of(
+            "prometheus gate without a query",
+            "image: nginx:1.25\nrollout: {canary: {steps: [{weight: 10}], analysis: {http: {path:"
+                + " /}, prometheus: {url: 'http://prom:9090', maxValue: '0.1'}}}}\n"
+                + VALID_PORTS,
+            "spec.rollout.canary.analysis.prometheus.query: Required value"));
+  }
+
+  @Test
+  void podFeaturesAreAccepted() {
+    GenericKubernetesResource created =
+        create(
+            "pod-features",
+            """
+            image: nginx:1.25
+            ports: [{name: http, port: 80}]
+            terminationGracePeriodSeconds: 45
+            lifecycle:
+              preStop: {exec: {command: [sleep, "5"]}}
+              postStart: {httpGet: {path: /warm}}
+            sidecars:
+              - name: proxy
+                image: envoyproxy/envoy:v1.30.1
+                ports: [{name: admin, containerPort: 9901}]
+                readinessProbe: {httpGet: {path: /ready, port: admin}}
+            initContainers:
+              - {name: migrate, image: registry.example.com/migrate:1, command: [migrate]}
+            resources: {requests: {memory: 128Mi}}
+            autoscaling:
+              maxReplicas: 4
+              targetMemoryUtilizationPercentage: 70
+              customMetrics: [{name: http_requests_per_second, averageValue: 500m}]
+            """);
+    @SuppressWarnings("unchecked")
+    var spec = (java.util.Map<String, Object>) created.getAdditionalProperties().get("spec");
+    assertThat(spec).containsEntry("terminationGracePeriodSeconds", 45);
+    assertThat(spec.get("sidecars").toString()).contains("proxy").contains("protocol=TCP");
+    assertThat(spec.get("initContainers").toString()).contains("migrate");
+    assertThat(spec.get("autoscaling").toString())
+        .contains("targetCPUUtilizationPercentage=80")
+        .contains("http_requests_per_second");
   }
 
   @ParameterizedTest(name = "{0}")

@@ -222,6 +222,82 @@ class PodTemplatesTest {
   }
 
   @Test
+  void sidecarsInitContainersHooksAndGracePeriodReachThePod() {
+    PodSpec pod =
+        template(
+                """
+                image: registry.example.com/shop:1
+                ports: [{port: 80, containerPort: 8080}]
+                terminationGracePeriodSeconds: 45
+                lifecycle:
+                  preStop: {exec: {command: [sleep, "5"]}}
+                  postStart: {httpGet: {path: /warm}}
+                volumes: [{name: config, configMap: {name: shop-config}}]
+                sidecars:
+                  - name: proxy
+                    image: envoyproxy/envoy:v1.30.1
+                    args: [-c, /etc/envoy/envoy.yaml]
+                    ports: [{name: admin, containerPort: 9901}]
+                    readinessProbe: {httpGet: {path: /ready}}
+                    volumeMounts: [{name: config, mountPath: /etc/envoy, readOnly: true}]
+                    resources: {requests: {cpu: 50m}}
+                initContainers:
+                  - name: migrate
+                    image: registry.example.com/shop-migrate:1
+                    command: [migrate, up]
+                    envFrom: [{secretRef: {name: db}}]
+                """)
+            .getSpec();
+    assertThat(pod.getTerminationGracePeriodSeconds()).isEqualTo(45L);
+    assertThat(pod.getContainers()).extracting(Container::getName).containsExactly("app", "proxy");
+    Container app = pod.getContainers().get(0);
+    assertThat(app.getLifecycle().getPreStop().getExec().getCommand())
+        .containsExactly("sleep", "5");
+    // An httpGet hook without a port uses the first port, as probes do.
+    assertThat(app.getLifecycle().getPostStart().getHttpGet().getPort())
+        .isEqualTo(new IntOrString("http"));
+
+    Container proxy = pod.getContainers().get(1);
+    assertThat(proxy.getImage()).isEqualTo("envoyproxy/envoy:v1.30.1");
+    assertThat(proxy.getArgs()).containsExactly("-c", "/etc/envoy/envoy.yaml");
+    assertThat(proxy.getReadinessProbe().getHttpGet().getPort())
+        .isEqualTo(new IntOrString("admin"));
+    assertThat(proxy.getVolumeMounts().get(0).getMountPath()).isEqualTo("/etc/envoy");
+    assertThat(proxy.getResources().getRequests()).containsEntry("cpu", new Quantity("50m"));
+    assertThat(proxy.getCommand()).isEmpty();
+    // Every container runs under the same safe defaults as the main one.
+    assertThat(proxy.getSecurityContext()).isEqualTo(app.getSecurityContext());
+
+    assertThat(pod.getInitContainers())
+        .singleElement()
+        .satisfies(
+            init -> {
+              assertThat(init.getName()).isEqualTo("migrate");
+              assertThat(init.getCommand()).containsExactly("migrate", "up");
+              assertThat(init.getEnvFrom().get(0).getSecretRef().getName()).isEqualTo("db");
+              assertThat(init.getSecurityContext()).isEqualTo(app.getSecurityContext());
+            });
+  }
+
+  @Test
+  void theSpecsObjectsAreNotChangedByDefaulting() {
+    var ws =
+        webService(
+            """
+            image: registry.example.com/shop:1
+            ports: [{port: 80}]
+            lifecycle: {preStop: {httpGet: {path: /drain}}}
+            sidecars: [{name: proxy, image: envoy, ports: [{containerPort: 9901}], readinessProbe: {tcpSocket: {}}}]
+            """,
+            1);
+    DeploymentDependent.desiredDeployment(ws, Optional.empty());
+    // The spec is the informer cache's copy: the defaults go into the template only.
+    assertThat(ws.getSpec().getLifecycle().getPreStop().getHttpGet().getPort()).isNull();
+    assertThat(ws.getSpec().getSidecars().get(0).getReadinessProbe().getTcpSocket().getPort())
+        .isNull();
+  }
+
+  @Test
   void absentOptionalFieldsLeaveThePodSpecClean() {
     PodSpec pod = template("image: registry.example.com/a:1\nports: [{port: 80}]\n").getSpec();
     assertThat(pod.getVolumes()).isEmpty();
@@ -231,5 +307,9 @@ class PodTemplatesTest {
     assertThat(pod.getServiceAccountName()).isNull();
     assertThat(pod.getSecurityContext()).isNull();
     assertThat(pod.getContainers().get(0).getStartupProbe()).isNull();
+    assertThat(pod.getContainers()).hasSize(1);
+    assertThat(pod.getInitContainers()).isEmpty();
+    assertThat(pod.getContainers().get(0).getLifecycle()).isNull();
+    assertThat(pod.getTerminationGracePeriodSeconds()).isNull();
   }
 }

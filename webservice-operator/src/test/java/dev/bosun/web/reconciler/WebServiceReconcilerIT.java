@@ -15,6 +15,7 @@ import dev.bosun.common.testing.PodFailure;
 import dev.bosun.common.testing.ReconcileCounter;
 import dev.bosun.common.testing.WriteCounter;
 import dev.bosun.web.WebServiceOperator;
+import dev.bosun.web.dependent.MetricAutoscalers;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceSpec;
 import dev.bosun.web.v1alpha1.webservicespec.Autoscaling;
@@ -26,6 +27,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -50,7 +52,10 @@ class WebServiceReconcilerIT {
           .withKubernetesClient(OPERATOR_CLIENT)
           .withAdditionalCRD(Crds.servableFile(OPERATOR_CLIENT, "webservices.web.bosun.dev"))
           .withReconciler(
-              new WebServiceReconciler(new EventRecorder(OPERATOR_CLIENT, WebServiceOperator.NAME)))
+              new WebServiceReconciler(
+                  new EventRecorder(OPERATOR_CLIENT, WebServiceOperator.NAME),
+                  java.time.Clock.systemUTC(),
+                  new CanarySampler(AnswerServers::address)))
           .withConfigurationService(o -> o.withMetrics(RECONCILES).withCloseClientOnStop(false))
           // One operator and namespace per class: in per-test mode the extension closes the client
           // and deletes the CRD after every test. Each test uses its own resource names.
@@ -513,6 +518,16 @@ class WebServiceReconcilerIT {
             startupProbe: {tcpSocket: {}, failureThreshold: 30}
             securityContext: {runAsUser: 1000, fsGroup: 2000, capabilities: {add: [NET_BIND_SERVICE]}}
             rollingUpdate: {maxSurge: 1, maxUnavailable: 1}
+            terminationGracePeriodSeconds: 45
+            lifecycle: {preStop: {exec: {command: [sleep, "5"]}}, postStart: {httpGet: {path: /warm}}}
+            sidecars:
+              - name: proxy
+                image: registry.example.com/proxy:1
+                ports: [{name: admin, containerPort: 9901}]
+                readinessProbe: {httpGet: {path: /ready}}
+                volumeMounts: [{name: config, mountPath: /etc/proxy}]
+            initContainers:
+              - {name: migrate, image: registry.example.com/migrate:1, command: [migrate, up]}
             """));
     awaitReady("podspec");
 
@@ -563,6 +578,18 @@ class WebServiceReconcilerIT {
       assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
       assertThat(sc.getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
       assertThat(sc.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+      assertThat(spec.getTerminationGracePeriodSeconds()).isEqualTo(45L);
+      assertThat(container.getLifecycle().getPreStop().getExec().getCommand())
+          .containsExactly("sleep", "5");
+      assertThat(container.getLifecycle().getPostStart().getHttpGet().getPort().getStrVal())
+          .isEqualTo("http");
+      assertThat(spec.getContainers()).extracting(c -> c.getName()).containsExactly("app", "proxy");
+      var proxy = spec.getContainers().get(1);
+      assertThat(proxy.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("admin");
+      assertThat(proxy.getSecurityContext()).isEqualTo(sc);
+      assertThat(spec.getInitContainers())
+          .singleElement()
+          .satisfies(i -> assertThat(i.getCommand()).containsExactly("migrate", "up"));
     }
     assertThat(OPERATOR.get(Service.class, "podspec").getSpec().getPorts().get(0).getName())
         .isEqualTo("http");
@@ -975,6 +1002,281 @@ class WebServiceReconcilerIT {
             });
     assertThat(OPERATOR.get(Deployment.class, name)).isNull();
     assertThat(OPERATOR.get(Service.class, name)).isNull();
+  }
+
+  @Test
+  void aQuotaThatRefusesThePodsIsNamedAndReadyFollowsOnceItIsLifted() {
+    // Scoped to Pods with requests (NotBestEffort): the other tests' Pods in this namespace have
+    // none, so only this WebService is refused. The real ReplicaSet controller meets the refusal.
+    var quota =
+        new io.fabric8.kubernetes.api.model.ResourceQuotaBuilder()
+            .withNewMetadata()
+            .withName("no-guaranteed-pods")
+            .endMetadata()
+            .withNewSpec()
+            .addToHard("pods", new io.fabric8.kubernetes.api.model.Quantity("0"))
+            .withScopes("NotBestEffort")
+            .endSpec()
+            .build();
+    var quotas = OPERATOR.resources(io.fabric8.kubernetes.api.model.ResourceQuota.class);
+    quotas.resource(quota).create();
+    try {
+      // Until the quota controller has counted, admission refuses with "status unknown".
+      await()
+          .atMost(TIMEOUT)
+          .until(() -> quotas.withName("no-guaranteed-pods").get().getStatus().getHard() != null);
+      OPERATOR.create(
+          fromYaml(
+              "quota-web",
+              """
+              image: registry.example.com/quota-web:1.0
+              replicas: 1
+              ports: [{port: 80, containerPort: 8080}]
+              resources: {requests: {cpu: 10m}}
+              """));
+      await()
+          .atMost(TIMEOUT)
+          .untilAsserted(
+              () -> {
+                Condition degraded = condition("quota-web", "Degraded");
+                assertThat(degraded.getStatus()).isEqualTo("True");
+                assertThat(degraded.getReason()).isEqualTo("PodCreationRefused");
+                assertThat(degraded.getMessage())
+                    .startsWith(
+                        "no Pod can be created: ResourceQuota no-guaranteed-pods is used up")
+                    .contains("limited: pods=0");
+                assertThat(condition("quota-web", "Ready").getReason())
+                    .isEqualTo("PodCreationRefused");
+              });
+    } finally {
+      quotas.withName("no-guaranteed-pods").delete();
+    }
+    awaitReady("quota-web");
+    assertThat(condition("quota-web", "Degraded").getStatus()).isEqualTo("False");
+  }
+
+  @Test
+  void aVolumeTheKubeletCannotMountIsNamedFromItsEvent() {
+    // The simulated kubelet cannot mount anything: its Pods run unready, and this test writes the
+    // FailedMount Event a real kubelet writes when a ConfigMap volume's ConfigMap does not exist.
+    String image = "registry.example.com/unmountable:1";
+    ControlPlaneExtension.kubelet().fail(image, PodFailure.NEVER_READY);
+    OPERATOR.create(
+        fromYaml(
+            "unmountable",
+            """
+            image: registry.example.com/unmountable:1
+            replicas: 1
+            ports: [{port: 80, containerPort: 8080}]
+            volumes: [{name: config, configMap: {name: absent-config}}]
+            volumeMounts: [{name: config, mountPath: /etc/app}]
+            """));
+    var pod =
+        await()
+            .atMost(TIMEOUT)
+            .until(
+                () ->
+                    OPERATOR
+                        .resources(io.fabric8.kubernetes.api.model.Pod.class)
+                        .withLabel(Labels.INSTANCE, "unmountable")
+                        .list()
+                        .getItems(),
+                pods -> !pods.isEmpty())
+            .get(0);
+    OPERATOR.create(
+        new io.fabric8.kubernetes.api.model.EventBuilder()
+            .withNewMetadata()
+            .withName(pod.getMetadata().getName() + ".failedmount")
+            .endMetadata()
+            .withNewInvolvedObject()
+            .withApiVersion("v1")
+            .withKind("Pod")
+            .withNamespace(OPERATOR.getNamespace())
+            .withName(pod.getMetadata().getName())
+            .withUid(pod.getMetadata().getUid())
+            .endInvolvedObject()
+            .withType("Warning")
+            .withReason("FailedMount")
+            .withMessage(
+                "MountVolume.SetUp failed for volume \"config\" : configmap \"absent-config\" not"
+                    + " found")
+            .withNewSource("kubelet", dev.bosun.common.testing.KubeletSimulator.NODE_NAME)
+            .withCount(1)
+            .withFirstTimestamp(java.time.Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
+            .withLastTimestamp(java.time.Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
+            .build());
+    long written = System.nanoTime();
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              Condition degraded = condition("unmountable", "Degraded");
+              assertThat(degraded.getReason()).isEqualTo("MissingConfigMap");
+              assertThat(degraded.getMessage())
+                  .isEqualTo(
+                      "the Pods cannot start: ConfigMap absent-config does not exist (volume config"
+                          + " of Pod "
+                          + pod.getMetadata().getName()
+                          + "); create it or fix the volume's reference");
+            });
+    // The Pods are read once the rollout has gone RolloutStall.GRACE without progress.
+    System.out.printf(
+        "MissingConfigMap reported %d ms after the FailedMount Event%n",
+        (System.nanoTime() - written) / 1_000_000);
+    assertThat(events("unmountable"))
+        .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("MissingConfigMap"));
+  }
+
+  @Test
+  void memoryAndCustomMetricsAutoscaleThroughTheVersionTheServerServes() {
+    OPERATOR.create(
+        fromYaml(
+            "metered",
+            """
+            image: registry.example.com/metered:1.0
+            ports: [{port: 80, containerPort: 8080}]
+            resources: {requests: {cpu: 100m, memory: 128Mi}}
+            autoscaling:
+              minReplicas: 2
+              maxReplicas: 6
+              targetMemoryUtilizationPercentage: 70
+              customMetrics: [{name: http_requests_per_second, averageValue: "100"}]
+            """));
+    awaitReady("metered");
+    // The 1.20 API server serves autoscaling/v2beta2 and no v2: the operator asked which.
+    assertThat(MetricAutoscalers.apiVersion(OPERATOR_CLIENT)).isEqualTo(MetricAutoscalers.V2BETA2);
+    var autoscalers =
+        OPERATOR.getKubernetesClient().autoscaling().v2beta2().horizontalPodAutoscalers();
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              var hpa = autoscalers.inNamespace(OPERATOR.getNamespace()).withName("metered").get();
+              assertThat(hpa).isNotNull();
+              assertThat(hpa.getSpec().getMinReplicas()).isEqualTo(2);
+              assertThat(hpa.getSpec().getMaxReplicas()).isEqualTo(6);
+              assertThat(hpa.getSpec().getMetrics())
+                  .extracting(
+                      m ->
+                          m.getResource() != null
+                              ? m.getResource().getName()
+                                  + "="
+                                  + m.getResource().getTarget().getAverageUtilization()
+                              : m.getPods().getMetric().getName()
+                                  + "="
+                                  + m.getPods().getTarget().getAverageValue())
+                  // A 1.20 server stores autoscaling/v1 (the others in an annotation): it reorders.
+                  .containsExactlyInAnyOrder("cpu=80", "memory=70", "http_requests_per_second=100");
+              assertThat(hpa.getMetadata().getOwnerReferences())
+                  .singleElement()
+                  .satisfies(o -> assertThat(o.getKind()).isEqualTo("WebService"));
+            });
+    assertThat(OPERATOR.get(Deployment.class, "metered").getSpec().getReplicas()).isEqualTo(2);
+
+    // Converged: the HPA controller's status updates bring reconciles, but no write.
+    observeFor(Duration.ofSeconds(2));
+    int writes = WRITES.count();
+    observeFor(Duration.ofSeconds(6));
+    assertThat(WRITES.since(writes)).as("writes while converged").isEmpty();
+
+    // Back to CPU alone: the same object, its metrics replaced (a v1 apply would keep them).
+    edit(
+        "metered",
+        s -> {
+          s.getAutoscaling().setTargetMemoryUtilizationPercentage(null);
+          s.getAutoscaling().setCustomMetrics(null);
+          return s;
+        });
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(
+                        autoscalers
+                            .inNamespace(OPERATOR.getNamespace())
+                            .withName("metered")
+                            .get()
+                            .getSpec()
+                            .getMetrics())
+                    .singleElement()
+                    .satisfies(m -> assertThat(m.getResource().getName()).isEqualTo("cpu")));
+
+    edit(
+        "metered",
+        s -> {
+          s.setAutoscaling(null);
+          return s;
+        });
+    await()
+        .atMost(TIMEOUT)
+        .until(
+            () ->
+                autoscalers.inNamespace(OPERATOR.getNamespace()).withName("metered").get() == null);
+  }
+
+  @Test
+  void theCanaryJudgeAbortsOnErrorsAndSlownessAndPromotesAGoodCanary() throws Exception {
+    // The simulated Pods' IPs lead nowhere: the checks of this test's Pods go to two loopback
+    // servers on one port, the stable revision's on 127.0.0.2 and the canary's on 127.0.0.3.
+    try (var servers = AnswerServers.start()) {
+      OPERATOR.create(
+          fromYaml(
+              "judged",
+              """
+              image: registry.example.com/judged:1.0
+              replicas: 2
+              ports: [{port: 80, containerPort: %d}]
+              rollout:
+                canary:
+                  steps: [{weight: 50, pauseSeconds: 1}]
+                  analysis:
+                    http: {path: /, samplesPerStep: 10, requestsPerSecond: 10, latencyBoundMillis: 5000}
+              """
+                  .formatted(servers.port())));
+      awaitReady("judged");
+
+      servers.canaryAnswers(AnswerServers.Mode.HALF_ERRORS);
+      setImage("judged", "registry.example.com/judged:2.0");
+      awaitAbortedWith(
+          "judged",
+          "the canary answers worse than the stable revision: success rate 50% (5 of 10)");
+
+      servers.canaryAnswers(AnswerServers.Mode.SLOW);
+      setImage("judged", "registry.example.com/judged:3.0");
+      awaitAbortedWith("judged", "the canary answers slower than the stable revision");
+      assertThat(condition("judged", "Ready").getMessage()).contains("median latency 2");
+
+      servers.canaryAnswers(AnswerServers.Mode.GOOD);
+      setImage("judged", "registry.example.com/judged:4.0");
+      await()
+          .atMost(TIMEOUT)
+          .untilAsserted(() -> assertThat(phase("judged")).isEqualTo("Promoted"));
+      awaitReady("judged");
+      assertThat(imagesBehindTheService("judged"))
+          .containsOnly("registry.example.com/judged:4.0")
+          .hasSize(2);
+      // Bounded: 10 requests to each revision per step, three steps judged.
+      assertThat(servers.requests()).isBetween(60, 60 + 20);
+    }
+  }
+
+  private void awaitAbortedWith(String name, String numbers) {
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(phase(name)).isEqualTo("Aborted");
+              assertThat(condition(name, "Degraded").getReason()).isEqualTo("RolloutAborted");
+              assertThat(condition(name, "Ready").getMessage()).contains(numbers);
+              assertThat(OPERATOR.get(Deployment.class, name + "-canary")).isNull();
+              assertThat(OPERATOR.get(Deployment.class, name).getSpec().getReplicas()).isEqualTo(2);
+            });
+    assertThat(events(name))
+        .anySatisfy(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("CanaryAborted");
+              assertThat(e.getMessage()).contains(numbers);
+            });
   }
 
   @Test

@@ -43,7 +43,8 @@ class CanaryPlannerTest {
         problem,
         recorded,
         action,
-        now);
+        now,
+        Optional.empty());
   }
 
   private static RolloutState atStep(int step, Instant since) {
@@ -52,6 +53,64 @@ class CanaryPlannerTest {
 
   private static Optional<ObservedCanary> canary(int replicas, int ready) {
     return Optional.of(new ObservedCanary("new", replicas, ready));
+  }
+
+  /** The plan at step 1, its canary ready, {@code seconds} into the step, with a verdict. */
+  private static CanaryPlan judged(CanaryJudge.Verdict verdict, long seconds) {
+    CanaryPlan base =
+        plan(
+            atStep(0, T0),
+            canary(1, 1),
+            Optional.empty(),
+            Optional.empty(),
+            T0.plusSeconds(seconds));
+    return new CanaryPlan(
+        base.steps(),
+        base.readyDeadline(),
+        base.replicas(),
+        base.desiredRevision(),
+        base.stableRevision(),
+        base.stableRolledOut(),
+        base.canary(),
+        base.canaryProblem(),
+        base.recorded(),
+        base.action(),
+        base.now(),
+        Optional.of(verdict));
+  }
+
+  @Test
+  void aFailingVerdictAbortsAtOnceWithItsNumbers() {
+    RolloutStep step =
+        CanaryPlanner.plan(
+            judged(new CanaryJudge.Verdict.Fail("the canary answers worse: 50% against 100%"), 5));
+    assertThat(step).isInstanceOf(Abort.class);
+    // The numbers go into the status (why) and the Warning Event, as a crash loop's do.
+    assertThat(((Abort) step).why()).isEqualTo("the canary answers worse: 50% against 100%");
+    assertThat(step.announcement().orElseThrow().message())
+        .contains("(the canary answers worse: 50% against 100%)");
+  }
+
+  @Test
+  void aPendingVerdictHoldsTheStepPastItsPauseAndLooksAgainSoon() {
+    var pending =
+        new CanaryJudge.Verdict.Pending("analysis: 3 canary and 3 stable samples of 20 each");
+    // Within the pause: looked at again in 2 s, not at the pause's end, to abort early.
+    assertThat(CanaryPlanner.plan(judged(pending, 5)).recheckIn())
+        .contains(CanaryPlanner.ANALYSIS_RECHECK);
+    // Past the pause: the step does not end without a verdict.
+    RolloutStep past = CanaryPlanner.plan(judged(pending, 45));
+    assertThat(past).isInstanceOf(RunCanary.class);
+    assertThat(past.state()).isEqualTo(atStep(0, T0));
+    assertThat(past.recheckIn()).contains(CanaryPlanner.ANALYSIS_RECHECK);
+  }
+
+  @Test
+  void aPassingVerdictLetsTheStepEndAfterItsPause() {
+    var pass = new CanaryJudge.Verdict.Pass("the canary answers as well as the stable revision");
+    assertThat(CanaryPlanner.plan(judged(pass, 5)).recheckIn()).contains(Duration.ofSeconds(25));
+    RolloutStep next = CanaryPlanner.plan(judged(pass, 45));
+    assertThat(next.state().step()).isEqualTo(1);
   }
 
   @Test
@@ -91,7 +150,8 @@ class CanaryPlannerTest {
             Optional.empty(),
             RolloutState.NONE,
             Optional.empty(),
-            T0);
+            T0,
+            Optional.empty());
     assertThat(CanaryPlanner.plan(in)).isEqualTo(new Steady(RolloutState.NONE, Optional.empty()));
   }
 
@@ -198,7 +258,8 @@ class CanaryPlannerTest {
             Optional.empty(),
             promoting,
             Optional.empty(),
-            T0.plusSeconds(70));
+            T0.plusSeconds(70),
+            Optional.empty());
     assertThat(CanaryPlanner.plan(rollingOut))
         .isEqualTo(new Promote(promoting, 3, Optional.empty()));
 
@@ -214,7 +275,8 @@ class CanaryPlannerTest {
             Optional.empty(),
             promoting,
             Optional.empty(),
-            T0.plusSeconds(80));
+            T0.plusSeconds(80),
+            Optional.empty());
     RolloutStep done = CanaryPlanner.plan(rolledOut);
     assertThat(done).isInstanceOf(Steady.class);
     assertThat(done.state().phase()).isEqualTo(Phase.PROMOTED);
@@ -239,7 +301,8 @@ class CanaryPlannerTest {
             Optional.empty(),
             done.state(),
             Optional.empty(),
-            T0.plusSeconds(3600));
+            T0.plusSeconds(3600),
+            Optional.empty());
     assertThat(CanaryPlanner.plan(after)).isEqualTo(new Steady(done.state(), Optional.empty()));
   }
 
@@ -321,7 +384,8 @@ class CanaryPlannerTest {
             Optional.empty(),
             aborted,
             Optional.empty(),
-            T0.plusSeconds(1000));
+            T0.plusSeconds(1000),
+            Optional.empty());
     RolloutStep restart = CanaryPlanner.plan(next);
     assertThat(restart).isInstanceOf(RunCanary.class);
     assertThat(restart.state())
@@ -342,7 +406,8 @@ class CanaryPlannerTest {
             Optional.empty(),
             atStep(0, T0),
             Optional.empty(),
-            T0.plusSeconds(5));
+            T0.plusSeconds(5),
+            Optional.empty());
     assertThat(CanaryPlanner.plan(back)).isEqualTo(new Steady(RolloutState.NONE, Optional.empty()));
   }
 
@@ -360,7 +425,8 @@ class CanaryPlannerTest {
             Optional.empty(),
             atStep(1, T0),
             Optional.empty(),
-            T0.plusSeconds(5));
+            T0.plusSeconds(5),
+            Optional.empty());
     RolloutStep step = CanaryPlanner.plan(changed);
     assertThat(step).isInstanceOf(RunCanary.class);
     assertThat(step.state().step()).isZero();

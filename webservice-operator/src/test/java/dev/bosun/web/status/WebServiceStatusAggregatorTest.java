@@ -381,13 +381,7 @@ class WebServiceStatusAggregatorTest {
 
   @Test
   void replicaFailureIsDegraded() {
-    DeploymentCondition failure =
-        new DeploymentConditionBuilder()
-            .withType("ReplicaFailure")
-            .withStatus("True")
-            .withReason("FailedCreate")
-            .withMessage("pods \"shop-x\" is forbidden: exceeded quota")
-            .build();
+    DeploymentCondition failure = replicaFailure("pods \"shop-x\" is forbidden: exceeded quota");
 
     WebServiceStatus status =
         AT_T0.aggregate(
@@ -396,9 +390,77 @@ class WebServiceStatusAggregatorTest {
             Optional.empty(),
             List.of());
 
-    assertCondition(status, "Degraded", "True", "ReplicaFailure");
+    assertCondition(status, "Degraded", "True", "PodCreationRefused");
     assertThat(condition(status, "Degraded").getMessage()).contains("exceeded quota");
-    assertCondition(status, "Ready", "False", "ReplicaFailure");
+    assertCondition(status, "Ready", "False", "PodCreationRefused");
+  }
+
+  @Test
+  void aMissingServiceAccountIsNamedInDegradedAndReady() {
+    DeploymentCondition failure =
+        replicaFailure(
+            "pods \"shop-x-\" is forbidden: error looking up service account team-a/runner:"
+                + " serviceaccount \"runner\" not found");
+
+    WebServiceStatus status =
+        AT_T0.aggregate(
+            webService(4, 3),
+            Optional.of(deployment(4, 0, 0, 3, 0, 0, 0, 0, available("False"), failure)),
+            Optional.empty(),
+            List.of());
+
+    assertCondition(status, "Degraded", "True", "MissingServiceAccount");
+    assertCondition(status, "Ready", "False", "MissingServiceAccount");
+    assertThat(condition(status, "Ready").getMessage()).contains("ServiceAccount runner");
+  }
+
+  @Test
+  void aVolumeThatCannotMountIsDegradedFromTheKubeletsEvent() {
+    Pod creating = waitingPod("shop-x", "app", "ContainerCreating", null);
+    var event =
+        new io.fabric8.kubernetes.api.model.EventBuilder()
+            .withNewInvolvedObject()
+            .withKind("Pod")
+            .withName("shop-x")
+            .endInvolvedObject()
+            .withReason("FailedMount")
+            .withMessage(
+                "MountVolume.SetUp failed for volume \"config\" : configmap \"shop-config\""
+                    + " not found")
+            .build();
+
+    WebServiceStatus status =
+        AT_T0.aggregate(
+            webService(4, 3),
+            Optional.of(deployment(4, 1, 1, 3, 1, 1, 1, 1, available("False"))),
+            Optional.empty(),
+            List.of(creating),
+            List.of(event),
+            Optional.empty());
+
+    assertCondition(status, "Degraded", "True", "MissingConfigMap");
+    assertThat(condition(status, "Degraded").getMessage())
+        .isEqualTo(
+            "the Pods cannot start: ConfigMap shop-config does not exist (volume config of Pod"
+                + " shop-x); create it or fix the volume's reference");
+    assertCondition(status, "Ready", "False", "MissingConfigMap");
+  }
+
+  @Test
+  void aPodsOwnStatusComesBeforeTheReplicaSetsRefusalAndTheEvents() {
+    DeploymentCondition failure =
+        replicaFailure("pods \"shop-x\" is forbidden: exceeded quota: q, requested: pods=1");
+    Pod configError =
+        waitingPod("shop-x", "app", "CreateContainerConfigError", "secret \"creds\" not found");
+
+    WebServiceStatus status =
+        AT_T0.aggregate(
+            webService(4, 3),
+            Optional.of(deployment(4, 1, 1, 3, 0, 0, 0, 0, available("False"), failure)),
+            Optional.empty(),
+            List.of(configError));
+
+    assertCondition(status, "Degraded", "True", "MissingSecret");
   }
 
   // --- the URL ---
@@ -728,7 +790,17 @@ class WebServiceStatusAggregatorTest {
         .build();
   }
 
-  private static Pod waitingPod(String name, String container, String reason, String message) {
+  /** The ReplicaSet controller's FailedCreate, as the Deployment controller copies it. */
+  private static DeploymentCondition replicaFailure(String message) {
+    return new DeploymentConditionBuilder()
+        .withType("ReplicaFailure")
+        .withStatus("True")
+        .withReason("FailedCreate")
+        .withMessage(message)
+        .build();
+  }
+
+  static Pod waitingPod(String name, String container, String reason, String message) {
     return new PodBuilder()
         .withNewMetadata()
         .withName(name)
