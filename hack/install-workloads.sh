@@ -3,6 +3,7 @@
 #   etcd (Debian's etcd-server/etcd-client) for the etcd operator's members,
 #   MariaDB (Debian's mariadb-server/mariadb-client/mariadb-backup) for the MySQL operator's instances,
 #   mysqld_exporter (Debian's prometheus-mysqld-exporter 0.14) for their metrics sidecar,
+#   Prometheus (Debian's prometheus 2.42) for the WebService canary judge's query gate,
 #   s3rver (npm, pinned) as the S3-compatible object store the backup tests write to.
 # Usage: hack/install-workloads.sh   -> prints the folder holding the s3rver launcher.
 # Cache: ${BOSUN_CACHE:-~/.cache/bosun}/s3rver ; a second run returns immediately.
@@ -13,7 +14,7 @@ log() { echo "[workloads] $*" >&2; }
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 
 missing=()
-for p in etcd-server etcd-client mariadb-server mariadb-client mariadb-backup prometheus-mysqld-exporter nodejs npm; do
+for p in etcd-server etcd-client mariadb-server mariadb-client mariadb-backup prometheus-mysqld-exporter prometheus nodejs npm; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 # A machine may carry node and npm from elsewhere: then Debian's are not needed.

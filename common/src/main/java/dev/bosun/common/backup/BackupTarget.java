@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /** The store of one backup and the key prefix all of its objects (and only they) live under. */
 public record BackupTarget(BackupStore store, String prefix) {
@@ -20,9 +21,20 @@ public record BackupTarget(BackupStore store, String prefix) {
     return prefix + KEY_TIME.format(at) + "." + extension;
   }
 
-  /** True when the key lies under the prefix (retention deletes nothing else). */
+  /**
+   * The name of an object this backup wrote ({@link #newKey}): another backup whose prefix lies
+   * below this one's ({@code ns/a/} and {@code ns/a/b/}), or files another feature keeps there
+   * (exported errant transactions), are never this backup's to list, load or prune.
+   */
+  private static final Pattern OWN_NAME =
+      Pattern.compile("\\d{8}T\\d{6}Z\\.[A-Za-z0-9]+(\\.[A-Za-z0-9]+)*");
+
+  /**
+   * True when the key is one this backup wrote: directly under the prefix, named as {@link #newKey}
+   * names them (retention deletes nothing else).
+   */
   public boolean within(String key) {
-    return key.startsWith(prefix) && !key.substring(prefix.length()).contains("..");
+    return key.startsWith(prefix) && OWN_NAME.matcher(key.substring(prefix.length())).matches();
   }
 
   /** This backup's stored objects, oldest first. */

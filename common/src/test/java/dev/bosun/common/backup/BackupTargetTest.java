@@ -33,44 +33,64 @@ class BackupTargetTest {
   }
 
   @Test
-  void retentionOnlyTouchesKeysUnderThePrefix() {
-    assertThat(target().within("team-a/demo/nightly/1.db")).isTrue();
-    assertThat(target().within("team-b/demo/nightly/1.db")).isFalse();
-    assertThat(target().within("team-a/demo/nightly/../../x.db")).isFalse();
+  void retentionOnlyTouchesKeysThisBackupWrote() {
+    assertThat(target().within("team-a/demo/nightly/20261124T020000Z.db")).isTrue();
+    assertThat(target().within("team-b/demo/nightly/20261124T020000Z.db")).isFalse();
+    assertThat(target().within("team-a/demo/nightly/../../20261124T020000Z.db")).isFalse();
+    // Another backup whose prefix lies below this one's, and files other features keep there.
+    assertThat(target().within("team-a/demo/nightly/hourly/20261124T020000Z.db")).isFalse();
+    assertThat(target().within("team-a/demo/nightly/db-2-2026-11-24T02-00-00Z.sql")).isFalse();
+  }
+
+  @Test
+  void aBackupWhosePrefixLiesBelowAnotherOnesIsNeverPrunedByIt() throws Exception {
+    write("team-a/demo/nightly/20261124T010000Z.db", 100);
+    write("team-a/demo/nightly/20261124T020000Z.db", 200);
+    write("team-a/demo/nightly/hourly/20261124T000000Z.db", 50);
+    write("team-a/demo/nightly/db-2-2026-11-24T00-00-00Z.sql", 40);
+
+    target().retain(1);
+
+    assertThat(root.resolve("team-a/demo/nightly/20261124T010000Z.db")).doesNotExist();
+    assertThat(root.resolve("team-a/demo/nightly/hourly/20261124T000000Z.db")).exists();
+    assertThat(root.resolve("team-a/demo/nightly/db-2-2026-11-24T00-00-00Z.sql")).exists();
   }
 
   @Test
   void retainKeepsTheNewestAndListsThemOldestFirst() throws Exception {
-    write("team-a/demo/nightly/a.db", 100);
-    write("team-a/demo/nightly/b.db", 200);
-    write("team-a/demo/nightly/c.db", 300);
-    write("team-a/demo/nightlyx/other.db", 50);
+    write("team-a/demo/nightly/20261124T010000Z.db", 100);
+    write("team-a/demo/nightly/20261124T020000Z.db", 200);
+    write("team-a/demo/nightly/20261124T030000Z.db", 300);
+    write("team-a/demo/nightlyx/20261124T000000Z.db", 50);
 
     List<BackupRecord> kept = target().retain(2);
 
     assertThat(kept)
         .extracting(BackupRecord::key)
-        .containsExactly("team-a/demo/nightly/b.db", "team-a/demo/nightly/c.db");
+        .containsExactly(
+            "team-a/demo/nightly/20261124T020000Z.db", "team-a/demo/nightly/20261124T030000Z.db");
     assertThat(kept.get(0).size()).isEqualTo(3L);
     assertThat(kept.get(0).location()).startsWith("file:");
-    assertThat(Files.exists(root.resolve("team-a/demo/nightly/a.db"))).isFalse();
-    assertThat(Files.exists(root.resolve("team-a/demo/nightlyx/other.db"))).isTrue();
-    assertThat(target().newest()).map(StoredObject::key).hasValue("team-a/demo/nightly/c.db");
+    assertThat(Files.exists(root.resolve("team-a/demo/nightly/20261124T010000Z.db"))).isFalse();
+    assertThat(Files.exists(root.resolve("team-a/demo/nightlyx/20261124T000000Z.db"))).isTrue();
+    assertThat(target().newest())
+        .map(StoredObject::key)
+        .hasValue("team-a/demo/nightly/20261124T030000Z.db");
   }
 
   @Test
   void aRestoreLoadsTheNamedKeyOfThisBackupOrTheNewest() throws Exception {
     assertThat(target().restoreKey(null)).isEmpty();
-    write("team-a/demo/nightly/a.db", 100);
-    write("team-a/demo/nightly/b.db", 200);
+    write("team-a/demo/nightly/20261124T010000Z.db", 100);
+    write("team-a/demo/nightly/20261124T020000Z.db", 200);
 
-    assertThat(target().restoreKey(null)).hasValue("team-a/demo/nightly/b.db");
-    assertThat(target().restoreKey("team-a/demo/nightly/a.db"))
-        .hasValue("team-a/demo/nightly/a.db");
-    assertThatThrownBy(() -> target().restoreKey("team-b/demo/nightly/a.db"))
+    assertThat(target().restoreKey(null)).hasValue("team-a/demo/nightly/20261124T020000Z.db");
+    assertThat(target().restoreKey("team-a/demo/nightly/20261124T010000Z.db"))
+        .hasValue("team-a/demo/nightly/20261124T010000Z.db");
+    assertThatThrownBy(() -> target().restoreKey("team-b/demo/nightly/20261124T010000Z.db"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "team-b/demo/nightly/a.db is not a key of this backup (its keys start with"
-                + " team-a/demo/nightly/)");
+            "team-b/demo/nightly/20261124T010000Z.db is not a key of this backup (its keys start"
+                + " with team-a/demo/nightly/)");
   }
 }

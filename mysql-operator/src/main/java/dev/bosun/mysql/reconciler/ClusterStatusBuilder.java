@@ -46,7 +46,20 @@ final class ClusterStatusBuilder {
       TopologyController.Tick tick,
       Map<String, Address> addresses,
       String deferredScale) {
-    return build(c, m, tick, addresses, deferredScale, null, null);
+    return build(c, m, tick, addresses, deferredScale, Map.of());
+  }
+
+  /**
+   * The same, with why members that do not answer are down, by Pod name ({@link ServerCrashes}).
+   */
+  MySQLClusterStatus build(
+      MySQLCluster c,
+      ClusterModel m,
+      TopologyController.Tick tick,
+      Map<String, Address> addresses,
+      String deferredScale,
+      Map<String, String> crashes) {
+    return build(c, m, tick, addresses, deferredScale, null, null, crashes);
   }
 
   /**
@@ -61,7 +74,7 @@ final class ClusterStatusBuilder {
       Map<String, Address> addresses,
       String reason,
       String message) {
-    return build(c, m, tick, addresses, null, reason, message);
+    return build(c, m, tick, addresses, null, reason, message, Map.of());
   }
 
   private MySQLClusterStatus build(
@@ -71,7 +84,8 @@ final class ClusterStatusBuilder {
       Map<String, Address> addresses,
       String deferredScale,
       String blockReason,
-      String blockMessage) {
+      String blockMessage,
+      Map<String, String> crashes) {
     MySQLClusterStatus previous = c.getStatus();
     TopologyRecord rec = tick.record();
     MySQLClusterStatus s = base(c, m, previous);
@@ -101,9 +115,11 @@ final class ClusterStatusBuilder {
       boolean isPrimary = i.name().equals(rec.primary());
       boolean ok;
       if (!i.reachable()) {
+        String why =
+            crashes.containsKey(i.name()) ? "unreachable: " + crashes.get(i.name()) : "unreachable";
         out.setRole("unknown");
-        out.setMessage("unreachable");
-        problems.add(i.name() + ": unreachable");
+        out.setMessage(why);
+        problems.add(i.name() + ": " + why);
         ok = false;
       } else {
         out.setReadOnly(i.readOnly());

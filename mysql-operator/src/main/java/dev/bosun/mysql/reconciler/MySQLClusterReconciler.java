@@ -427,10 +427,28 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
 
   /** Step 8: the status, written only when it changed; the next health round is scheduled. */
   private UpdateControl<MySQLCluster> recordStatus(Round r, String deferred) {
-    MySQLClusterStatus status = statusBuilder.build(r.c, r.m, r.tick, r.addresses, deferred);
+    Map<String, String> crashes = ServerCrashes.describe(pods(r.cache, r.c));
+    announceCrashes(r, crashes);
+    MySQLClusterStatus status =
+        statusBuilder.build(r.c, r.m, r.tick, r.addresses, deferred, crashes);
     announce(r.c, r.previous, status);
     CachedStatusWrites.applyIfChanged(r.c, status, r.context);
     return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(pollInterval);
+  }
+
+  /** One Warning per member that starts crash-looping (the status before did not say so). */
+  private void announceCrashes(Round r, Map<String, String> crashes) {
+    Map<String, String> before = new HashMap<>();
+    if (r.previous != null && r.previous.getInstances() != null) {
+      r.previous.getInstances().forEach(i -> before.put(i.getName(), i.getMessage()));
+    }
+    crashes.forEach(
+        (pod, why) -> {
+          String earlier = before.get(pod);
+          if (earlier == null || !earlier.contains("keeps exiting at start")) {
+            events.warning(r.c, "MemberCrashLooping", pod + ": " + why);
+          }
+        });
   }
 
   private void report(MySQLCluster c, ClusterModel m, TopologyController.Tick tick) {
