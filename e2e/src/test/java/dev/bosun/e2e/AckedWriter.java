@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -74,6 +75,32 @@ final class AckedWriter {
   /** Lets the next writer run (a stop file left by the last one would end it at once). */
   void allow() {
     PodExec.sh(admin, namespace, pod, Duration.ofSeconds(10), "rm -f /tmp/stop");
+  }
+
+  /**
+   * When the writer's first write after a fault was acknowledged: the first acknowledged row issued
+   * once the fault was in place ({@code struckMillis}) and after the first refused attempt since
+   * the fault ({@code faultMillis}), if there was one. A row the old server still took while the
+   * fault was on its way (a signal being sent, a deleted Pod's server shutting down) is no
+   * recovery.
+   */
+  static OptionalLong firstAckAfter(String out, long faultMillis, long struckMillis) {
+    List<Ack> acks = acks(out);
+    int lastBefore =
+        acks.stream()
+            .filter(a -> a.startedMillis() < faultMillis)
+            .mapToInt(Ack::id)
+            .max()
+            .orElse(Integer.MIN_VALUE);
+    int firstRefused =
+        RealNodePods.numbered(out, "fail").stream()
+            .filter(id -> id > lastBefore)
+            .min(Integer::compare)
+            .orElse(lastBefore);
+    return acks.stream()
+        .filter(a -> a.startedMillis() >= struckMillis && a.id() > firstRefused)
+        .mapToLong(Ack::ackedMillis)
+        .findFirst();
   }
 
   /** The acknowledged rows in a writer's output, in the order they were written. */

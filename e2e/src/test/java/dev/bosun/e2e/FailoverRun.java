@@ -70,6 +70,7 @@ final class FailoverRun {
     long atFault = db.count();
     long faultMillis = System.currentTimeMillis();
     fault.inject(admin, node, namespace, primary, container);
+    long struckMillis = System.currentTimeMillis();
     String note = "";
     try {
       // Counted through the primary Service like the writer's rows: writes flow again.
@@ -90,10 +91,9 @@ final class FailoverRun {
     Set<Integer> lost = new HashSet<>(acked);
     lost.removeAll(db.storedIds());
     double seconds =
-        AckedWriter.acks(out).stream()
-            .filter(a -> a.startedMillis() >= faultMillis)
+        AckedWriter.firstAckAfter(out, faultMillis, struckMillis).stream()
+            .mapToDouble(at -> (at - faultMillis) / 1000.0)
             .findFirst()
-            .map(a -> (a.ackedMillis() - faultMillis) / 1000.0)
             .orElse(Double.NaN);
     return new Row(fault, run, seconds, acked.size(), lost.size(), primary, db.primary(), note);
   }
