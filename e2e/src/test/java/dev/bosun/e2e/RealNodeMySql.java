@@ -89,6 +89,25 @@ final class RealNodeMySql {
   /** Prints the cluster's status and the MySQL operator's Pods, for a failure's reader. */
   void explain() {
     System.err.println("[e2e] MySQLCluster " + name + " status: " + status());
+    // Where the primary Service sends connections: the role labels and the endpoints they make.
+    admin
+        .pods()
+        .inNamespace(namespace)
+        .withLabel("app.kubernetes.io/instance", name)
+        .list()
+        .getItems()
+        .forEach(
+            p ->
+                System.err.println(
+                    "[e2e] "
+                        + p.getMetadata().getName()
+                        + " labels "
+                        + p.getMetadata().getLabels()));
+    System.err.println(
+        "[e2e] "
+            + primaryHost()
+            + " endpoints: "
+            + admin.endpoints().inNamespace(namespace).withName(primaryHost()).get());
     platform.pods("mysql").forEach(platform::describe);
   }
 
