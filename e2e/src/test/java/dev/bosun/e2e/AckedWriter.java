@@ -47,6 +47,8 @@ final class AckedWriter {
    */
   CompletableFuture<PodExec.Result> start(int first, int attempts, Duration limit) {
     // /bin/date is coreutils: the workloads image's busybox date (first on PATH) has no %N.
+    // timeout: the client's --connect-timeout does not cover a statement already sent, and one
+    // sent to a server that then freezes would hold the writer until the server resumes.
     String script =
         "i="
             + first
@@ -57,7 +59,7 @@ final class AckedWriter {
             + " ));"
             + " while [ $i -lt $last ] && [ $(date +%s) -lt $end ] && [ ! -f /tmp/stop ]; do"
             + " s=$(/bin/date +%s%3N);"
-            + " if mariadb -h "
+            + " if timeout 5 mariadb -h "
             + host
             + " -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=2"
             + " -e \"INSERT INTO app.t VALUES ($i)\" >/dev/null 2>&1;"
