@@ -219,7 +219,7 @@ public final class PlatformRun {
    * and SIGTERM, which then never reach the JVM: Ctrl-C would do nothing. Take them back.
    */
   @SuppressWarnings("restriction")
-  private static void takeBackStopSignals() {
+  static void takeBackStopSignals() {
     sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> System.exit(130));
     sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> System.exit(143));
   }

@@ -8,19 +8,14 @@ import dev.bosun.common.testing.RealNodeExtension;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,6 +36,8 @@ class RealNodeMySqlIT {
   private static final String NS = "db-team";
   private static RealNodePlatform platform;
   private static KubernetesClient admin;
+  private static RealNodeMySql db;
+  private static AckedWriter writer;
 
   @BeforeAll
   static void install() {
@@ -51,59 +48,34 @@ class RealNodeMySqlIT {
         .node()
         .tagImage(platform.cluster().node().workloadsImage(), RealNodeSamples.MARIADB_IMAGE);
     RealNodePods.namespace(admin, NS, Map.of());
+    db = new RealNodeMySql(platform, NS, "db", "writer");
+    writer = db.writer();
   }
 
   @Test
   void hungThenCrashLoopingPrimaryFailOverAndEveryAcknowledgedRowSurvives() {
-    admin
-        .resource(
-            Serialization.unmarshal(
-                """
-                apiVersion: mysql.bosun.dev/v1alpha1
-                kind: MySQLCluster
-                metadata: {name: db, namespace: %s}
-                spec:
-                  replicas: 3
-                  flavour: MariaDB
-                  version: "10.11"
-                  image: %s
-                  storage: {size: 512Mi}
-                  failover: {primaryUnavailableSeconds: 10}
-                """
-                    .formatted(NS, RealNodeSamples.MARIADB_IMAGE),
-                GenericKubernetesResource.class))
-        .create();
-    await("MySQLCluster db Ready with three MariaDB containers")
-        .atMost(Duration.ofMinutes(6))
-        .pollInterval(Duration.ofSeconds(2))
-        .until(() -> Resources.ready(cluster()) && readyPods() == 3);
-    String primary = String.valueOf(status().get("primary"));
+    db.create(3, "512Mi", "  failover: {primaryUnavailableSeconds: 10}\n");
+    db.awaitReady(3, Duration.ofMinutes(6));
+    String primary = db.primary();
 
-    RealNodePods.run(
-        admin,
-        NS,
-        RealNodePods.shell(
-            "writer",
-            platform.cluster().node().workloadsImage(),
-            Map.of("ROOT_PASSWORD", rootPassword())));
-    sql("CREATE DATABASE IF NOT EXISTS app; CREATE TABLE IF NOT EXISTS app.t (id INT PRIMARY KEY)");
+    db.startClient();
+    db.sql(AckedWriter.SCHEMA);
 
     CompletableFuture<PodExec.Result> writes = writer(0);
     await("some acknowledged rows before the kill")
         .atMost(Duration.ofMinutes(1))
-        .until(() -> count() > 20);
+        .until(() -> db.count() > 20);
 
     Instant hung = Instant.now();
-    String oldContainer = containerId(primary);
+    String oldContainer = db.containerId(primary);
     platform.cluster().node().pauseContainer(oldContainer);
     try {
       await("a new primary reached through db-primary")
           .atMost(Duration.ofMinutes(4))
           .pollInterval(Duration.ofSeconds(1))
-          .until(() -> !primary.equals(String.valueOf(status().get("primary"))) && count() > 0);
+          .until(() -> !primary.equals(db.primary()) && db.count() > 0);
     } catch (org.awaitility.core.ConditionTimeoutException e) {
-      System.err.println("[e2e] MySQLCluster status: " + status());
-      platform.pods("mysql").forEach(platform::describe);
+      db.explain();
       throw e;
     }
     long seconds = Duration.between(hung, Instant.now()).toSeconds();
@@ -111,38 +83,28 @@ class RealNodeMySqlIT {
     // container on its data, and it must come back as a read-only member.
     platform.cluster().node().killContainer(oldContainer);
     // Let the writer go on through the same Service name after the failover.
-    long after = count();
+    long after = db.count();
     await("the writer to write through the new primary")
         .atMost(Duration.ofMinutes(1))
-        .until(() -> count() > after + 20);
-    PodExec.sh(admin, NS, "writer", Duration.ofSeconds(10), "touch /tmp/stop");
+        .until(() -> db.count() > after + 20);
+    writer.stop();
     String out = writes.join().stdout();
     await("the cluster Ready again, the old primary back as a read-only member")
         .atMost(Duration.ofMinutes(4))
         .pollInterval(Duration.ofSeconds(2))
-        .until(() -> Resources.ready(cluster()) && readyPods() == 3);
-    assertThat(
-            PodExec.sh(
-                    admin,
-                    NS,
-                    "writer",
-                    Duration.ofSeconds(30),
-                    "mariadb -h "
-                        + primary
-                        + ".db-headless -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=3 -N -e 'SELECT @@read_only'")
-                .stdout()
-                .trim())
+        .until(() -> db.ready(3));
+    assertThat(db.sql(primary + ".db-headless", "SELECT @@read_only").trim())
         .as("the old primary is read-only")
         .isEqualTo("1");
     Set<Integer> acked = RealNodePods.numbered(out, "ack");
-    Set<Integer> stored = storedIds();
+    Set<Integer> stored = db.storedIds();
     Set<Integer> lost = new HashSet<>(acked);
     lost.removeAll(stored);
     System.err.printf(
         "[e2e] MariaDB primary %s hung: new primary %s after %d s; %d rows acknowledged,"
             + " %d failed attempts, %d lost%n",
         primary,
-        status().get("primary"),
+        db.primary(),
         seconds,
         acked.size(),
         RealNodePods.numbered(out, "fail").size(),
@@ -151,28 +113,28 @@ class RealNodeMySqlIT {
 
     // Now the new primary's container is killed every time the kubelet restarts it (a crash
     // loop): the kubelet's back-off keeps it down, the operator fails over again.
-    String second = String.valueOf(status().get("primary"));
-    PodExec.sh(admin, NS, "writer", Duration.ofSeconds(10), "rm -f /tmp/stop");
+    String second = db.primary();
+    writer.allow();
     CompletableFuture<PodExec.Result> more = writer(100_000);
-    long before = count();
+    long before = db.count();
     await("acknowledged rows before the crash loop")
         .atMost(Duration.ofMinutes(1))
-        .until(() -> count() > before + 20);
+        .until(() -> db.count() > before + 20);
     Instant crashing = Instant.now();
     int kills = crashLoopUntilFailover(second, Duration.ofMinutes(4));
     long crashSeconds = Duration.between(crashing, Instant.now()).toSeconds();
-    long afterCrash = count();
+    long afterCrash = db.count();
     await("the writer to write through the third primary")
         .atMost(Duration.ofMinutes(1))
-        .until(() -> count() > afterCrash + 20);
-    PodExec.sh(admin, NS, "writer", Duration.ofSeconds(10), "touch /tmp/stop");
+        .until(() -> db.count() > afterCrash + 20);
+    writer.stop();
     String moreOut = more.join().stdout();
     await("the cluster Ready again after the crash loop ended")
         .atMost(Duration.ofMinutes(5))
         .pollInterval(Duration.ofSeconds(2))
-        .until(() -> Resources.ready(cluster()) && readyPods() == 3);
+        .until(() -> db.ready(3));
     Set<Integer> ackedMore = RealNodePods.numbered(moreOut, "ack");
-    Set<Integer> storedMore = storedIds();
+    Set<Integer> storedMore = db.storedIds();
     Set<Integer> lostMore = new HashSet<>(ackedMore);
     lostMore.removeAll(storedMore);
     System.err.printf(
@@ -180,7 +142,7 @@ class RealNodeMySqlIT {
             + " acknowledged, %d failed attempts, %d lost%n",
         second,
         kills,
-        status().get("primary"),
+        db.primary(),
         crashSeconds,
         ackedMore.size(),
         RealNodePods.numbered(moreOut, "fail").size(),
@@ -203,11 +165,11 @@ class RealNodeMySqlIT {
           .until(
               () -> {
                 killIfRunning(pod, lastKilled, kills);
-                return !pod.equals(String.valueOf(status().get("primary")));
+                return !pod.equals(db.primary());
               });
     } catch (org.awaitility.core.ConditionTimeoutException e) {
-      System.err.println("[e2e] MySQLCluster status after " + kills + " kills: " + status());
-      platform.pods("mysql").forEach(platform::describe);
+      System.err.println("[e2e] " + kills + " kills");
+      db.explain();
       throw e;
     }
     return kills.get();
@@ -235,49 +197,23 @@ class RealNodeMySqlIT {
    * bounded: 3000 inserts or 4 minutes, stops early when /tmp/stop appears.
    */
   private CompletableFuture<PodExec.Result> writer(int first) {
-    return CompletableFuture.supplyAsync(
-        () ->
-            PodExec.sh(
-                admin,
-                NS,
-                "writer",
-                Duration.ofMinutes(5),
-                "i="
-                    + first
-                    + "; last=$((i + 3000)); end=$(( $(date +%s) + 240 ));"
-                    + " while [ $i -lt $last ] && [ $(date +%s) -lt $end ] && [ ! -f /tmp/stop ]; do"
-                    + " if mariadb -h db-primary -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=2"
-                    + " -e \"INSERT INTO app.t VALUES ($i)\" >/dev/null 2>&1; then echo ack $i;"
-                    + " else echo fail $i; sleep 0.2; fi; i=$((i+1)); done; echo done"));
-  }
-
-  private Set<Integer> storedIds() {
-    Set<Integer> stored = new HashSet<>();
-    Matcher m = Pattern.compile("(?m)^(\\d+)$").matcher(sql("SELECT id FROM app.t"));
-    while (m.find()) {
-      stored.add(Integer.parseInt(m.group(1)));
-    }
-    return stored;
+    return writer.start(first, 3000, Duration.ofMinutes(4));
   }
 
   @Test
   void aBackupOnTheOperatorsVolumeIsRestoredIntoANewCluster() {
     // With the metrics sidecar on: Debian's mysqld_exporter from the node's workloads image, as
     // the user the operator's init script creates in a fresh data directory.
-    cluster(
-        "shop",
-        1,
-        "  metrics: {enabled: true, image: %s, command: [/usr/bin/prometheus-mysqld-exporter]}\n"
-            .formatted(RealNodeSamples.MARIADB_IMAGE));
-    awaitReady("shop", 1);
-    String password = rootPassword("shop");
-    RealNodePods.run(
-        admin,
-        NS,
-        RealNodePods.shell(
-            "shop-client",
-            platform.cluster().node().workloadsImage(),
-            Map.of("ROOT_PASSWORD", password)));
+    RealNodeMySql shop =
+        new RealNodeMySql(platform, NS, "shop", "shop-client")
+            .create(
+                1,
+                "256Mi",
+                "  metrics: {enabled: true, image: %s, command: [/usr/bin/prometheus-mysqld-exporter]}\n"
+                    .formatted(RealNodeSamples.MARIADB_IMAGE));
+    shop.awaitReady(1, Duration.ofMinutes(6));
+    String password = shop.rootPassword();
+    shop.startClient();
     assertThat(scrapeExporter("shop-0"))
         .as("the exporter sidecar of shop-0, scraped from another Pod")
         .contains("mysql_up 1")
@@ -319,13 +255,14 @@ class RealNodeMySqlIT {
     Map<String, Object> lastBackup = (Map<String, Object>) backupStatus.get("lastBackup");
     System.err.println("[e2e] MySQLBackup shop-nightly: " + lastBackup.get("location"));
 
-    cluster("shop-copy", 2, "  bootstrap: {fromBackup: {backupName: shop-nightly}}\n");
-    awaitReady("shop-copy", 2);
+    RealNodeMySql copy =
+        new RealNodeMySql(platform, NS, "shop-copy", "shop-client")
+            .create(2, "256Mi", "  bootstrap: {fromBackup: {backupName: shop-nightly}}\n");
+    copy.awaitReady(2, Duration.ofMinutes(6));
     String copied =
-        shopSql(
-            "shop-copy", rootPassword("shop-copy"), "SELECT COUNT(*), MAX(item) FROM shop.orders");
+        shopSql("shop-copy", copy.rootPassword(), "SELECT COUNT(*), MAX(item) FROM shop.orders");
     assertThat(copied).as("rows in the restored cluster").isEqualTo("200\titem-99");
-    assertThat(String.valueOf(status("shop-copy").get("restoredFrom")))
+    assertThat(String.valueOf(copy.status().get("restoredFrom")))
         .as("the restored cluster names its source")
         .contains("shop");
   }
@@ -363,124 +300,7 @@ class RealNodeMySqlIT {
     return r.stdout().trim() + r.stderr().trim();
   }
 
-  /** Creates a MariaDB MySQLCluster of {@code replicas} from the node's workloads image. */
-  private void cluster(String name, int replicas, String extraSpec) {
-    admin
-        .resource(
-            Serialization.unmarshal(
-                """
-                apiVersion: mysql.bosun.dev/v1alpha1
-                kind: MySQLCluster
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  replicas: %d
-                  flavour: MariaDB
-                  version: "10.11"
-                  image: %s
-                  storage: {size: 256Mi}
-                %s"""
-                    .formatted(name, NS, replicas, RealNodeSamples.MARIADB_IMAGE, extraSpec),
-                GenericKubernetesResource.class))
-        .create();
-  }
-
-  private void awaitReady(String name, int replicas) {
-    try {
-      await("MySQLCluster " + name + " Ready with " + replicas + " MariaDB containers")
-          .atMost(Duration.ofMinutes(6))
-          .pollInterval(Duration.ofSeconds(2))
-          .until(
-              () ->
-                  Resources.ready(
-                          Resources.get(
-                              admin, "mysql.bosun.dev/v1alpha1", "MySQLCluster", NS, name))
-                      && readyPods(name) == replicas);
-    } catch (org.awaitility.core.ConditionTimeoutException e) {
-      System.err.println("[e2e] MySQLCluster " + name + " status: " + status(name));
-      platform.pods("mysql").forEach(platform::describe);
-      throw e;
-    }
-  }
-
   private GenericKubernetesResource backup(String name) {
-    return Resources.get(admin, "mysql.bosun.dev/v1alpha1", "MySQLBackup", NS, name);
-  }
-
-  private long count() {
-    String out = sql("SELECT COUNT(*) FROM app.t").trim();
-    return out.matches("\\d+") ? Long.parseLong(out) : -1;
-  }
-
-  /** Runs SQL through the primary Service from the writer Pod; the output without headers. */
-  private String sql(String statements) {
-    return PodExec.sh(
-            admin,
-            NS,
-            "writer",
-            Duration.ofSeconds(30),
-            "mariadb -h db-primary -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=3 -N -e '"
-                + statements
-                + "'")
-        .stdout();
-  }
-
-  private String containerId(String pod) {
-    Pod p = admin.pods().inNamespace(NS).withName(pod).get();
-    return p.getStatus()
-        .getContainerStatuses()
-        .get(0)
-        .getContainerID()
-        .replaceFirst("^containerd://", "");
-  }
-
-  private GenericKubernetesResource cluster() {
-    return Resources.get(admin, "mysql.bosun.dev/v1alpha1", "MySQLCluster", NS, "db");
-  }
-
-  private Map<String, Object> status() {
-    return status("db");
-  }
-
-  @SuppressWarnings("unchecked")
-  private Map<String, Object> status(String name) {
-    Object status =
-        Resources.get(admin, "mysql.bosun.dev/v1alpha1", "MySQLCluster", NS, name)
-            .getAdditionalProperties()
-            .get("status");
-    return status instanceof Map<?, ?> ? (Map<String, Object>) status : Map.of();
-  }
-
-  private long readyPods() {
-    return readyPods("db");
-  }
-
-  private long readyPods(String instance) {
-    return admin
-        .pods()
-        .inNamespace(NS)
-        .withLabel("app.kubernetes.io/instance", instance)
-        .list()
-        .getItems()
-        .stream()
-        .filter(RealNodePods::ready)
-        .count();
-  }
-
-  private String rootPassword() {
-    return rootPassword("db");
-  }
-
-  private String rootPassword(String cluster) {
-    return new String(
-        Base64.getDecoder()
-            .decode(
-                admin
-                    .secrets()
-                    .inNamespace(NS)
-                    .withName(cluster + "-root")
-                    .get()
-                    .getData()
-                    .get("password")),
-        StandardCharsets.UTF_8);
+    return Resources.get(admin, RealNodeMySql.API, "MySQLBackup", NS, name);
   }
 }

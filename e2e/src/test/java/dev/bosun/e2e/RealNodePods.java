@@ -73,10 +73,13 @@ final class RealNodePods {
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
-  /** The numbers of the output lines "{@code word} N" (a shell writer's "ack 17", "fail 18"). */
+  /**
+   * The numbers of the output lines "{@code word} N" (a shell writer's "ack 17", "fail 18"), which
+   * may carry more fields after N ("ack 17 1764237600123 1764237600150").
+   */
   static Set<Integer> numbered(String out, String word) {
     Set<Integer> set = new HashSet<>();
-    Matcher m = Pattern.compile("(?m)^" + word + " (\\d+)$").matcher(out);
+    Matcher m = Pattern.compile("(?m)^" + word + " (\\d+)(?: [^\\n]*)?$").matcher(out);
     while (m.find()) {
       set.add(Integer.parseInt(m.group(1)));
     }

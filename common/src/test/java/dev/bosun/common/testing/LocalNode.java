@@ -218,8 +218,23 @@ public final class LocalNode implements AutoCloseable {
    * status without its {@code containerd://} prefix.
    */
   public void killContainer(String containerId) {
+    signalContainer(containerId, "SIGKILL");
+  }
+
+  /**
+   * Sends {@code signal} (SIGKILL, SIGSTOP, SIGCONT...) to a container's main process from the
+   * host: inside the container that process is PID 1, which ignores SIGKILL and SIGSTOP sent from
+   * its own PID namespace. Unlike {@link #pauseContainer}, SIGSTOP stops only that process, as a
+   * stopped server would be.
+   */
+  public void signalContainer(String containerId, String signal) {
     Shell.run(
-        "ctr --address " + socket + " -n k8s.io tasks kill -s SIGKILL " + Shell.quote(containerId));
+        "ctr --address "
+            + socket
+            + " -n k8s.io tasks kill -s "
+            + Shell.quote(signal)
+            + " "
+            + Shell.quote(containerId));
   }
 
   /**

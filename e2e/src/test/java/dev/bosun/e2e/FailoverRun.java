@@ -1,0 +1,100 @@
+package dev.bosun.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.testing.LocalNode;
+import dev.bosun.common.testing.PodExec;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * One fault of a benchmark on the real node: a writer through the primary Service, the fault, the
+ * time to the first write acknowledged after it, and the acknowledged rows checked on the final
+ * primary once the cluster is Ready again.
+ */
+final class FailoverRun {
+
+  /**
+   * One run's figures; {@code seconds} is NaN when no write issued after the fault was
+   * acknowledged.
+   */
+  record Row(
+      PrimaryFault fault,
+      int run,
+      double seconds,
+      int acknowledged,
+      int lost,
+      String primaryBefore,
+      String primaryAfter,
+      String note) {}
+
+  /** Rows the writer acknowledges before the fault strikes: writes are flowing. */
+  private static final int WARM_UP_ROWS = 20;
+
+  /** Bounds on one writer: far more inserts than one run makes, and a few minutes. */
+  private static final int ATTEMPTS = 20_000;
+
+  private static final Duration WRITER_LIMIT = Duration.ofMinutes(6);
+  private static final Duration RECOVERY_LIMIT = Duration.ofMinutes(4);
+  private static final Duration READY_LIMIT = Duration.ofMinutes(6);
+
+  private final KubernetesClient admin;
+  private final LocalNode node;
+  private final String namespace;
+  private final RealNodeMySql db;
+  private final AckedWriter writer;
+
+  FailoverRun(RealNodePlatform platform, String namespace, RealNodeMySql db) {
+    this.admin = platform.admin();
+    this.node = platform.cluster().node();
+    this.namespace = namespace;
+    this.db = db;
+    this.writer = db.writer();
+  }
+
+  /** Strikes the primary with {@code fault}; the writer numbers its rows from {@code firstId}. */
+  Row measure(PrimaryFault fault, int run, int firstId) {
+    db.awaitReady(3, READY_LIMIT);
+    String primary = db.primary();
+    String container = db.containerId(primary);
+    writer.allow();
+    CompletableFuture<PodExec.Result> writes = writer.start(firstId, ATTEMPTS, WRITER_LIMIT);
+    long before = db.count();
+    await("rows acknowledged before the fault")
+        .atMost(Duration.ofMinutes(1))
+        .until(() -> db.count() > before + WARM_UP_ROWS);
+    long atFault = db.count();
+    long faultMillis = System.currentTimeMillis();
+    fault.inject(admin, node, namespace, primary, container);
+    long struckMillis = System.currentTimeMillis();
+    String note = "";
+    try {
+      // Counted through the primary Service like the writer's rows: writes flow again.
+      await("writes acknowledged after the fault")
+          .atMost(RECOVERY_LIMIT)
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> db.count() > atFault + WARM_UP_ROWS);
+    } catch (ConditionTimeoutException e) {
+      note = "no writes within " + RECOVERY_LIMIT.toMinutes() + " min";
+      db.explain();
+    } finally {
+      fault.undo(node, container);
+      writer.stop();
+    }
+    String out = writes.join().stdout();
+    db.awaitReady(3, READY_LIMIT);
+    Set<Integer> acked = RealNodePods.numbered(out, "ack");
+    Set<Integer> lost = new HashSet<>(acked);
+    lost.removeAll(db.storedIds());
+    double seconds =
+        AckedWriter.firstAckAfter(out, faultMillis, struckMillis).stream()
+            .mapToDouble(at -> (at - faultMillis) / 1000.0)
+            .findFirst()
+            .orElse(Double.NaN);
+    return new Row(fault, run, seconds, acked.size(), lost.size(), primary, db.primary(), note);
+  }
+}

@@ -1,0 +1,221 @@
+package dev.bosun.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.testing.PodExec;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A MariaDB MySQLCluster run by the MySQL operator on the real node, as its user sees it: its
+ * status and Pods, and SQL from a client Pod (the node's workloads image, the root password in its
+ * environment) through the cluster's Services.
+ */
+final class RealNodeMySql {
+
+  static final String API = "mysql.bosun.dev/v1alpha1";
+
+  private final RealNodePlatform platform;
+  private final KubernetesClient admin;
+  private final String namespace;
+  private final String name;
+  private final String client;
+
+  /** The cluster {@code name} in {@code namespace}, reached from the Pod {@code client}. */
+  RealNodeMySql(RealNodePlatform platform, String namespace, String name, String client) {
+    this.platform = platform;
+    this.admin = platform.admin();
+    this.namespace = namespace;
+    this.name = name;
+    this.client = client;
+  }
+
+  /** Creates the cluster: MariaDB 10.11 from the node's workloads image, plus spec lines. */
+  RealNodeMySql create(int replicas, String storage, String extraSpec) {
+    admin
+        .resource(
+            Serialization.unmarshal(
+                """
+                apiVersion: mysql.bosun.dev/v1alpha1
+                kind: MySQLCluster
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  replicas: %d
+                  flavour: MariaDB
+                  version: "10.11"
+                  image: %s
+                  storage: {size: %s}
+                %s"""
+                    .formatted(
+                        name,
+                        namespace,
+                        replicas,
+                        RealNodeSamples.MARIADB_IMAGE,
+                        storage,
+                        extraSpec),
+                GenericKubernetesResource.class))
+        .create();
+    return this;
+  }
+
+  /** Waits until the cluster is Ready with {@code replicas} ready Pods; explains a timeout. */
+  void awaitReady(int replicas, Duration limit) {
+    try {
+      await("MySQLCluster " + name + " Ready with " + replicas + " MariaDB containers")
+          .atMost(limit)
+          .pollInterval(Duration.ofSeconds(2))
+          .until(() -> ready(replicas));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      explain();
+      throw e;
+    }
+  }
+
+  /** True when the cluster is Ready for its generation and {@code replicas} Pods are ready. */
+  boolean ready(int replicas) {
+    return Resources.ready(resource()) && readyPods() == replicas;
+  }
+
+  /** Prints the cluster's status and the MySQL operator's Pods, for a failure's reader. */
+  void explain() {
+    System.err.println("[e2e] MySQLCluster " + name + " status: " + status());
+    // Where the primary Service sends connections: the role labels and the endpoints they make.
+    admin
+        .pods()
+        .inNamespace(namespace)
+        .withLabel("app.kubernetes.io/instance", name)
+        .list()
+        .getItems()
+        .forEach(
+            p ->
+                System.err.println(
+                    "[e2e] "
+                        + p.getMetadata().getName()
+                        + " labels "
+                        + p.getMetadata().getLabels()));
+    System.err.println(
+        "[e2e] "
+            + primaryHost()
+            + " endpoints: "
+            + admin.endpoints().inNamespace(namespace).withName(primaryHost()).get());
+    platform.pods("mysql").forEach(platform::describe);
+  }
+
+  /** Starts the client Pod with the cluster's root password in $ROOT_PASSWORD. */
+  void startClient() {
+    RealNodePods.run(
+        admin,
+        namespace,
+        RealNodePods.shell(
+            client,
+            platform.cluster().node().workloadsImage(),
+            Map.of("ROOT_PASSWORD", rootPassword())));
+  }
+
+  GenericKubernetesResource resource() {
+    return Resources.get(admin, API, "MySQLCluster", namespace, name);
+  }
+
+  @SuppressWarnings("unchecked")
+  Map<String, Object> status() {
+    Object status = resource().getAdditionalProperties().get("status");
+    return status instanceof Map<?, ?> ? (Map<String, Object>) status : Map.of();
+  }
+
+  /** The Pod the status names as primary ("null" before there is one). */
+  String primary() {
+    return String.valueOf(status().get("primary"));
+  }
+
+  long readyPods() {
+    return admin
+        .pods()
+        .inNamespace(namespace)
+        .withLabel("app.kubernetes.io/instance", name)
+        .list()
+        .getItems()
+        .stream()
+        .filter(RealNodePods::ready)
+        .count();
+  }
+
+  String rootPassword() {
+    return new String(
+        Base64.getDecoder()
+            .decode(
+                admin
+                    .secrets()
+                    .inNamespace(namespace)
+                    .withName(name + "-root")
+                    .get()
+                    .getData()
+                    .get("password")),
+        StandardCharsets.UTF_8);
+  }
+
+  /** The id of {@code pod}'s MariaDB container for the node's containerd (no scheme prefix). */
+  String containerId(String pod) {
+    Pod p = admin.pods().inNamespace(namespace).withName(pod).get();
+    return p.getStatus()
+        .getContainerStatuses()
+        .get(0)
+        .getContainerID()
+        .replaceFirst("^containerd://", "");
+  }
+
+  /** The primary Service's host name. */
+  String primaryHost() {
+    return name + "-primary";
+  }
+
+  /** Runs SQL through the primary Service from the client Pod; the output without headers. */
+  String sql(String statements) {
+    return sql(primaryHost(), statements);
+  }
+
+  /** Runs SQL on {@code host} from the client Pod; the output without headers. */
+  String sql(String host, String statements) {
+    return PodExec.sh(
+            admin,
+            namespace,
+            client,
+            Duration.ofSeconds(30),
+            "mariadb -h "
+                + host
+                + " -uroot -p\"$ROOT_PASSWORD\" --connect-timeout=3 -N -e '"
+                + statements
+                + "'")
+        .stdout();
+  }
+
+  /** The rows of {@link AckedWriter#TABLE} the primary has, or -1 when it does not answer. */
+  long count() {
+    String out = sql("SELECT COUNT(*) FROM " + AckedWriter.TABLE).trim();
+    return out.matches("\\d+") ? Long.parseLong(out) : -1;
+  }
+
+  /** The ids of {@link AckedWriter#TABLE} on the primary. */
+  Set<Integer> storedIds() {
+    Set<Integer> stored = new HashSet<>();
+    Matcher m = Pattern.compile("(?m)^(\\d+)$").matcher(sql("SELECT id FROM " + AckedWriter.TABLE));
+    while (m.find()) {
+      stored.add(Integer.parseInt(m.group(1)));
+    }
+    return stored;
+  }
+
+  /** A writer of numbered rows through the primary Service, in the client Pod. */
+  AckedWriter writer() {
+    return new AckedWriter(admin, namespace, client, primaryHost());
+  }
+}
