@@ -30,7 +30,23 @@ final class FailoverRun {
       int lost,
       String primaryBefore,
       String primaryAfter,
-      String note) {}
+      String note) {
+
+    /** The row as a person reads it in the benchmark's progress output. */
+    String sentence() {
+      return String.format(
+          "%s, run %d: first acknowledged write after %s; %d acknowledged, %d lost; primary %s"
+              + " -> %s%s",
+          fault.label(),
+          run,
+          Double.isNaN(seconds) ? "none" : String.format("%.1f s", seconds),
+          acknowledged,
+          lost,
+          primaryBefore,
+          primaryAfter,
+          note == null || note.isEmpty() ? "" : " (" + note + ")");
+    }
+  }
 
   /** Rows the writer acknowledges before the fault strikes: writes are flowing. */
   private static final int WARM_UP_ROWS = 20;

@@ -61,7 +61,7 @@ public final class MySqlNodeFailoverBenchmark {
           id += 100_000;
           FailoverRun.Row row = bench.measure(fault, run, id);
           rows.add(row);
-          System.out.println("[bench] " + row);
+          System.out.println("[bench] " + row.sentence());
         }
       }
     } catch (RuntimeException e) {
