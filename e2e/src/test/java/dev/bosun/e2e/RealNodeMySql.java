@@ -90,12 +90,7 @@ final class RealNodeMySql {
   void explain() {
     System.err.println("[e2e] MySQLCluster " + name + " status: " + status());
     // Where the primary Service sends connections: the role labels and the endpoints they make.
-    admin
-        .pods()
-        .inNamespace(namespace)
-        .withLabel("app.kubernetes.io/instance", name)
-        .list()
-        .getItems()
+    members()
         .forEach(
             p ->
                 System.err.println(
@@ -109,6 +104,39 @@ final class RealNodeMySql {
             + " endpoints: "
             + admin.endpoints().inNamespace(namespace).withName(primaryHost()).get());
     platform.pods("mysql").forEach(platform::describe);
+    members().forEach(this::printServerLogs);
+  }
+
+  private java.util.List<Pod> members() {
+    return admin
+        .pods()
+        .inNamespace(namespace)
+        .withLabel("app.kubernetes.io/instance", name)
+        .list()
+        .getItems();
+  }
+
+  /**
+   * The last lines of a member's MariaDB log, and of its previous container's when it restarted:
+   * crash recovery and replication errors are told there, nowhere else.
+   */
+  private void printServerLogs(Pod member) {
+    String pod = member.getMetadata().getName();
+    for (boolean previous : new boolean[] {true, false}) {
+      try {
+        var container = admin.pods().inNamespace(namespace).withName(pod).inContainer("mysql");
+        String log =
+            previous
+                ? container.terminated().tailingLines(40).getLog()
+                : container.tailingLines(40).getLog();
+        System.err.println(
+            "[e2e] ----- " + pod + (previous ? " (previous container)" : "") + " log -----");
+        System.err.println(log);
+      } catch (RuntimeException e) {
+        System.err.println(
+            "[e2e] no " + (previous ? "previous " : "") + "log of " + pod + ": " + e.getMessage());
+      }
+    }
   }
 
   /** Starts the client Pod with the cluster's root password in $ROOT_PASSWORD. */

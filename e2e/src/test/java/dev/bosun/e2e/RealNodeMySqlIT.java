@@ -89,10 +89,8 @@ class RealNodeMySqlIT {
         .until(() -> db.count() > after + 20);
     writer.stop();
     String out = writes.join().stdout();
-    await("the cluster Ready again, the old primary back as a read-only member")
-        .atMost(Duration.ofMinutes(4))
-        .pollInterval(Duration.ofSeconds(2))
-        .until(() -> db.ready(3));
+    // The old primary back as a read-only member.
+    db.awaitReady(3, Duration.ofMinutes(4));
     assertThat(db.sql(primary + ".db-headless", "SELECT @@read_only").trim())
         .as("the old primary is read-only")
         .isEqualTo("1");
@@ -129,10 +127,7 @@ class RealNodeMySqlIT {
         .until(() -> db.count() > afterCrash + 20);
     writer.stop();
     String moreOut = more.join().stdout();
-    await("the cluster Ready again after the crash loop ended")
-        .atMost(Duration.ofMinutes(5))
-        .pollInterval(Duration.ofSeconds(2))
-        .until(() -> db.ready(3));
+    db.awaitReady(3, Duration.ofMinutes(5));
     Set<Integer> ackedMore = RealNodePods.numbered(moreOut, "ack");
     Set<Integer> storedMore = db.storedIds();
     Set<Integer> lostMore = new HashSet<>(ackedMore);
