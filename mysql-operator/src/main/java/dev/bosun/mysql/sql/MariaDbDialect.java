@@ -80,6 +80,8 @@ public final class MariaDbDialect implements SqlDialect {
         "SET GLOBAL rpl_semi_sync_master_enabled=OFF",
         "SET GLOBAL read_only=ON",
         "SET GLOBAL gtid_slave_pos=@@GLOBAL.gtid_binlog_pos",
+        // Also for members started before the net timeout was 4 s: it applies from START SLAVE.
+        "SET GLOBAL slave_net_timeout=" + RECEIVER_NET_TIMEOUT_SECONDS,
         "CHANGE MASTER TO MASTER_HOST="
             + quote(host)
             + ", MASTER_PORT="
@@ -88,7 +90,9 @@ public final class MariaDbDialect implements SqlDialect {
             + quote(user)
             + ", MASTER_PASSWORD="
             + quote(password)
-            + ", MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1",
+            // A heartbeat every second when the binlog is idle: a receiver that heard nothing
+            // for the net timeout (4 s) drops the connection (see baseConfig).
+            + ", MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1, MASTER_HEARTBEAT_PERIOD=1",
         "SET GLOBAL rpl_semi_sync_slave_enabled=ON",
         "START SLAVE");
   }
@@ -306,10 +310,11 @@ public final class MariaDbDialect implements SqlDialect {
         "binlog-format=ROW",
         "gtid-strict-mode=ON",
         "skip-slave-start",
-        // A replica notices a silent source (a partition) within 10 s, heartbeats every 5 s: until
-        // then its receiver counts as connected, and the operator does not fail over while a
-        // replica still receives from the primary.
-        "slave-net-timeout=10",
+        // A receiver counts as connected (and its replica as a witness that the primary lives:
+        // no failover) only while it heard a heartbeat or an event within the last 4 s; a
+        // frozen or cut-off source is dropped then, well inside the shortest detection window.
+        // It also bounds how long STOP SLAVE waits on a receiver reconnecting to a silent host.
+        "slave-net-timeout=" + RECEIVER_NET_TIMEOUT_SECONDS,
         // Every member boots fenced; the operator decides who takes writes.
         "read-only=ON",
         // 1, not 0 or 2 in production: a crash must not lose a commit the binlog already has.

@@ -59,6 +59,7 @@ public final class MySql84Dialect implements SqlDialect {
         "STOP REPLICA",
         "SET GLOBAL rpl_semi_sync_source_enabled=OFF",
         "SET GLOBAL super_read_only=ON",
+        "SET GLOBAL replica_net_timeout=" + RECEIVER_NET_TIMEOUT_SECONDS,
         "CHANGE REPLICATION SOURCE TO SOURCE_HOST="
             + quote(host)
             + ", SOURCE_PORT="
@@ -68,7 +69,8 @@ public final class MySql84Dialect implements SqlDialect {
             + ", SOURCE_PASSWORD="
             + quote(password)
             // caching_sha2_password over a plain connection needs the source's public key.
-            + ", SOURCE_AUTO_POSITION=1, SOURCE_CONNECT_RETRY=1, GET_SOURCE_PUBLIC_KEY=1",
+            + ", SOURCE_AUTO_POSITION=1, SOURCE_CONNECT_RETRY=1, SOURCE_HEARTBEAT_PERIOD=1,"
+            + " GET_SOURCE_PUBLIC_KEY=1",
         "SET GLOBAL rpl_semi_sync_replica_enabled=ON",
         "START REPLICA");
   }
@@ -278,8 +280,8 @@ public final class MySql84Dialect implements SqlDialect {
         "gtid-mode=ON",
         "enforce-gtid-consistency=ON",
         "skip-replica-start=ON",
-        // A silent source is noticed within 10 s (see the MariaDB dialect).
-        "replica-net-timeout=10",
+        // A silent source is dropped after 4 s (see the MariaDB dialect).
+        "replica-net-timeout=" + RECEIVER_NET_TIMEOUT_SECONDS,
         "read-only=ON",
         "super-read-only=ON",
         "innodb-flush-log-at-trx-commit=1",

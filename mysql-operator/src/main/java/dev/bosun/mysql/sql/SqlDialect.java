@@ -14,6 +14,13 @@ public interface SqlDialect {
   /** The schema the operator keeps its own records in; backups and rebuilds leave it out. */
   String OPERATOR_SCHEMA = "bosun";
 
+  /**
+   * Seconds a replica's receiver waits on a silent source before it drops the connection (sources
+   * send a heartbeat every second): a receiver that counts as connected heard its source within
+   * this time, and a STOP of a receiver reconnecting to a silent host waits at most this long.
+   */
+  int RECEIVER_NET_TIMEOUT_SECONDS = 4;
+
   /** The flavour this dialect speaks to. */
   Flavour flavour();
 

@@ -132,7 +132,8 @@ public final class InstanceClient {
       execute(step, statements, timeout);
     }
 
-    private void execute(String step, List<String> statements, Duration bound)
+    /** Statements in order, each bounded by {@code bound} (one that may wait on the server). */
+    public void execute(String step, List<String> statements, Duration bound)
         throws InstanceException {
       try (Statement s = createStatement(step, bound)) {
         int n = 0;

@@ -405,7 +405,12 @@ public final class StepExecutor {
             // its applier would only fail, and with it every failover after the first.
             return;
           }
-          session.execute("failover-stop-receiving", statements);
+          // A receiver reconnecting to the silent old primary holds the STOP until its read
+          // times out: allow that, or the failover fails and waits a round.
+          session.execute(
+              "failover-stop-receiving",
+              statements,
+              timeout.plusSeconds(SqlDialect.RECEIVER_NET_TIMEOUT_SECONDS));
         }
       }
 

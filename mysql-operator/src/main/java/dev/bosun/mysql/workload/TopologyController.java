@@ -144,8 +144,11 @@ public final class TopologyController {
       Restorer restorer,
       Rebuilder rebuilder,
       RecordSink sink) {
+    // A primary that does not answer was already silent when the attempt began, a connect timeout
+    // before the observation ends: the detection window counts from then.
+    Instant asked = clock.instant();
     List<InstanceState> observed = observer.observe(addresses, record.primary());
-    Duration unreachableFor = unreachableFor(record.primary(), observed);
+    Duration unreachableFor = unreachableFor(record.primary(), observed, asked);
     TopologyInput input =
         new TopologyInput(
             desired.instances(),
@@ -264,7 +267,7 @@ public final class TopologyController {
         : new RestoreState(RestoreState.Phase.DONE, p.location());
   }
 
-  private Duration unreachableFor(String primary, List<InstanceState> observed) {
+  private Duration unreachableFor(String primary, List<InstanceState> observed, Instant asked) {
     boolean reachable =
         primary == null
             || observed.stream().anyMatch(i -> i.name().equals(primary) && i.reachable());
@@ -274,7 +277,7 @@ public final class TopologyController {
       return Duration.ZERO;
     }
     if (primaryUnreachableSince == null || !primary.equals(unreachablePrimary)) {
-      primaryUnreachableSince = clock.instant();
+      primaryUnreachableSince = asked;
       unreachablePrimary = primary;
     }
     return Duration.between(primaryUnreachableSince, clock.instant());

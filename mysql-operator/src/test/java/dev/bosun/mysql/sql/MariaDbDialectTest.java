@@ -18,9 +18,10 @@ class MariaDbDialectTest {
             "SET GLOBAL rpl_semi_sync_master_enabled=OFF",
             "SET GLOBAL read_only=ON",
             "SET GLOBAL gtid_slave_pos=@@GLOBAL.gtid_binlog_pos",
+            "SET GLOBAL slave_net_timeout=4",
             "CHANGE MASTER TO MASTER_HOST='db-0.db-headless.ns.svc', MASTER_PORT=3306,"
                 + " MASTER_USER='bosun_repl', MASTER_PASSWORD='pw', MASTER_USE_GTID=slave_pos,"
-                + " MASTER_CONNECT_RETRY=1",
+                + " MASTER_CONNECT_RETRY=1, MASTER_HEARTBEAT_PERIOD=1",
             "SET GLOBAL rpl_semi_sync_slave_enabled=ON",
             "START SLAVE");
   }
@@ -125,7 +126,7 @@ class MariaDbDialectTest {
             "skip-slave-start",
             "innodb-flush-log-at-trx-commit=1",
             "sync-binlog=1",
-            "slave-net-timeout=10",
+            "slave-net-timeout=4",
             "rpl-semi-sync-master-enabled=OFF");
     assertThat(d.ownedSettings())
         .contains(

@@ -20,9 +20,10 @@ class MySql84DialectTest {
             "STOP REPLICA",
             "SET GLOBAL rpl_semi_sync_source_enabled=OFF",
             "SET GLOBAL super_read_only=ON",
+            "SET GLOBAL replica_net_timeout=4",
             "CHANGE REPLICATION SOURCE TO SOURCE_HOST='db-0.db-headless.ns.svc', SOURCE_PORT=3306,"
                 + " SOURCE_USER='bosun_repl', SOURCE_PASSWORD='pw', SOURCE_AUTO_POSITION=1,"
-                + " SOURCE_CONNECT_RETRY=1, GET_SOURCE_PUBLIC_KEY=1",
+                + " SOURCE_CONNECT_RETRY=1, SOURCE_HEARTBEAT_PERIOD=1, GET_SOURCE_PUBLIC_KEY=1",
             "SET GLOBAL rpl_semi_sync_replica_enabled=ON",
             "START REPLICA");
     assertThat(d.replicateFrom("h", 1, "u", "p")).noneMatch(s -> s.contains("MASTER"));
@@ -98,7 +99,7 @@ class MySql84DialectTest {
             "super-read-only=ON",
             "innodb-flush-log-at-trx-commit=1",
             "sync-binlog=1",
-            "replica-net-timeout=10",
+            "replica-net-timeout=4",
             "plugin-load-add=semisync_source.so",
             "plugin-load-add=semisync_replica.so",
             "skip-replica-start=ON");

@@ -1,6 +1,7 @@
 package dev.bosun.mysql.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.drill.AckedWriter;
@@ -313,6 +314,59 @@ class MySQLFailoverDrillIT {
   }
 
   @Test
+  void primaryFrozenFailedOverThenResumed() throws Exception {
+    startCluster();
+    List<String> timeline = new ArrayList<>();
+    long[] fault = new long[1];
+    // An operator that notes when the failover reaches each of its steps.
+    TopologyController op =
+        operator(
+            b ->
+                timeline.add(String.format("%5.1f s %s", (System.nanoTime() - fault[0]) / 1e9, b)));
+    AckedWriter w = writer();
+    fault[0] = System.nanoTime();
+    servers.get("db-0").pause();
+    await("failover away from the frozen primary")
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              TopologyController.Tick t = tick(op);
+              String line =
+                  String.format(
+                      "%5.1f s %s",
+                      (System.nanoTime() - fault[0]) / 1e9,
+                      dev.bosun.mysql.topology.StepText.sentence(
+                          t.plan().step(), t.error() == null ? "" : t.error()));
+              if (timeline.isEmpty()
+                  || !timeline.get(timeline.size() - 1).substring(8).equals(line.substring(8))) {
+                timeline.add(line);
+              }
+              return !"db-0".equals(record.primary());
+            });
+    long failedOver = System.nanoTime();
+    timeline.forEach(l -> System.err.println("[drill] " + l));
+    System.err.printf(
+        "[drill] frozen primary failed over in %.1f s%n", (failedOver - fault[0]) / 1e9);
+    assertThat(record.primary()).isNotEqualTo("db-0");
+    // Writable members are sampled until the resume: a resumed server is writable (read_only
+    // off) until the operator's next round fences it, which nothing can prevent while it is
+    // frozen. What matters is that it acknowledges nothing meanwhile.
+    sampler.stop();
+    servers.get("db-0").resume();
+    long probe = 900_000_000L;
+    assertThatThrownBy(() -> AppClient.insertFrom(writerId.address(), addresses.get("db-0"), probe))
+        .as("a write to the resumed old primary, before the operator fenced it")
+        .isInstanceOf(java.sql.SQLException.class);
+    driveUntilSteady(op, "db-0");
+    long ready = System.nanoTime();
+    assertThat(AppClient.ids(addresses.get(record.primary())))
+        .as("the resumed old primary's write on the new primary")
+        .doesNotContain(probe);
+    finish("primary frozen, failed over, resumed", w, fault[0], ready);
+  }
+
+  @Test
   void scaleDownWhileAReplicaLags() throws Exception {
     TopologyController op = startCluster();
     AckedWriter w = writer();
@@ -466,8 +520,14 @@ class MySQLFailoverDrillIT {
       return max.get();
     }
 
+    /** Stops sampling; a sample under way ends first (it could otherwise see a later state). */
     void stop() {
       timer.shutdownNow();
+      try {
+        timer.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }
