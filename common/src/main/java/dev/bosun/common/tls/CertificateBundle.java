@@ -1,0 +1,49 @@
+package dev.bosun.common.tls;
+
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An operator's CA and the serving certificate it signed: what the TLS Secret holds, what its HTTPS
+ * endpoints present, and (the CA alone) what clients trust.
+ *
+ * @param authority the self-signed CA with its key
+ * @param serving the serving certificate with its key
+ */
+public record CertificateBundle(IssuedCertificate authority, IssuedCertificate serving) {
+
+  /** The CA certificate as PEM: what a client trusts, and a webhook's {@code caBundle}. */
+  public String caBundlePem() {
+    return Pem.of(authority.certificate());
+  }
+
+  /** The chain the server presents: the serving certificate, then the CA. */
+  public X509Certificate[] chain() {
+    return new X509Certificate[] {serving.certificate(), authority.certificate()};
+  }
+
+  /** The DNS names the serving certificate is valid for. */
+  public List<String> dnsNames() {
+    return dnsNames(serving.certificate());
+  }
+
+  static List<String> dnsNames(X509Certificate certificate) {
+    List<String> names = new ArrayList<>();
+    try {
+      var alternatives = certificate.getSubjectAlternativeNames();
+      if (alternatives != null) {
+        for (List<?> name : alternatives) {
+          // Type 2 is dNSName (RFC 5280).
+          if (Integer.valueOf(2).equals(name.get(0))) {
+            names.add((String) name.get(1));
+          }
+        }
+      }
+    } catch (CertificateParsingException e) {
+      return List.of();
+    }
+    return names;
+  }
+}
