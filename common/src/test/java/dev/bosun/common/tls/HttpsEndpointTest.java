@@ -11,12 +11,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.AfterEach;
@@ -42,18 +40,6 @@ class HttpsEndpointTest {
     }
   }
 
-  static SSLContext serving(CertificateBundle bundle) throws Exception {
-    KeyStore keys = KeyStore.getInstance("PKCS12");
-    keys.load(null, null);
-    keys.setKeyEntry("serving", bundle.serving().key(), new char[0], bundle.chain());
-    KeyManagerFactory factory =
-        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    factory.init(keys, new char[0]);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(factory.getKeyManagers(), null, null);
-    return context;
-  }
-
   static CertificateBundle bundle(List<String> names) {
     Instant now = Instant.now();
     IssuedCertificate ca = CertificateIssuer.authority("test CA", now, Duration.ofDays(10));
@@ -73,7 +59,7 @@ class HttpsEndpointTest {
   @Test
   void aClientTrustingTheCaReachesTheRouteByANameOnTheCertificate() throws Exception {
     CertificateBundle bundle = bundle(List.of("localhost"));
-    endpoint = HttpsEndpoint.start(0, serving(bundle), Map.of("/r", OK), 2, "test-https");
+    endpoint = HttpsEndpoint.start(0, bundle.serverContext(), Map.of("/r", OK), 2, "test-https");
     var response = get(TrustedCa.sslContext(bundle.caBundlePem()), "https", "localhost");
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).isEqualTo("ok");
@@ -83,7 +69,7 @@ class HttpsEndpointTest {
   @Test
   void plainHttpGetsNoAnswer() throws Exception {
     CertificateBundle bundle = bundle(List.of("localhost"));
-    endpoint = HttpsEndpoint.start(0, serving(bundle), Map.of("/r", OK), 2, "test-https");
+    endpoint = HttpsEndpoint.start(0, bundle.serverContext(), Map.of("/r", OK), 2, "test-https");
     assertThatThrownBy(() -> get(SSLContext.getDefault(), "http", "localhost"))
         .isInstanceOf(IOException.class);
   }
@@ -91,7 +77,7 @@ class HttpsEndpointTest {
   @Test
   void aClientTrustingAnotherCaOrTheDefaultsRefusesTheServer() throws Exception {
     CertificateBundle bundle = bundle(List.of("localhost"));
-    endpoint = HttpsEndpoint.start(0, serving(bundle), Map.of("/r", OK), 2, "test-https");
+    endpoint = HttpsEndpoint.start(0, bundle.serverContext(), Map.of("/r", OK), 2, "test-https");
     String otherCa = bundle(List.of("localhost")).caBundlePem();
     assertThatThrownBy(() -> get(TrustedCa.sslContext(otherCa), "https", "localhost"))
         .isInstanceOf(SSLHandshakeException.class);
@@ -102,7 +88,7 @@ class HttpsEndpointTest {
   @Test
   void aNameNotOnTheCertificateIsRefusedEvenWithTheRightCa() throws Exception {
     CertificateBundle bundle = bundle(List.of("op-restore.ops.svc"));
-    endpoint = HttpsEndpoint.start(0, serving(bundle), Map.of("/r", OK), 2, "test-https");
+    endpoint = HttpsEndpoint.start(0, bundle.serverContext(), Map.of("/r", OK), 2, "test-https");
     assertThatThrownBy(() -> get(TrustedCa.sslContext(bundle.caBundlePem()), "https", "localhost"))
         .isInstanceOf(SSLHandshakeException.class)
         .hasMessageContaining("localhost");
