@@ -4,11 +4,25 @@ from the bosun-library chart (charts/library), as "bosun.*".
 */}}
 
 {{/*
-The URL member Pods fetch volume snapshots from: backup.volume.operatorUrl, else the metrics
-Service (service.yaml, which selects every replica) by its cluster DNS name.
+The Service of the HTTPS restore route (restore-service.yaml, which selects every replica).
+*/}}
+{{- define "bosun-etcd-operator.restoreService" -}}
+{{- printf "%s-restore" (include "bosun.fullname" .) }}
+{{- end }}
+
+{{/*
+The Secret in the release namespace where the operator keeps its CA and serving certificate.
+*/}}
+{{- define "bosun-etcd-operator.tlsSecret" -}}
+{{- printf "%s-tls" (include "bosun.fullname" .) }}
+{{- end }}
+
+{{/*
+The URL member Pods fetch volume snapshots from: backup.volume.operatorUrl, else the restore
+Service by its cluster DNS name (one of the names on the operator's certificate).
 */}}
 {{- define "bosun-etcd-operator.operatorUrl" -}}
-{{- .Values.backup.volume.operatorUrl | default (printf "http://%s-metrics.%s.svc:%v" (include "bosun.fullname" .) .Release.Namespace .Values.metrics.port) }}
+{{- .Values.backup.volume.operatorUrl | default (printf "https://%s.%s.svc:%v" (include "bosun-etcd-operator.restoreService" .) .Release.Namespace .Values.backup.volume.restorePort) }}
 {{- end }}
 
 {{/*
@@ -39,8 +53,9 @@ the user): with rbac.scope=namespace these rights hold in the watched namespaces
   resources: ["services"]
   verbs: ["get", "list", "watch", "create", "patch", "update"]
 # S3 credentials of EtcdBackups (read); the restore Secret <cluster>-restore of a cluster
-# restored from the backup volume (created, its token replaced by a later restore, read when a
-# member fetches its snapshot).
+# restored from the backup volume (created, its token and CA replaced by a later restore, read
+# when a member fetches its snapshot). The operator's own certificate Secret has its own Role in
+# the release namespace (tls-secret-role.yaml).
 - apiGroups: [""]
   resources: ["secrets"]
   verbs: ["get", "create", "update"]

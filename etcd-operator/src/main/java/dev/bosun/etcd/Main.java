@@ -6,6 +6,8 @@ import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.common.tls.HttpsEndpoint;
+import dev.bosun.common.tls.ServingCertificates;
 import dev.bosun.etcd.backup.SnapshotJobs;
 import dev.bosun.etcd.dependent.MemberPods;
 import dev.bosun.etcd.etcd.EtcdConnections;
@@ -14,11 +16,13 @@ import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;
 import dev.bosun.etcd.reconciler.EtcdBackupReconciler;
 import dev.bosun.etcd.reconciler.EtcdClusterReconciler;
+import dev.bosun.etcd.restore.RestoreEndpoint;
 import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.restore.SnapshotRoute;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
-import java.net.URI;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -49,26 +53,6 @@ public final class Main {
   public static Optional<Path> backupDir(Map<String, String> env) {
     String dir = env.getOrDefault(BACKUP_DIR, "").trim();
     return dir.isEmpty() ? Optional.empty() : Optional.of(Path.of(dir));
-  }
-
-  /**
-   * The operator's HTTP endpoint as member Pods reach it (the chart sets the metrics Service's
-   * cluster DNS name): where a member restored from the backup volume fetches its snapshot.
-   */
-  public static final String OPERATOR_URL = "BOSUN_OPERATOR_URL";
-
-  /** The operator URL the environment names, if any. */
-  public static Optional<URI> operatorUrl(Map<String, String> env) {
-    String url = env.getOrDefault(OPERATOR_URL, "").trim();
-    if (url.isEmpty()) {
-      return Optional.empty();
-    }
-    URI uri = URI.create(url);
-    boolean web = "http".equals(uri.getScheme()) || "https".equals(uri.getScheme());
-    if (!web || uri.getHost() == null) {
-      throw new IllegalArgumentException(OPERATOR_URL + " must be an http(s) URL: " + url);
-    }
-    return Optional.of(uri);
   }
 
   /** The addressing the environment asks for. */
@@ -119,29 +103,40 @@ public final class Main {
       Metrics metrics,
       java.util.function.UnaryOperator<java.net.URI> route) {
     return create(
-        settings, client, addressing, backupDir, operatorUrl(System.getenv()), metrics, route);
+        settings,
+        client,
+        addressing,
+        backupDir,
+        RestoreEndpoint.fromEnvironment(System.getenv()),
+        metrics,
+        route);
   }
 
   /**
-   * The same, with member Pods restored from the backup volume fetching their snapshot from {@code
-   * operatorUrl} (unset: such restores are refused, saying why).
+   * The same, with member Pods restored from the backup volume fetching their snapshot over HTTPS
+   * from {@code restore} (unset: such restores are refused, saying why). With a backup volume and a
+   * restore endpoint, this reads (and the first time writes) the certificate Secret in the
+   * operator's namespace, and serves the restore route on its own port from now until the runtime
+   * closes.
    */
   public static OperatorRuntime create(
       OperatorSettings settings,
       KubernetesClient client,
       MemberAddressing addressing,
       Optional<Path> backupDir,
-      Optional<URI> operatorUrl,
+      Optional<RestoreEndpoint> restore,
       Metrics metrics,
       java.util.function.UnaryOperator<java.net.URI> route) {
-    if (operatorUrl.isPresent() && settings.httpPort() < 0) {
-      LOG.warn(
-          "{} is set but the HTTP port is disabled: restores from the backup volume will fail",
-          OPERATOR_URL);
-    }
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
     EtcdConnections connections = new EtcdConnections(route);
     Clock clock = Clock.systemUTC();
+    // Only a backup volume has snapshots to serve: no certificate without one.
+    Optional<RestoreEndpoint> serving = backupDir.isPresent() ? restore : Optional.empty();
+    Optional<ServingCertificates> certificates =
+        serving.map(
+            r ->
+                ServingCertificates.start(
+                    r.certificates(client, clock), ServingCertificates.CHECK_EVERY));
     EtcdClusterReconciler clusters =
         new EtcdClusterReconciler(
             addressing,
@@ -162,18 +157,47 @@ public final class Main {
                     cached),
             System.getenv()
                 .getOrDefault(EtcdOperator.OPERATOR_IMAGE_ENV, EtcdOperator.DEFAULT_OPERATOR_IMAGE),
-            new RestoreSources(backupDir, operatorUrl),
+            new RestoreSources(
+                backupDir,
+                serving.map(RestoreEndpoint::url),
+                () -> certificates.orElseThrow().caBundlePem()),
             connections);
     EtcdBackupReconciler backups =
         new EtcdBackupReconciler(
             addressing, events, clock, backupDir, connections, new SnapshotJobs());
     OperatorRuntime runtime =
         new OperatorRuntime(settings, client, metrics).register(clusters).register(backups);
-    // Every replica serves snapshots of the volume they all mount, leader or not.
-    backupDir.ifPresent(
-        dir ->
-            runtime.route(
-                SnapshotRoute.PATH, SnapshotRoute.of(dir, settings.watchNamespaces(), client)));
+    certificates.ifPresent(
+        tls -> {
+          runtime.onClose(tls);
+          // Every replica serves snapshots of the volume they all mount, leader or not.
+          runtime.onClose(
+              serveRestores(
+                  serving.orElseThrow(),
+                  tls,
+                  SnapshotRoute.of(backupDir.orElseThrow(), settings.watchNamespaces(), client)));
+        });
     return runtime;
+  }
+
+  private static HttpsEndpoint serveRestores(
+      RestoreEndpoint restore, ServingCertificates tls, SnapshotRoute route) {
+    try {
+      HttpsEndpoint endpoint =
+          HttpsEndpoint.start(
+              restore.port(),
+              tls.sslContext(),
+              Map.of(SnapshotRoute.PATH, route),
+              SnapshotRoute.CONCURRENT_TRANSFERS + 1,
+              "restore-server");
+      LOG.info(
+          "serving snapshots to restoring members over HTTPS on port {} as {}",
+          endpoint.port(),
+          restore.url());
+      return endpoint;
+    } catch (IOException e) {
+      tls.close();
+      throw new UncheckedIOException("cannot serve the restore route on port " + restore.port(), e);
+    }
   }
 }

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -52,15 +51,7 @@ final class HealthServer implements AutoCloseable {
         "/metrics",
         ex -> answer(ex, true, metrics.get(), "text/plain; version=0.0.4; charset=utf-8"));
     routes.forEach(server::createContext);
-    AtomicInteger threads = new AtomicInteger();
-    executor =
-        Executors.newFixedThreadPool(
-            THREADS,
-            r -> {
-              Thread t = new Thread(r, "health-server-" + threads.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+    executor = Executors.newFixedThreadPool(THREADS, DaemonThreads.named("health-server"));
     server.setExecutor(executor);
     server.start();
   }

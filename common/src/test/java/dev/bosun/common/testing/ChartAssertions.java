@@ -133,6 +133,20 @@ public final class ChartAssertions {
   }
 
   /**
+   * Asserts that every rule of {@code role} but create (which RBAC cannot restrict by name) is
+   * restricted to the one object {@code name}.
+   */
+  public static void assertLimitedToName(Role role, String name) {
+    assertThat(role.getRules())
+        .allSatisfy(
+            rule -> {
+              if (!rule.getVerbs().equals(List.of("create"))) {
+                assertThat(rule.getResourceNames()).containsExactly(name);
+              }
+            });
+  }
+
+  /**
    * Asserts that the leader-election Role in {@code namespace} grants only what leader election on
    * {@code lease} needs, and is bound to the operator's ServiceAccount; returns the Role.
    */
@@ -143,16 +157,9 @@ public final class ChartAssertions {
     assertThat(role.getMetadata().getNamespace()).isEqualTo(namespace);
     assertThat(permissions(role.getRules()))
         .isEqualTo(grants("coordination.k8s.io", "leases", "get create update patch"));
-    // create cannot be restricted by name; the rest is restricted to the operator's Lease.
     // fabric8's LeaseLock renews with PATCH (without it a leader loses its Lease and exits: found
     // by e2e).
-    assertThat(role.getRules())
-        .allSatisfy(
-            rule -> {
-              if (!rule.getVerbs().equals(List.of("create"))) {
-                assertThat(rule.getResourceNames()).containsExactly(lease);
-              }
-            });
+    assertLimitedToName(role, lease);
 
     RoleBinding binding =
         all(objects, RoleBinding.class).stream()

@@ -296,6 +296,13 @@ public final class MemberPods {
   public static final String RESTORE_MOUNT = "/restore";
 
   /**
+   * Where the fetch container of a restore from the backup volume finds the cluster's restore
+   * Secret (token and CA) as files: a token in a file is in no command line, no environment listing
+   * and no Pod spec.
+   */
+  public static final String RESTORE_SECRET_MOUNT = "/var/run/bosun/restore";
+
+  /**
    * The first member of a cluster restored from a backup: three init containers fetch the snapshot
    * (operator image), restore it with {@code etcdctl snapshot restore} (etcd image) into an
    * emptyDir, and move it onto the member's volume unless that already holds data.
@@ -325,7 +332,7 @@ public final class MemberPods {
             .withCommand(java)
             .withArgs("fetch", RESTORE_MOUNT + "/snapshot.db")
             .withEnv(fetchEnv(cluster, source))
-            .withVolumeMounts(staging)
+            .withVolumeMounts(fetchMounts(staging, source))
             .build();
     var restore =
         new ContainerBuilder()
@@ -373,14 +380,47 @@ public final class MemberPods {
         .withInitContainers(fetch, restore, install)
         .addToVolumes(
             new VolumeBuilder().withName("restore").withNewEmptyDir().endEmptyDir().build())
+        .addToVolumes(fetchVolumes(cluster, source).toArray(Volume[]::new))
         .endSpec()
         .build();
   }
 
+  private static final String RESTORE_SECRET_VOLUME = "restore-secret";
+
+  private static List<VolumeMount> fetchMounts(VolumeMount staging, RestoreSource source) {
+    if (!(source instanceof RestoreSource.Volume)) {
+      return List.of(staging);
+    }
+    return List.of(
+        staging,
+        new VolumeMountBuilder()
+            .withName(RESTORE_SECRET_VOLUME)
+            .withMountPath(RESTORE_SECRET_MOUNT)
+            .withReadOnly(true)
+            .build());
+  }
+
+  /** The cluster's restore Secret as files, for a restore from the operator's backup volume. */
+  private static List<Volume> fetchVolumes(EtcdCluster cluster, RestoreSource source) {
+    if (!(source instanceof RestoreSource.Volume)) {
+      return List.of();
+    }
+    return List.of(
+        new VolumeBuilder()
+            .withName(RESTORE_SECRET_VOLUME)
+            .withNewSecret()
+            .withSecretName(RestoreSecrets.name(cluster.getMetadata().getName()))
+            // Readable by whichever user the image runs as; only the fetch container mounts it.
+            .withDefaultMode(0444)
+            .endSecret()
+            .build());
+  }
+
   /**
    * Where the fetch container finds the snapshot: the store and its credentials for S3; for the
-   * operator's backup volume, the operator's URL of this cluster's snapshot and the token of the
-   * cluster's restore Secret (never in the Pod spec itself).
+   * operator's backup volume, the operator's HTTPS URL of this cluster's snapshot, and the files of
+   * the cluster's restore Secret holding the token and the CA to trust (the token is never in the
+   * Pod spec or the container's environment).
    */
   static List<EnvVar> fetchEnv(EtcdCluster cluster, RestoreSource source) {
     if (source instanceof RestoreSource.Volume volume) {
@@ -393,10 +433,8 @@ public final class MemberPods {
                       cluster.getMetadata().getName())
                   .toString()),
           EnvVars.of(FetchSnapshot.KEY, volume.key()),
-          EnvVars.fromSecret(
-              FetchSnapshot.TOKEN,
-              RestoreSecrets.name(cluster.getMetadata().getName()),
-              RestoreSecrets.TOKEN));
+          EnvVars.of(FetchSnapshot.TOKEN_FILE, RESTORE_SECRET_MOUNT + "/" + RestoreSecrets.TOKEN),
+          EnvVars.of(FetchSnapshot.CA_FILE, RESTORE_SECRET_MOUNT + "/" + RestoreSecrets.CA));
     }
     RestoreSource.S3 s3 = (RestoreSource.S3) source;
     return List.of(

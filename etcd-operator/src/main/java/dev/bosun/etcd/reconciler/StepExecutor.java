@@ -135,11 +135,13 @@ public final class StepExecutor {
   }
 
   /**
-   * Writes the cluster's restore Secret before its first Pod exists: a new token, and the one
-   * snapshot it may fetch from the operator. A restore Secret of an earlier restore is replaced.
+   * Writes the cluster's restore Secret before its first Pod exists: a new token, the CA its fetch
+   * container trusts, and the one snapshot it may fetch from the operator. A restore Secret of an
+   * earlier restore is replaced.
    */
   private void authorise(EtcdCluster cluster, RestoreSource.Volume source) {
-    Secret secret = RestoreSecrets.desired(cluster, source.key(), RestoreSecrets.newToken());
+    Secret secret =
+        RestoreSecrets.desired(cluster, source.key(), RestoreSecrets.newToken(), source.caBundle());
     secret.getMetadata().setOwnerReferences(Owners.of(cluster));
     client
         .secrets()

@@ -3,6 +3,7 @@ package dev.bosun.etcd.restore;
 import dev.bosun.common.backup.S3BackupStore;
 import dev.bosun.common.backup.S3Credentials;
 import dev.bosun.common.backup.S3Location;
+import dev.bosun.common.tls.TrustedCa;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -10,16 +11,19 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.GeneralSecurityException;
 import java.util.Map;
+import java.util.function.Function;
+import javax.net.ssl.SSLContext;
 
 /**
  * The first and last init containers of a member restored from a backup (the operator image, run
  * with this class as its main). {@code fetch} downloads the snapshot into the Pod's emptyDir, from
- * the S3-compatible store, or from the operator ({@link SnapshotRoute}) when {@value #URL} is set;
- * {@code etcdctl snapshot restore} (the second init container) turns it into a data directory in
- * the emptyDir; {@code install} moves that onto the member's volume unless the volume already has
- * data. Every step can run again (a Pod sandbox restart reruns init containers) without touching
- * data that is already there.
+ * the S3-compatible store, or from the operator ({@link SnapshotRoute}, over HTTPS trusting only
+ * the operator's CA) when {@value #URL} is set; {@code etcdctl snapshot restore} (the second init
+ * container) turns it into a data directory in the emptyDir; {@code install} moves that onto the
+ * member's volume unless the volume already has data. Every step can run again (a Pod sandbox
+ * restart reruns init containers) without touching data that is already there.
  */
 public final class FetchSnapshot {
 
@@ -31,11 +35,17 @@ public final class FetchSnapshot {
   public static final String ACCESS_KEY_ID = "BOSUN_RESTORE_ACCESS_KEY_ID";
   public static final String SECRET_ACCESS_KEY = "BOSUN_RESTORE_SECRET_ACCESS_KEY";
 
-  /** The operator's URL of the snapshot, for a snapshot on its backup volume. */
+  /** The operator's HTTPS URL of the snapshot, for a snapshot on its backup volume. */
   public static final String URL = "BOSUN_RESTORE_URL";
 
-  /** The bearer token the operator expects (from the cluster's restore Secret). */
-  public static final String TOKEN = "BOSUN_RESTORE_TOKEN";
+  /**
+   * The file holding the bearer token the operator expects (the cluster's restore Secret, mounted):
+   * read here and sent only in the Authorization header.
+   */
+  public static final String TOKEN_FILE = "BOSUN_RESTORE_TOKEN_FILE";
+
+  /** The file holding the operator's CA (PEM), the only CA the download trusts. */
+  public static final String CA_FILE = "BOSUN_RESTORE_CA_FILE";
 
   private FetchSnapshot() {}
 
@@ -86,14 +96,32 @@ public final class FetchSnapshot {
   }
 
   static void fetch(Map<String, String> env, Path target) throws IOException {
-    fetch(env, target, SnapshotDownload.standard());
+    fetch(env, target, SnapshotDownload::standard);
   }
 
-  static void fetch(Map<String, String> env, Path target, SnapshotDownload download)
+  /**
+   * Fetches into {@code target}: from the operator when {@value #URL} is set, with the download
+   * {@code downloads} makes for a client trusting the operator's CA; else from S3.
+   */
+  static void fetch(
+      Map<String, String> env, Path target, Function<SSLContext, SnapshotDownload> downloads)
       throws IOException {
     String url = env.get(URL);
     if (url != null && !url.isBlank()) {
-      download.fetch(URI.create(url.trim()), require(env, TOKEN), target);
+      URI uri = URI.create(url.trim());
+      if (!"https".equals(uri.getScheme())) {
+        throw new IllegalArgumentException(
+            URL + " must be an https URL; the token is never sent in clear: " + uri);
+      }
+      String token = Files.readString(Path.of(require(env, TOKEN_FILE))).trim();
+      String ca = Files.readString(Path.of(require(env, CA_FILE)));
+      SSLContext trust;
+      try {
+        trust = TrustedCa.sslContext(ca);
+      } catch (GeneralSecurityException e) {
+        throw new IOException("the operator's CA in " + env.get(CA_FILE) + " cannot be used", e);
+      }
+      downloads.apply(trust).fetch(uri, token, target);
       return;
     }
     S3Location location =

@@ -16,14 +16,22 @@ import java.util.Optional;
 /**
  * The Secret {@code <cluster>-restore} that lets the first member of a cluster restored from the
  * operator's backup volume fetch its snapshot: a random token (the member's init container sends it
- * as a bearer token) and the one snapshot key it may fetch. Owned by the EtcdCluster; a new restore
- * of the same cluster replaces both. Any operator replica answering a fetch reads it from the API
- * server, so nothing depends on the leader's memory.
+ * as a bearer token), the operator's CA (the init container trusts only it), and the one snapshot
+ * key it may fetch. Owned by the EtcdCluster; a new restore of the same cluster replaces both. Any
+ * operator replica answering a fetch reads it from the API server, so nothing depends on the
+ * leader's memory.
  */
 public final class RestoreSecrets {
 
   /** Data key of the token. */
   public static final String TOKEN = "token";
+
+  /**
+   * Data key of the operator's CA (PEM): the fetch container trusts only it. Kept with the token so
+   * that one Secret volume, readable in the cluster's own namespace, gives the fetch container
+   * everything it needs, and a new restore replaces both at once.
+   */
+  public static final String CA = "ca.crt";
 
   /** Annotation naming the snapshot key the token grants (relative to the backup directory). */
   public static final String KEY_ANNOTATION = "etcd.bosun.dev/restore-key";
@@ -48,10 +56,10 @@ public final class RestoreSecrets {
   }
 
   /**
-   * The Secret granting {@code token} the snapshot {@code key}, owner references left to the
-   * caller.
+   * The Secret granting {@code token} the snapshot {@code key}, served under a certificate of the
+   * CA {@code caBundle} (PEM); owner references left to the caller.
    */
-  public static Secret desired(EtcdCluster cluster, String key, String token) {
+  public static Secret desired(EtcdCluster cluster, String key, String token, String caBundle) {
     return new SecretBuilder()
         .withNewMetadata()
         .withName(name(cluster.getMetadata().getName()))
@@ -60,9 +68,7 @@ public final class RestoreSecrets {
         .withAnnotations(Map.of(KEY_ANNOTATION, key))
         .endMetadata()
         .withType("Opaque")
-        .withData(
-            Map.of(
-                TOKEN, Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8))))
+        .withData(Map.of(TOKEN, base64(token), CA, base64(caBundle)))
         .build();
   }
 
@@ -104,6 +110,10 @@ public final class RestoreSecrets {
     }
     return MessageDigest.isEqual(
         sha256(expected), sha256(presented.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static String base64(String text) {
+    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
 
   private static byte[] sha256(byte[] bytes) {

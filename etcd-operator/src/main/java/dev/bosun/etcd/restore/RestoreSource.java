@@ -6,7 +6,7 @@ import java.time.Instant;
 /**
  * The snapshot a new cluster starts from, fetched by the first member's init container: an object
  * in an S3-compatible store (read with the EtcdBackup's credentials), or a file on the operator's
- * backup volume (served by the operator over HTTP to the holder of a per-restore token).
+ * backup volume (served by the operator over HTTPS to the holder of a per-restore token).
  */
 public sealed interface RestoreSource permits RestoreSource.S3, RestoreSource.Volume {
 
@@ -56,10 +56,11 @@ public sealed interface RestoreSource permits RestoreSource.S3, RestoreSource.Vo
    *
    * @param backup the EtcdBackup it came from
    * @param key the file's path relative to the backup directory (always under the namespace)
-   * @param operatorUrl the operator's HTTP endpoint as member Pods reach it
+   * @param operatorUrl the operator's HTTPS restore endpoint as member Pods reach it
+   * @param caBundle the CA (PEM) that endpoint's certificate verifies against
    * @param takenAt when the snapshot was stored
    */
-  record Volume(String backup, String key, URI operatorUrl, Instant takenAt)
+  record Volume(String backup, String key, URI operatorUrl, String caBundle, Instant takenAt)
       implements RestoreSource {
 
     @Override

@@ -11,24 +11,30 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Finds the newest snapshot of an EtcdBackup that a new member can be restored from. Snapshots on
  * the operator's backup volume are restorable only when the operator has that volume and member
- * Pods know where to fetch from (the operator's URL, set by the chart).
+ * Pods know where to fetch from (the operator's HTTPS URL, set by the chart) and which CA to trust.
  */
 public final class RestoreSources {
 
   private final Optional<Path> backupDir;
   private final Optional<URI> operatorUrl;
+  private final Supplier<String> caBundle;
 
   /**
    * @param backupDir the operator's backup directory, if it has one
-   * @param operatorUrl the operator's HTTP endpoint as member Pods reach it, if known
+   * @param operatorUrl the operator's HTTPS restore endpoint as member Pods reach it, if known
+   * @param caBundle the CA (PEM) member Pods verify that endpoint's certificate against, asked for
+   *     only when a snapshot on the backup volume is restored
    */
-  public RestoreSources(Optional<Path> backupDir, Optional<URI> operatorUrl) {
+  public RestoreSources(
+      Optional<Path> backupDir, Optional<URI> operatorUrl, Supplier<String> caBundle) {
     this.backupDir = backupDir;
     this.operatorUrl = operatorUrl;
+    this.caBundle = caBundle;
   }
 
   /** Why no restore source could be found; the reason is a condition reason. */
@@ -61,7 +67,7 @@ public final class RestoreSources {
     StoredObject newest = newestSnapshot(client, backup);
     if (s3 == null) {
       return new RestoreSource.Volume(
-          name, newest.key(), operatorUrl.orElseThrow(), newest.lastModified());
+          name, newest.key(), operatorUrl.orElseThrow(), caBundle.get(), newest.lastModified());
     }
     return new RestoreSource.S3(
         name,
@@ -90,7 +96,7 @@ public final class RestoreSources {
           "EtcdBackup "
               + backup
               + " keeps its snapshots on the operator's backup volume; member Pods fetch them"
-              + " from the operator over HTTP, and the operator's URL is not set (environment"
+              + " from the operator over HTTPS, and the operator's URL is not set (environment"
               + " BOSUN_OPERATOR_URL, set by the chart with backup.volume.enabled); restore from"
               + " an s3 store, or restore the file by hand with etcdctl");
     }

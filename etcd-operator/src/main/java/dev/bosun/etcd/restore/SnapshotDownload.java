@@ -12,12 +12,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.OptionalLong;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
- * Fetches a snapshot the operator serves from its backup volume ({@link SnapshotRoute}) into a
- * file: a bearer token, bounded retries with growing pauses (the operator may be restarting or
- * rolling), the copy checked against the size the server announced, written to a temporary file and
- * renamed into place only when whole.
+ * Fetches a snapshot the operator serves from its backup volume ({@link SnapshotRoute}) into a file
+ * over HTTPS: a bearer token in the Authorization header only, bounded retries with growing pauses
+ * (the operator may be restarting or rolling), the copy checked against the size the server
+ * announced, written to a temporary file and renamed into place only when whole.
  */
 final class SnapshotDownload {
 
@@ -45,7 +47,10 @@ final class SnapshotDownload {
     void pause(Duration duration) throws InterruptedException;
   }
 
-  /** A failure that another try cannot mend: the server refused this token. */
+  /**
+   * A failure that another try cannot mend: the server refused this token, or its certificate does
+   * not verify against the operator's CA (the token is then never sent).
+   */
   static final class Refused extends IOException {
     Refused(String message) {
       super(message);
@@ -64,10 +69,11 @@ final class SnapshotDownload {
     this.log = log;
   }
 
-  /** The download as the init container runs it. */
-  static SnapshotDownload standard() {
+  /** The download as the init container runs it, trusting {@code tls}'s CAs only. */
+  static SnapshotDownload standard(SSLContext tls) {
     return new SnapshotDownload(
         HttpClient.newBuilder()
+            .sslContext(tls)
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NEVER)
@@ -146,6 +152,12 @@ final class SnapshotDownload {
                   info.statusCode() == 200
                       ? HttpResponse.BodySubscribers.ofFile(partial)
                       : HttpResponse.BodySubscribers.replacing(null));
+    } catch (SSLHandshakeException e) {
+      throw new Refused(
+          url
+              + " presented a certificate that does not verify against the operator's CA for this"
+              + " name: "
+              + describe(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while fetching " + url, e);

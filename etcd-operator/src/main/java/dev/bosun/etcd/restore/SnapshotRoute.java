@@ -24,21 +24,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code GET /restore/v1/<namespace>/<cluster>} on the operator's HTTP port: the snapshot a cluster
- * restored from the operator's backup volume starts from, for its first member's init container.
- * Each request reads the cluster's {@link RestoreSecrets restore Secret} once; the bearer token
- * must match its token (compared in constant time), and only the key it names is served, only from
- * under {@code <backup dir>/<namespace>/} ({@link SnapshotFiles}). Unknown clusters are 404, a
- * wrong token 403, neither says more. Every replica can answer: all of them mount the same volume,
- * and the Secret is read from the API server.
+ * {@code GET /restore/v1/<namespace>/<cluster>} on the operator's HTTPS restore port: the snapshot
+ * a cluster restored from the operator's backup volume starts from, for its first member's init
+ * container. Each request reads the cluster's {@link RestoreSecrets restore Secret} once; the
+ * bearer token must match its token (compared in constant time), and only the key it names is
+ * served, only from under {@code <backup dir>/<namespace>/} ({@link SnapshotFiles}). Unknown
+ * clusters are 404, a wrong token 403, neither says more. Every replica can answer: all of them
+ * mount the same volume, and the Secret is read from the API server.
  */
 public final class SnapshotRoute implements HttpHandler {
 
   /** The route's path; a cluster's snapshot is below it at {@code <namespace>/<cluster>}. */
   public static final String PATH = "/restore/v1";
 
-  /** Snapshots sent at once; the server's other threads stay free for the kubelet's probes. */
-  static final int CONCURRENT_TRANSFERS = 3;
+  /** Snapshots sent at once; one more request thread answers the rest with 503 at once. */
+  public static final int CONCURRENT_TRANSFERS = 3;
 
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotRoute.class);
   private static final String NAME = "[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?";

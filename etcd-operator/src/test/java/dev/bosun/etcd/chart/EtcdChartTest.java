@@ -1,6 +1,7 @@
 package dev.bosun.etcd.chart;
 
 import static dev.bosun.common.testing.ChartAssertions.assertDefaultSettingsEnv;
+import static dev.bosun.common.testing.ChartAssertions.assertLimitedToName;
 import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
 import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
@@ -14,17 +15,20 @@ import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
 import dev.bosun.common.testing.NamespaceScopedChartContract;
+import dev.bosun.common.tls.ServiceDnsNames;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.Main;
+import dev.bosun.etcd.restore.RestoreEndpoint;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,25 +144,44 @@ class EtcdChartTest extends NamespaceScopedChartContract {
   }
 
   @Test
-  void withTheBackupVolumeRestoringMembersFetchFromTheMetricsServiceOfEveryReplica() {
+  void withTheBackupVolumeRestoringMembersFetchOverHttpsFromTheRestoreServiceOfEveryReplica() {
     List<HasMetadata> objects =
-        CHART.render("backup.volume.enabled", "true", "metrics.port", "9090");
+        CHART.render("backup.volume.enabled", "true", "backup.volume.restorePort", "9443");
     Deployment deployment = only(objects, Deployment.class);
-    Service service = only(objects, Service.class);
+    Service restore = service(objects, FULLNAME + "-restore");
 
-    Optional<URI> url = Main.operatorUrl(resolvedEnv(deployment, NAMESPACE));
-    assertThat(url)
-        .contains(URI.create("http://" + FULLNAME + "-metrics." + NAMESPACE + ".svc:9090"));
-    // The URL names this Service, on its port, and the Service reaches every operator replica.
-    assertThat(service.getMetadata().getName() + "." + service.getMetadata().getNamespace())
-        .isEqualTo(url.get().getHost().replaceAll("\\.svc$", ""));
-    assertThat(service.getSpec().getPorts())
-        .anySatisfy(p -> assertThat(p.getPort()).isEqualTo(url.get().getPort()));
-    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
-        .containsAllEntriesOf(service.getSpec().getSelector());
+    RestoreEndpoint endpoint =
+        RestoreEndpoint.fromEnvironment(resolvedEnv(deployment, NAMESPACE)).orElseThrow();
+    assertThat(endpoint.url())
+        .isEqualTo(URI.create("https://" + FULLNAME + "-restore." + NAMESPACE + ".svc:9443"));
+    assertThat(endpoint.port()).isEqualTo(9443);
+    // The certificate carries every name a Pod may use for the Service; it is kept in a Secret of
+    // the release namespace.
+    assertThat(endpoint.dnsNames())
+        .containsExactlyElementsOf(ServiceDnsNames.of(FULLNAME + "-restore", NAMESPACE));
+    assertThat(endpoint.namespace()).isEqualTo(NAMESPACE);
+    assertThat(endpoint.tlsSecret()).isEqualTo(FULLNAME + "-tls");
+    assertThat(operatorContainer(deployment).getPorts())
+        .anySatisfy(
+            p -> {
+              assertThat(p.getName()).isEqualTo("https-restore");
+              assertThat(p.getContainerPort()).isEqualTo(9443);
+            });
+    assertThat(restore.getSpec().getPorts())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getPort()).isEqualTo(9443);
+              assertThat(p.getTargetPort().getStrVal()).isEqualTo("https-restore");
+            });
     assertThat(deployment.getSpec().getSelector().getMatchLabels())
-        .isEqualTo(service.getSpec().getSelector());
-    assertThat(CHART.notes("backup.volume.enabled", "true")).contains(FULLNAME + "-metrics.");
+        .isEqualTo(restore.getSpec().getSelector());
+    // Prometheus and the kubelet keep plain HTTP on the metrics port, which serves no restore.
+    assertThat(service(objects, FULLNAME + "-metrics").getSpec().getPorts())
+        .extracting(p -> p.getName())
+        .containsExactly("http-metrics");
+    assertThat(CHART.notes("backup.volume.enabled", "true"))
+        .contains("https://" + FULLNAME + "-restore.", FULLNAME + "-tls");
 
     Deployment custom =
         only(
@@ -166,14 +189,75 @@ class EtcdChartTest extends NamespaceScopedChartContract {
                 "backup.volume.enabled",
                 "true",
                 "backup.volume.operatorUrl",
-                "http://etcd-operator.example:8080"),
+                "https://etcd-operator.example:8443"),
             Deployment.class);
-    assertThat(Main.operatorUrl(resolvedEnv(custom, NAMESPACE)))
-        .contains(URI.create("http://etcd-operator.example:8080"));
+    RestoreEndpoint customEndpoint =
+        RestoreEndpoint.fromEnvironment(resolvedEnv(custom, NAMESPACE)).orElseThrow();
+    assertThat(customEndpoint.url()).isEqualTo(URI.create("https://etcd-operator.example:8443"));
+    assertThat(customEndpoint.dnsNames()).contains("etcd-operator.example");
+    CHART.assertSchemaRejects(
+        List.of("backup.volume.enabled", "true", "backup.volume.operatorUrl", "http://op:8080"),
+        "operatorUrl");
 
-    // Without the volume there is nothing to serve, and no URL.
-    assertThat(Main.operatorUrl(resolvedEnv(only(CHART.render(), Deployment.class), NAMESPACE)))
+    // Without the volume there is nothing to serve: no URL, no restore Service, no certificate.
+    List<HasMetadata> plain = CHART.render();
+    assertThat(
+            RestoreEndpoint.fromEnvironment(resolvedEnv(only(plain, Deployment.class), NAMESPACE)))
         .isEmpty();
+    assertThat(all(plain, Service.class))
+        .extracting(x -> x.getMetadata().getName())
+        .containsExactly(FULLNAME + "-metrics");
+    assertThat(all(plain, Role.class))
+        .noneSatisfy(r -> assertThat(r.getMetadata().getName()).isEqualTo(FULLNAME + "-tls"));
+  }
+
+  @Test
+  void theCertificateSecretIsGrantedByNameInTheReleaseNamespaceOnly() {
+    for (String[] values :
+        List.of(
+            new String[] {"backup.volume.enabled", "true"},
+            new String[] {
+              "backup.volume.enabled",
+              "true",
+              "rbac.scope",
+              "namespace",
+              "watchNamespaces[0]",
+              "team-a"
+            })) {
+      List<HasMetadata> objects = CHART.render(values);
+      Role role = named(objects, Role.class, FULLNAME + "-tls");
+      assertThat(role.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+      assertThat(permissions(role.getRules()))
+          .isEqualTo(grants("", "secrets", "create get update"));
+      // Reading and renewing are limited to the one Secret.
+      assertLimitedToName(role, FULLNAME + "-tls");
+      RoleBinding binding = named(objects, RoleBinding.class, FULLNAME + "-tls");
+      assertThat(binding.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+      assertThat(binding.getRoleRef().getName()).isEqualTo(FULLNAME + "-tls");
+      assertThat(binding.getSubjects())
+          .singleElement()
+          .satisfies(
+              sa -> {
+                assertThat(sa.getName()).isEqualTo(FULLNAME);
+                assertThat(sa.getNamespace()).isEqualTo(NAMESPACE);
+              });
+    }
+    assertThat(
+            all(CHART.render("backup.volume.enabled", "true", "rbac.create", "false"), Role.class))
+        .isEmpty();
+  }
+
+  private static Service service(List<HasMetadata> objects, String name) {
+    return named(objects, Service.class, name);
+  }
+
+  private static <T extends HasMetadata> T named(
+      List<HasMetadata> objects, Class<T> kind, String name) {
+    return all(objects, kind).stream()
+        .filter(o -> o.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("no " + kind.getSimpleName() + " " + name + " rendered"));
   }
 
   @Test

@@ -7,7 +7,6 @@ import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.LoopbackAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;
 import dev.bosun.etcd.restore.FetchSnapshot;
-import dev.bosun.etcd.restore.RestoreSecrets;
 import dev.bosun.etcd.restore.RestoreSource;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
@@ -375,7 +374,8 @@ class MemberPodsTest {
     var secret = env.get(FetchSnapshot.SECRET_ACCESS_KEY).getValueFrom().getSecretKeyRef();
     assertThat(secret.getName()).isEqualTo("s3-creds");
     assertThat(secret.getKey()).isEqualTo("secretAccessKey");
-    assertThat(env).doesNotContainKeys(FetchSnapshot.URL, FetchSnapshot.TOKEN);
+    assertThat(env).doesNotContainKeys(FetchSnapshot.URL, FetchSnapshot.TOKEN_FILE);
+    assertThat(pod.getSpec().getVolumes()).noneSatisfy(v -> assertThat(v.getSecret()).isNotNull());
     assertThat(pod.getMetadata().getAnnotations())
         .containsEntry(EtcdOperator.RESTORED_FROM_ANNOTATION, "s3://bucket/team/demo/nightly/1.db");
     assertThat(pod.getSpec().getInitContainers())
@@ -392,22 +392,32 @@ class MemberPodsTest {
   }
 
   @Test
-  void aMemberRestoredFromTheVolumeFetchesFromTheOperatorWithTheRestoreToken() {
+  void aMemberRestoredFromTheVolumeFetchesOverHttpsWithTheTokenAndCaAsFilesOfTheRestoreSecret() {
     Pod pod =
         restored(
             new RestoreSource.Volume(
                 "nightly",
                 "team/demo/nightly/1.db",
-                URI.create("http://ops-metrics.bosun-system.svc:8080"),
+                URI.create("https://ops-restore.bosun-system.svc:8443"),
+                "-----BEGIN CERTIFICATE-----\n",
                 Instant.EPOCH));
 
     Map<String, EnvVar> env = fetchEnv(pod);
     assertThat(env.get(FetchSnapshot.URL).getValue())
-        .isEqualTo("http://ops-metrics.bosun-system.svc:8080/restore/v1/team/demo");
-    var token = env.get(FetchSnapshot.TOKEN);
-    assertThat(token.getValue()).as("the token is never in the Pod spec").isNull();
-    assertThat(token.getValueFrom().getSecretKeyRef().getName()).isEqualTo("demo-restore");
-    assertThat(token.getValueFrom().getSecretKeyRef().getKey()).isEqualTo(RestoreSecrets.TOKEN);
+        .isEqualTo("https://ops-restore.bosun-system.svc:8443/restore/v1/team/demo");
+    assertThat(env.get(FetchSnapshot.TOKEN_FILE).getValue())
+        .isEqualTo(MemberPods.RESTORE_SECRET_MOUNT + "/token");
+    assertThat(env.get(FetchSnapshot.CA_FILE).getValue())
+        .isEqualTo(MemberPods.RESTORE_SECRET_MOUNT + "/ca.crt");
+    assertThat(env.values())
+        .as("neither the token nor the CA is in the container's environment")
+        .allSatisfy(e -> assertThat(e.getValueFrom()).isNull());
+    var secret =
+        pod.getSpec().getVolumes().stream()
+            .filter(v -> v.getSecret() != null)
+            .findFirst()
+            .orElseThrow();
+    assertThat(secret.getSecret().getSecretName()).isEqualTo("demo-restore");
     assertThat(env.get(FetchSnapshot.KEY).getValue()).isEqualTo("team/demo/nightly/1.db");
     assertThat(env)
         .doesNotContainKeys(
@@ -420,7 +430,12 @@ class MemberPodsTest {
     assertThat(fetch.getArgs()).containsExactly("fetch", "/restore/snapshot.db");
     assertThat(fetch.getVolumeMounts())
         .extracting(m -> m.getMountPath())
-        .as("the fetch container sees only the staging emptyDir, not the member's volume")
-        .containsExactly(MemberPods.RESTORE_MOUNT);
+        .as("the fetch container sees the staging emptyDir and the Secret, not the member's volume")
+        .containsExactly(MemberPods.RESTORE_MOUNT, MemberPods.RESTORE_SECRET_MOUNT);
+    assertThat(fetch.getVolumeMounts().get(1).getName()).isEqualTo(secret.getName());
+    assertThat(fetch.getVolumeMounts().get(1).getReadOnly()).isTrue();
+    assertThat(pod.getSpec().getContainers().get(0).getVolumeMounts())
+        .as("the member's own container never mounts the restore Secret")
+        .noneSatisfy(m -> assertThat(m.getName()).isEqualTo(secret.getName()));
   }
 }

@@ -6,12 +6,18 @@ import dev.bosun.common.backup.BackupRecord;
 import dev.bosun.common.backup.BackupStoreSpec;
 import dev.bosun.common.backup.S3BackupStore;
 import dev.bosun.common.backup.StoredObject;
+import dev.bosun.common.meta.SecretValues;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.LogCapture;
 import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.S3TestServer;
+import dev.bosun.common.tls.TrustedCa;
 import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.restore.FetchSnapshot;
+import dev.bosun.etcd.restore.RestoreSecrets;
+import dev.bosun.etcd.restore.SnapshotRoute;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.EtcdUnderTest;
@@ -34,6 +40,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -269,7 +277,7 @@ class EtcdBackupIT {
   }
 
   @Test
-  void aNewClusterBootstrapsFromAVolumeSnapshotTheOperatorServesToItsInitContainer()
+  void aNewClusterBootstrapsFromAVolumeSnapshotServedOverTlsWithTheTokenInNoUrlSpecOrLog()
       throws Exception {
     Map<String, String> data = clusterWithData("vsrc", 120);
     BackupStoreSpec store = BackupStoreSpec.volume(null);
@@ -278,26 +286,65 @@ class EtcdBackupIT {
     String key = done.getStatus().getLastBackup().key();
 
     // The fetch init container (run by the process kubelet) got the snapshot from the operator's
-    // HTTP port with the token of the cluster's restore Secret.
-    EtcdCluster ready = restoredCluster("vdst", 1, "vsrc-backup");
+    // HTTPS port with the token of the cluster's restore Secret; everything the operator logged
+    // meanwhile is captured.
+    EtcdCluster ready;
+    List<String> logged;
+    try (LogCapture logs = LogCapture.start()) {
+      ready = restoredCluster("vdst", 1, "vsrc-backup");
+      logged = logs.lines();
+    }
     assertThat(ready.getStatus().getRestoredFrom()).isEqualTo("volume:" + key);
     assertThat(ClusterObjects.events(operator.client, ns, "vdst"))
         .extracting(io.fabric8.kubernetes.api.model.Event::getMessage)
         .anySatisfy(m -> assertThat(m).contains("starts from snapshot volume:" + key));
     assertThat(readData("vdst", "vdst-0")).isEqualTo(data);
 
-    // The Secret: owned by the cluster, granting that one snapshot to that one token.
+    // The Secret: owned by the cluster, granting that one snapshot to that one token, with the
+    // operator's CA.
     var secret = operator.client.secrets().inNamespace(ns).withName("vdst-restore").get();
     assertThat(secret.getMetadata().getOwnerReferences())
         .singleElement()
         .satisfies(o -> assertThat(o.getName()).isEqualTo("vdst"));
-    assertThat(dev.bosun.etcd.restore.RestoreSecrets.key(secret)).contains(key);
-    String token =
-        new String(
-            java.util.Base64.getDecoder().decode(secret.getData().get("token")),
-            StandardCharsets.UTF_8);
-    URI url = dev.bosun.etcd.restore.SnapshotRoute.url(operator.operatorUrl(), ns, "vdst");
-    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    assertThat(RestoreSecrets.key(secret)).contains(key);
+    String token = SecretValues.value(secret, RestoreSecrets.TOKEN).orElseThrow();
+    String ca = SecretValues.value(secret, RestoreSecrets.CA).orElseThrow();
+    assertThat(ca)
+        .isEqualTo(
+            SecretValues.value(
+                    operator
+                        .client
+                        .secrets()
+                        .inNamespace(EtcdUnderTest.OPERATOR_NAMESPACE)
+                        .withName(EtcdUnderTest.TLS_SECRET)
+                        .get(),
+                    "ca.crt")
+                .orElseThrow());
+
+    // The token is in no URL, no command line, no environment value of the Pod, no line the
+    // operator logged and no line the fetch container printed.
+    var pod = operator.client.pods().inNamespace(ns).withName("vdst-0").get();
+    var fetch = pod.getSpec().getInitContainers().get(0);
+    URI url = URI.create(env(fetch, FetchSnapshot.URL));
+    assertThat(url.getScheme()).isEqualTo("https");
+    List<String> spec = new ArrayList<>();
+    for (var c : pod.getSpec().getInitContainers()) {
+      spec.addAll(c.getCommand());
+      spec.addAll(c.getArgs());
+      c.getEnv().forEach(e -> spec.add(e.getName() + "=" + e.getValue()));
+    }
+    assertThat(spec).isNotEmpty().noneSatisfy(s -> assertThat(s).contains(token));
+    assertThat(logged)
+        .as("the capture saw the route send the snapshot")
+        .anySatisfy(l -> assertThat(l).contains("sent volume:" + key));
+    assertThat(logged).noneSatisfy(l -> assertThat(l).contains(token));
+    String fetchLog = kubelet.initContainerLog("vdst-0", "fetch-snapshot");
+    assertThat(fetchLog).contains("fetched ").doesNotContain(token);
+
+    // Over TLS, trusting only the CA from the Secret: the token fetches the snapshot, a wrong one
+    // is refused, and a cluster that is not being restored is unknown.
+    java.net.http.HttpClient http =
+        java.net.http.HttpClient.newBuilder().sslContext(TrustedCa.sslContext(ca)).build();
     var good =
         http.send(
             java.net.http.HttpRequest.newBuilder(url)
@@ -316,11 +363,29 @@ class EtcdBackupIT {
     var source =
         http.send(
             java.net.http.HttpRequest.newBuilder(
-                    dev.bosun.etcd.restore.SnapshotRoute.url(operator.operatorUrl(), ns, "vsrc"))
+                    URI.create(url.toString().replace("/vdst", "/vsrc")))
                 .header("Authorization", "Bearer " + token)
                 .build(),
             java.net.http.HttpResponse.BodyHandlers.discarding());
     assertThat(source.statusCode()).as("a cluster that is not being restored").isEqualTo(404);
+    // The plain HTTP metrics port serves no snapshot, whatever the token.
+    var plain =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        SnapshotRoute.url(operator.operatorUrl(), ns, "vdst"))
+                    .header("Authorization", "Bearer " + token)
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.discarding());
+    assertThat(plain.statusCode()).isEqualTo(404);
+  }
+
+  private static String env(io.fabric8.kubernetes.api.model.Container container, String name) {
+    return container.getEnv().stream()
+        .filter(e -> e.getName().equals(name))
+        .findFirst()
+        .orElseThrow()
+        .getValue();
   }
 
   @Test

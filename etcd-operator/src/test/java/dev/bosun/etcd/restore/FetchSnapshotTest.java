@@ -4,34 +4,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.bosun.common.tls.CertificateBundle;
+import dev.bosun.common.tls.CertificateIssuer;
+import dev.bosun.common.tls.HttpsEndpoint;
+import dev.bosun.common.tls.IssuedCertificate;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code FetchSnapshot fetch} against the operator's snapshot route on a real HTTP server on
- * loopback: retries while the operator cannot answer, the copy checked against the announced size,
- * never a partial file left where the restore reads.
+ * {@code FetchSnapshot fetch} against the operator's snapshot route on a real HTTPS server on
+ * loopback, trusting only the CA it is given: retries while the operator cannot answer, the copy
+ * checked against the announced size, never a partial file left where the restore reads.
  */
 class FetchSnapshotTest {
 
@@ -40,7 +43,8 @@ class FetchSnapshotTest {
   @TempDir Path tmp;
   byte[] snapshot;
   String token;
-  HttpServer server;
+  HttpsEndpoint server;
+  CertificateBundle certificates;
 
   /** What each request got before the route answered: 503, a cut-off body, or nothing special. */
   final List<String> faults = new CopyOnWriteArrayList<>();
@@ -59,26 +63,38 @@ class FetchSnapshotTest {
     token = RestoreSecrets.newToken();
     var secret = RestoreSecretsTest.written("demo", KEY, token);
     SnapshotRoute route = new SnapshotRoute(root, Set.of(), (ns, name) -> secret);
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
-    server.createContext(
-        SnapshotRoute.PATH,
-        exchange -> {
-          int n = requests.getAndIncrement();
-          String fault = n < faults.size() ? faults.get(n) : "none";
-          switch (fault) {
-            case "unavailable" -> fail(exchange, 503);
-            case "not found" -> fail(exchange, 404);
-            case "cut off" -> cutOff(exchange);
-            default -> route.handle(exchange);
-          }
-        });
-    server.setExecutor(Executors.newFixedThreadPool(2));
-    server.start();
+    certificates = certificates("localhost");
+    server =
+        HttpsEndpoint.start(
+            0,
+            certificates.serverContext(),
+            Map.of(
+                SnapshotRoute.PATH,
+                exchange -> {
+                  int n = requests.getAndIncrement();
+                  String fault = n < faults.size() ? faults.get(n) : "none";
+                  switch (fault) {
+                    case "unavailable" -> fail(exchange, 503);
+                    case "not found" -> fail(exchange, 404);
+                    case "cut off" -> cutOff(exchange);
+                    default -> route.handle(exchange);
+                  }
+                }),
+            2,
+            "test-restore");
+  }
+
+  /** A new CA and a serving certificate it signed for {@code name}. */
+  static CertificateBundle certificates(String name) {
+    Instant now = Instant.now();
+    IssuedCertificate ca = CertificateIssuer.authority("test CA", now, Duration.ofDays(1));
+    return new CertificateBundle(
+        ca, CertificateIssuer.serving(ca, List.of(name), now, Duration.ofDays(1)));
   }
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    server.close();
   }
 
   static void fail(HttpExchange exchange, int status) throws IOException {
@@ -95,9 +111,14 @@ class FetchSnapshotTest {
     exchange.close();
   }
 
-  SnapshotDownload download(int attempts) {
+  Function<SSLContext, SnapshotDownload> download(int attempts) {
+    return tls -> download(attempts, tls);
+  }
+
+  SnapshotDownload download(int attempts, SSLContext tls) {
     return new SnapshotDownload(
         java.net.http.HttpClient.newBuilder()
+            .sslContext(tls)
             .version(java.net.http.HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2))
             .build(),
@@ -106,20 +127,29 @@ class FetchSnapshotTest {
         new PrintStream(log, true, StandardCharsets.UTF_8));
   }
 
-  Map<String, String> env(String token) {
+  /** The fetch container's environment, the token and the CA written as the Secret's files. */
+  Map<String, String> env(String token) throws IOException {
+    return env("https", token, certificates.caBundlePem());
+  }
+
+  Map<String, String> env(String scheme, String token, String ca) throws IOException {
+    Path secret = Files.createDirectories(tmp.resolve("secret"));
+    Files.writeString(secret.resolve("token"), token + "\n");
+    Files.writeString(secret.resolve("ca.crt"), ca);
     return Map.of(
         FetchSnapshot.URL,
-        SnapshotRoute.url(
-                URI.create("http://127.0.0.1:" + server.getAddress().getPort()), "team", "demo")
+        SnapshotRoute.url(URI.create(scheme + "://localhost:" + server.port()), "team", "demo")
             .toString(),
-        FetchSnapshot.TOKEN,
-        token,
+        FetchSnapshot.TOKEN_FILE,
+        secret.resolve("token").toString(),
+        FetchSnapshot.CA_FILE,
+        secret.resolve("ca.crt").toString(),
         FetchSnapshot.KEY,
         KEY);
   }
 
   @Test
-  void fetchesTheSnapshotOverHttpWhenTheUrlIsSet() throws Exception {
+  void fetchesTheSnapshotOverHttpsWithTheTokenFromItsFileWhenTheUrlIsSet() throws Exception {
     Path target = tmp.resolve("restore/snapshot.db");
 
     FetchSnapshot.fetch(env(token), target, download(30));
@@ -177,16 +207,43 @@ class FetchSnapshotTest {
   }
 
   @Test
+  void aPlainHttpUrlIsRefusedBeforeAnyRequest() {
+    Path target = tmp.resolve("restore/snapshot.db");
+
+    assertThatThrownBy(
+            () ->
+                FetchSnapshot.fetch(
+                    env("http", token, certificates.caBundlePem()), target, download(30)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("https");
+    assertThat(requests).hasValue(0);
+  }
+
+  @Test
+  void aServerWhoseCertificateIsNotFromTheGivenCaGetsNoTokenAndNoRetry() throws Exception {
+    Path target = tmp.resolve("restore/snapshot.db");
+    String otherCa = certificates("localhost").caBundlePem();
+
+    assertThatThrownBy(
+            () -> FetchSnapshot.fetch(env("https", token, otherCa), target, download(30)))
+        .isInstanceOf(SnapshotDownload.Refused.class)
+        .hasMessageContaining("certificate");
+    assertThat(requests).as("no request reached the route").hasValue(0);
+    assertThat(pauses).isEmpty();
+    assertThat(target).doesNotExist();
+  }
+
+  @Test
   void anOperatorThatIsNotListeningYetIsWaitedFor() throws Exception {
-    int port = server.getAddress().getPort();
-    server.stop(0);
+    int port = server.port();
+    server.close();
     Path target = tmp.resolve("restore/snapshot.db");
 
     assertThatThrownBy(() -> FetchSnapshot.fetch(env(token), target, download(2)))
         .isInstanceOf(IOException.class);
     assertThat(pauses).containsExactly(Duration.ofSeconds(1));
     assertThat(log.toString(StandardCharsets.UTF_8))
-        .contains("http://127.0.0.1:" + port + "/restore/v1/team/demo");
+        .contains("https://localhost:" + port + "/restore/v1/team/demo");
   }
 
   @Test

@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
 
 class RestoreSecretsTest {
 
+  /** Stands for the operator's CA; the Secret carries it as it is. */
+  static final String CA = "-----BEGIN CERTIFICATE-----\nca\n-----END CERTIFICATE-----\n";
+
   static EtcdCluster cluster(String name) {
     EtcdCluster c = new EtcdCluster();
     c.setMetadata(
@@ -33,13 +36,13 @@ class RestoreSecretsTest {
   /** The Secret as the operator writes it, owner reference included. */
   static Secret written(String cluster, String key, String token) {
     EtcdCluster c = cluster(cluster);
-    Secret s = RestoreSecrets.desired(c, key, token);
+    Secret s = RestoreSecrets.desired(c, key, token, CA);
     s.getMetadata().setOwnerReferences(Owners.of(c));
     return s;
   }
 
   @Test
-  void theSecretCarriesTheTokenAndTheOneKeyItGrants() {
+  void theSecretCarriesTheTokenTheCaAndTheOneKeyItGrants() {
     Secret s = written("demo", "team/demo/nightly/1.db", "tok");
 
     assertThat(s.getMetadata().getName()).isEqualTo("demo-restore");
@@ -52,6 +55,10 @@ class RestoreSecretsTest {
             new String(
                 Base64.getDecoder().decode(s.getData().get("token")), StandardCharsets.UTF_8))
         .isEqualTo("tok");
+    assertThat(
+            new String(
+                Base64.getDecoder().decode(s.getData().get("ca.crt")), StandardCharsets.UTF_8))
+        .isEqualTo(CA);
     assertThat(RestoreSecrets.isFor(s, "demo")).isTrue();
   }
 

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RestoreSourcesTest {
 
-  static final URI OPERATOR = URI.create("http://ops-metrics.bosun-system.svc:8080");
+  static final URI OPERATOR = URI.create("https://ops-restore.bosun-system.svc:8443");
+  static final String CA = RestoreSecretsTest.CA;
 
   @TempDir Path root;
 
@@ -51,7 +52,8 @@ class RestoreSourcesTest {
     snapshot("team/demo/other/20240103T000000Z.db", Instant.parse("2024-01-03T00:00:00Z"));
 
     RestoreSource source =
-        new RestoreSources(Optional.of(root), Optional.of(OPERATOR)).newest(null, volumeBackup());
+        new RestoreSources(Optional.of(root), Optional.of(OPERATOR), () -> CA)
+            .newest(null, volumeBackup());
 
     assertThat(source)
         .isEqualTo(
@@ -59,6 +61,7 @@ class RestoreSourcesTest {
                 "nightly",
                 "team/demo/nightly/20240102T000000Z.db",
                 OPERATOR,
+                CA,
                 Instant.parse("2024-01-02T00:00:00Z")));
     assertThat(source.location()).isEqualTo("volume:team/demo/nightly/20240102T000000Z.db");
   }
@@ -69,7 +72,7 @@ class RestoreSourcesTest {
 
     assertThatThrownBy(
             () ->
-                new RestoreSources(Optional.of(root), Optional.empty())
+                new RestoreSources(Optional.of(root), Optional.empty(), () -> CA)
                     .newest(null, volumeBackup()))
         .isInstanceOfSatisfying(
             RestoreSources.NotRestorable.class,
@@ -82,7 +85,7 @@ class RestoreSourcesTest {
   void withoutTheBackupVolumeAVolumeSnapshotIsRefusedSayingWhy() {
     assertThatThrownBy(
             () ->
-                new RestoreSources(Optional.empty(), Optional.of(OPERATOR))
+                new RestoreSources(Optional.empty(), Optional.of(OPERATOR), () -> CA)
                     .newest(null, volumeBackup()))
         .isInstanceOfSatisfying(
             RestoreSources.NotRestorable.class,
@@ -95,7 +98,7 @@ class RestoreSourcesTest {
   void aVolumeBackupWithoutSnapshotsIsWaitedFor() {
     assertThatThrownBy(
             () ->
-                new RestoreSources(Optional.of(root), Optional.of(OPERATOR))
+                new RestoreSources(Optional.of(root), Optional.of(OPERATOR), () -> CA)
                     .newest(null, volumeBackup()))
         .isInstanceOfSatisfying(
             RestoreSources.NotRestorable.class,

@@ -118,7 +118,9 @@ class SnapshotRouteTest {
 
   @Test
   void aSecretTheOperatorDidNotWriteCountsAsNone() throws Exception {
-    Secret foreign = RestoreSecrets.desired(RestoreSecretsTest.cluster("demo"), KEY, token);
+    Secret foreign =
+        RestoreSecrets.desired(
+            RestoreSecretsTest.cluster("demo"), KEY, token, RestoreSecretsTest.CA);
     secrets.put("team/demo-restore", foreign); // no owner reference
     assertThat(get(url("team", "demo"), "Bearer " + token).statusCode()).isEqualTo(404);
   }

@@ -1,12 +1,17 @@
 package dev.bosun.etcd.testing;
 
+import dev.bosun.common.testing.LocalProcess;
 import dev.bosun.common.testing.RunningOperator;
+import dev.bosun.common.tls.ServiceDnsNames;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.Main;
 import dev.bosun.etcd.membership.LoopbackAddressing;
 import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.restore.RestoreEndpoint;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -24,6 +29,26 @@ public final class EtcdUnderTest {
   /** The operator's backup volume. */
   public static final Path BACKUP_DIR = RunningOperator.tempDir("etcd-operator-backups");
 
+  /** Where the operator keeps its certificate: a namespace every API server has. */
+  public static final String OPERATOR_NAMESPACE = "default";
+
+  /** The certificate Secret, as the chart names it for a release "bosun". */
+  public static final String TLS_SECRET = "bosun-etcd-operator-tls";
+
+  /** The restore Service, as the chart names it for a release "bosun". */
+  public static final String RESTORE_SERVICE = "bosun-etcd-operator-restore";
+
+  /**
+   * The restore endpoint as the chart configures it, reached here as {@code localhost} (init
+   * containers run on this machine): the certificate carries the Service's names and that one.
+   */
+  public static RestoreEndpoint restoreEndpoint(int port) {
+    List<String> names = new ArrayList<>(ServiceDnsNames.of(RESTORE_SERVICE, OPERATOR_NAMESPACE));
+    names.add("localhost");
+    return new RestoreEndpoint(
+        URI.create("https://localhost:" + port), port, OPERATOR_NAMESPACE, TLS_SECRET, names);
+  }
+
   private EtcdUnderTest() {}
 
   /** The operator on {@link #ADDRESSING}, not yet started. */
@@ -33,7 +58,7 @@ public final class EtcdUnderTest {
 
   /**
    * An operator with its own addressing, its etcd traffic going where {@code route} says, not yet
-   * started. It serves HTTP on a free port of this machine, where restoring members (init
+   * started. It serves HTTPS on a free port of this machine, where restoring members (init
    * containers the process kubelet runs here) fetch snapshots of the backup volume.
    */
   public static RunningOperator operator(MemberAddressing addressing, UnaryOperator<URI> route) {
@@ -45,7 +70,7 @@ public final class EtcdUnderTest {
                     running.client,
                     addressing,
                     Optional.of(BACKUP_DIR),
-                    Optional.of(running.operatorUrl()),
+                    Optional.of(restoreEndpoint(LocalProcess.freePort("127.0.0.1"))),
                     running.reconciles,
                     route),
             CRDS)

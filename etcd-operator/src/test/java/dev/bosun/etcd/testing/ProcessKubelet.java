@@ -455,6 +455,26 @@ public final class ProcessKubelet implements AutoCloseable {
     return Optional.ofNullable(processes.get(member));
   }
 
+  /** What the init container {@code container} of Pod {@code pod} printed, every run of it. */
+  public String initContainerLog(String pod, String container) {
+    StringBuilder all = new StringBuilder();
+    try (var logs = Files.list(root.resolve("logs"))) {
+      for (Path log :
+          logs.filter(
+                  f -> {
+                    String name = f.getFileName().toString();
+                    return name.startsWith(pod + "-") && name.endsWith("-" + container + ".log");
+                  })
+              .sorted()
+              .toList()) {
+        all.append(Files.readString(log));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return all.toString();
+  }
+
   /** True when the member's data directory exists (its volume holds data). */
   public boolean hasData(String claim) {
     return Files.isDirectory(root.resolve("volumes").resolve(claim).resolve("data"));
