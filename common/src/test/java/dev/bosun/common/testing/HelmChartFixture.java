@@ -109,9 +109,14 @@ public final class HelmChartFixture {
     return read(chart.resolve("Chart.yaml"), Map.class);
   }
 
-  /** The names of the files in the chart's crds directory, sorted. */
+  /** The directory of the CRD files the chart templates (copied there from crds/ by the build). */
+  public Path crdFiles() {
+    return chart.resolve("files").resolve("crds");
+  }
+
+  /** The names of the files in the chart's CRD directory ({@link #crdFiles()}), sorted. */
   public List<String> shippedCrds() {
-    try (Stream<Path> files = Files.list(chart.resolve("crds"))) {
+    try (Stream<Path> files = Files.list(crdFiles())) {
       return files.map(p -> p.getFileName().toString()).sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
