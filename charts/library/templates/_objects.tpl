@@ -211,11 +211,32 @@ leaves them to whoever manages them outside the release.
 {{- if .Values.crds.install }}
 {{- range $path, $_ := .Files.Glob "files/crds/*.yml" }}
 {{- $crd := $.Files.Get $path | fromYaml }}
+{{- if semverCompare "<1.23.0-0" $.Capabilities.KubeVersion.Version }}
+{{- include "bosun.withoutCelRules" $crd }}
+{{- end }}
 {{- $metadata := $crd.metadata }}
 {{- $_ := set $metadata "annotations" (merge (dict "helm.sh/resource-policy" "keep") ($metadata.annotations | default dict)) }}
 {{- $_ := set $metadata "labels" (merge (include "bosun.labels" $ | fromYaml) ($metadata.labels | default dict)) }}
 ---
 {{ toYaml $crd }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Removes every x-kubernetes-validations (CEL rules) from a parsed CRD, in place. API servers before
+1.23 do not know the field: they would drop it anyway, but Helm validates templated objects
+against the server's OpenAPI schema first and refuses the unknown field. Renders nothing.
+*/}}
+{{- define "bosun.withoutCelRules" -}}
+{{- if kindIs "map" . }}
+{{- $_ := unset . "x-kubernetes-validations" }}
+{{- range $key, $value := . }}
+{{- include "bosun.withoutCelRules" $value }}
+{{- end }}
+{{- else if kindIs "slice" . }}
+{{- range . }}
+{{- include "bosun.withoutCelRules" . }}
 {{- end }}
 {{- end }}
 {{- end }}

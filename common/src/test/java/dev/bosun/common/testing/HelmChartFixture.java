@@ -58,8 +58,16 @@ public final class HelmChartFixture {
 
   /** Renders the chart with the given --set pairs (key1, value1, key2, value2, ...). */
   public List<HasMetadata> render(String... keysAndValues) {
-    TemplateCommand template =
-        new Helm(chart).template().withName(release).withNamespace(namespace);
+    return render(new Helm(chart).template(), keysAndValues);
+  }
+
+  /** Renders the chart as for an API server of {@code kubeVersion} (e.g. "v1.20.2"). */
+  public List<HasMetadata> renderFor(String kubeVersion, String... keysAndValues) {
+    return render(new Helm(chart).template().withKubeVersion(kubeVersion), keysAndValues);
+  }
+
+  private List<HasMetadata> render(TemplateCommand command, String... keysAndValues) {
+    TemplateCommand template = command.withName(release).withNamespace(namespace);
     for (int i = 0; i < keysAndValues.length; i += 2) {
       template = template.set(keysAndValues[i], keysAndValues[i + 1]);
     }

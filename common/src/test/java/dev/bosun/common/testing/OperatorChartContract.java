@@ -57,6 +57,9 @@ public abstract class OperatorChartContract {
   /** The namespace every operator chart test renders into. */
   protected static final String NAMESPACE = "bosun-system";
 
+  /** A Kubernetes version whose API server knows CRD validation rules (CEL). */
+  private static final String SERVES_CEL = "v1.25.0";
+
   private static final String SERVICE_MONITOR = "ServiceMonitor";
   private static final String SERVICE_MONITOR_API = "monitoring.coreos.com/v1/ServiceMonitor";
 
@@ -180,7 +183,9 @@ public abstract class OperatorChartContract {
 
   @Test
   void crdsAreTemplatedSoThatUpgradesApplyThemAndKeptOnUninstall() {
-    List<CustomResourceDefinition> rendered = all(chart().render(), CustomResourceDefinition.class);
+    // helm-java renders for Kubernetes 1.20 unless told otherwise; a server with CEL keeps all.
+    List<CustomResourceDefinition> rendered =
+        all(chart().renderFor(SERVES_CEL), CustomResourceDefinition.class);
     List<CustomResourceDefinition> shipped = shippedCrds();
 
     assertThat(shipped).isNotEmpty();
@@ -200,6 +205,21 @@ public abstract class OperatorChartContract {
     }
     // Helm's crds/ folder is installed once and never upgraded; a CRD in both would clash.
     assertThat(chart().dir().resolve("crds")).doesNotExist();
+  }
+
+  @Test
+  void crdsLoseOnlyTheirCelRulesOnApiServersThatDoNotKnowThem() {
+    List<CustomResourceDefinition> rendered =
+        all(chart().renderFor("v1.20.2"), CustomResourceDefinition.class);
+
+    assertThat(rendered).hasSameSizeAs(shippedCrds());
+    for (CustomResourceDefinition crd : rendered) {
+      // Helm validates templates against the server's schema, where 1.20 has no such field.
+      assertThat(HelmChartFixture.serialization().asJson(crd))
+          .as(crd.getMetadata().getName())
+          .doesNotContain("x-kubernetes-validations");
+      assertThat(crd.getSpec().getVersions()).isNotEmpty();
+    }
   }
 
   @Test
