@@ -114,14 +114,20 @@ global.watchNamespaces. Read it with: include "bosun.watchNamespaces" . | fromJs
 {{- end }}
 
 {{/*
+Where the chart grants the operator's rules: "namespace" (a Role in each watched namespace) when
+the operator watches some namespaces, "cluster" (one ClusterRole) when it watches all of them. The
+watched namespaces alone decide: an operator confined to some namespaces never holds rights
+outside them, and one watching everything has the rights it needs everywhere.
+*/}}
+{{- define "bosun.rbacScope" -}}
+{{- ternary "cluster" "namespace" (empty (include "bosun.watchNamespaces" . | fromJsonArray)) }}
+{{- end }}
+
+{{/*
 Cross-field rules, also stated in each chart's values.schema.json; checked here as well so that
-they hold when schema validation is skipped (--skip-schema-validation). rbac.scope is checked only
-in the charts that offer it.
+they hold when schema validation is skipped (--skip-schema-validation).
 */}}
 {{- define "bosun.validate" -}}
-{{- if and (eq ((.Values.rbac | default dict).scope | default "") "namespace") (empty (include "bosun.watchNamespaces" . | fromJsonArray)) }}
-{{- fail "rbac.scope=namespace needs watchNamespaces: the namespaces to create a Role in" }}
-{{- end }}
 {{- if and (not .Values.leaderElection.enabled) (gt (int .Values.replicaCount) 1) }}
 {{- fail "replicaCount > 1 needs leaderElection.enabled=true: only one replica may reconcile" }}
 {{- end }}

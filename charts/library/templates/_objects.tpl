@@ -90,11 +90,11 @@ spec:
 {{- end }}
 
 {{/*
-Binds the chart's ClusterRole (named like the release) to the operator's ServiceAccount: always
-in a chart without rbac.scope, only with rbac.scope=cluster in one that has it.
+Binds the chart's ClusterRole (named like the release) to the operator's ServiceAccount when the
+operator watches every namespace (bosun.rbacScope).
 */}}
 {{- define "bosun.clusterRoleBinding" -}}
-{{- if and .Values.rbac.create (ne ((.Values.rbac | default dict).scope | default "cluster") "namespace") }}
+{{- if and .Values.rbac.create (eq (include "bosun.rbacScope" .) "cluster") }}
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata:
@@ -113,12 +113,12 @@ subjects:
 {{- end }}
 
 {{/*
-With rbac.scope=namespace: the chart's rules (its "<operator name>.rules" template, named after
-the bosun.dev/operator annotation, which an alias does not change) as a Role in each watched
-namespace.
+When the operator watches some namespaces (bosun.rbacScope): the chart's rules (its "<operator
+name>.rules" template, named after the bosun.dev/operator annotation, which an alias does not
+change) as a Role in each watched namespace.
 */}}
 {{- define "bosun.namespacedRoles" -}}
-{{- if and .Values.rbac.create (eq .Values.rbac.scope "namespace") }}
+{{- if and .Values.rbac.create (eq (include "bosun.rbacScope" .) "namespace") }}
 {{- range $namespace := include "bosun.watchNamespaces" . | fromJsonArray }}
 ---
 # The operator's rules, granted only in the watched namespace {{ $namespace }}.
@@ -136,10 +136,11 @@ rules:
 {{- end }}
 
 {{/*
-With rbac.scope=namespace: binds each watched namespace's Role to the operator's ServiceAccount.
+When the operator watches some namespaces: binds each watched namespace's Role to the operator's
+ServiceAccount.
 */}}
 {{- define "bosun.namespacedRoleBindings" -}}
-{{- if and .Values.rbac.create (eq .Values.rbac.scope "namespace") }}
+{{- if and .Values.rbac.create (eq (include "bosun.rbacScope" .) "namespace") }}
 {{- range $namespace := include "bosun.watchNamespaces" . | fromJsonArray }}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
@@ -197,5 +198,45 @@ spec:
       {{- with $monitor.scrapeTimeout }}
       scrapeTimeout: {{ . }}
       {{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The chart's CRDs (files/crds/, copied there from the repository's crds/ by the build and checked
+against it in CI) as templates rather than in crds/, so that helm upgrade applies a new schema.
+Kept on uninstall: deleting a CRD deletes every custom resource of its kind. crds.install=false
+leaves them to whoever manages them outside the release.
+*/}}
+{{- define "bosun.crds" -}}
+{{- if .Values.crds.install }}
+{{- range $path, $_ := .Files.Glob "files/crds/*.yml" }}
+{{- $crd := $.Files.Get $path | fromYaml }}
+{{- if semverCompare "<1.23.0-0" $.Capabilities.KubeVersion.Version }}
+{{- include "bosun.withoutCelRules" $crd }}
+{{- end }}
+{{- $metadata := $crd.metadata }}
+{{- $_ := set $metadata "annotations" (merge (dict "helm.sh/resource-policy" "keep") ($metadata.annotations | default dict)) }}
+{{- $_ := set $metadata "labels" (merge (include "bosun.labels" $ | fromYaml) ($metadata.labels | default dict)) }}
+---
+{{ toYaml $crd }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Removes every x-kubernetes-validations (CEL rules) from a parsed CRD, in place. API servers before
+1.23 do not know the field: they would drop it anyway, but Helm validates templated objects
+against the server's OpenAPI schema first and refuses the unknown field. Renders nothing.
+*/}}
+{{- define "bosun.withoutCelRules" -}}
+{{- if kindIs "map" . }}
+{{- $_ := unset . "x-kubernetes-validations" }}
+{{- range $key, $value := . }}
+{{- include "bosun.withoutCelRules" $value }}
+{{- end }}
+{{- else if kindIs "slice" . }}
+{{- range . }}
+{{- include "bosun.withoutCelRules" . }}
+{{- end }}
 {{- end }}
 {{- end }}

@@ -27,9 +27,9 @@ Service by its cluster DNS name (one of the names on the operator's certificate)
 
 {{/*
 The rules the operator needs on the objects it reconciles and creates: shared by the ClusterRole
-(rbac.scope=cluster) and the per-namespace Roles (rbac.scope=namespace). No wildcards. Secrets
-cannot be limited by name (the restore Secret is created, and the TLS and S3 Secrets are named by
-the user): with rbac.scope=namespace these rights hold in the watched namespaces only.
+(operator watching every namespace) and the per-namespace Roles (watchNamespaces set). No
+wildcards. Secrets cannot be limited by name (the restore Secret is created, and the TLS and S3
+Secrets are named by the user): with watchNamespaces these rights hold in those namespaces only.
 */}}
 {{- define "bosun-etcd-operator.rules" -}}
 # The operator's own kinds, and their status.

@@ -5,7 +5,7 @@ from the bosun-library chart (charts/library), as "bosun.*".
 
 {{/*
 The rules the operator needs on the objects it reconciles and creates: shared by the ClusterRole
-(rbac.scope=cluster) and the per-namespace Roles (rbac.scope=namespace). No wildcards.
+(operator watching every namespace) and the per-namespace Roles (watchNamespaces set). No wildcards.
 */}}
 {{- define "bosun-webservice-operator.rules" -}}
 - apiGroups: ["web.bosun.dev"]

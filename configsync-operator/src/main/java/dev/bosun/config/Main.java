@@ -43,8 +43,12 @@ public final class Main {
     EventRecorder events = new EventRecorder(client, ConfigSyncOperator.NAME);
     Clock clock = Clock.systemUTC();
     return new OperatorRuntime(settings, client)
-        .register(new ConfigMapSyncReconciler(destinationConsentRequired, events, clock))
-        .register(new SecretSyncReconciler(destinationConsentRequired, events, clock))
+        .register(
+            new ConfigMapSyncReconciler(
+                destinationConsentRequired, settings.watchNamespaces(), events, clock))
+        .register(
+            new SecretSyncReconciler(
+                destinationConsentRequired, settings.watchNamespaces(), events, clock))
         .register(new ConfigMonitorReconciler(events, clock));
   }
 }

@@ -8,6 +8,7 @@ import dev.bosun.common.testing.LocalControlPlane;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -96,11 +97,34 @@ class PlatformChartTest {
             chart.render(
                 "global.watchNamespaces[0]", "team-a", "global.watchNamespaces[1]", "team-b"));
 
-    for (String operator : List.of("webservice", "etcd", "mysql")) {
+    for (String operator : PlatformChart.OPERATORS) {
       assertThat(env(containers.get(PlatformChart.chartName(operator)), "BOSUN_WATCH_NAMESPACES"))
           .as(operator)
           .isEqualTo("team-a,team-b");
     }
+  }
+
+  @Test
+  void sharedWatchedNamespacesConfineEveryOperatorsRbacToThem() {
+    List<HasMetadata> objects = chart.render("global.watchNamespaces[0]", "team-a");
+
+    // Only configsync keeps a ClusterRole, and it reads Namespace objects and nothing else.
+    assertThat(all(objects, ClusterRole.class))
+        .singleElement()
+        .satisfies(
+            r ->
+                assertThat(r.getRules())
+                    .allSatisfy(
+                        rule -> assertThat(rule.getResources()).containsOnly("namespaces")));
+    Map<String, List<String>> rolesInTeamA =
+        all(objects, Role.class).stream()
+            .filter(r -> "team-a".equals(r.getMetadata().getNamespace()))
+            .collect(
+                Collectors.groupingBy(
+                    r -> r.getMetadata().getLabels().get("app.kubernetes.io/name"),
+                    Collectors.mapping(r -> r.getMetadata().getName(), Collectors.toList())));
+    assertThat(rolesInTeamA)
+        .containsOnlyKeys(PlatformChart.OPERATORS.stream().map(PlatformChart::chartName).toList());
   }
 
   @Test
@@ -136,7 +160,8 @@ class PlatformChartTest {
             case "mysql.bosun.dev" -> "mysql";
             default -> throw new AssertionError("an API group without an operator: " + group);
           };
-      Path shipped = chart.dir().resolve("charts/" + PlatformChart.chartName(operator) + "/crds");
+      Path shipped =
+          chart.dir().resolve("charts/" + PlatformChart.chartName(operator) + "/files/crds");
       try (Stream<Path> files = Files.list(group)) {
         for (Path crd : files.filter(f -> f.toString().endsWith("-v1.yml")).toList()) {
           assertThat(shipped.resolve(crd.getFileName())).hasSameTextualContentAs(crd);
@@ -163,7 +188,8 @@ class PlatformChartTest {
         .contains("kubectl get configmapsyncs,secretsyncs,configmonitors -A")
         .contains("kubectl get mysqlclusters,mysqlbackups -A")
         .doesNotContain("etcdclusters")
-        .contains("helm show crds");
+        .contains("also upgrades the CRDs")
+        .contains("crds.install=false");
   }
 
   @Test
@@ -191,12 +217,8 @@ class PlatformChartTest {
     List<Role> roles =
         all(
                 chart.render(
-                    "mysql.rbac.scope",
-                    "namespace",
                     "mysql.watchNamespaces[0]",
                     "team-a",
-                    "webservice.rbac.scope",
-                    "namespace",
                     "webservice.watchNamespaces[0]",
                     "team-a"),
                 Role.class)

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -345,12 +346,17 @@ public final class ChartAssertions {
 
   /**
    * Asserts that every object carries the Bosun operator labels for {@code name} and {@code
-   * release}, and that every object but the cluster-scoped RBAC is in {@code namespace}.
+   * release}, and that every object but the cluster-scoped ones (RBAC, CRDs) is in {@code
+   * namespace}.
    */
   public static void assertLabelledInNamespace(
       List<HasMetadata> objects, String name, String release, String namespace) {
     assertThat(objects)
-        .filteredOn(o -> !(o instanceof ClusterRole || o instanceof ClusterRoleBinding))
+        .filteredOn(
+            o ->
+                !(o instanceof ClusterRole
+                    || o instanceof ClusterRoleBinding
+                    || o instanceof CustomResourceDefinition))
         .allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo(namespace));
     assertThat(objects)
         .allSatisfy(

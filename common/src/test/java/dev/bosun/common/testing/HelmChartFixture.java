@@ -58,8 +58,16 @@ public final class HelmChartFixture {
 
   /** Renders the chart with the given --set pairs (key1, value1, key2, value2, ...). */
   public List<HasMetadata> render(String... keysAndValues) {
-    TemplateCommand template =
-        new Helm(chart).template().withName(release).withNamespace(namespace);
+    return render(new Helm(chart).template(), keysAndValues);
+  }
+
+  /** Renders the chart as for an API server of {@code kubeVersion} (e.g. "v1.20.2"). */
+  public List<HasMetadata> renderFor(String kubeVersion, String... keysAndValues) {
+    return render(new Helm(chart).template().withKubeVersion(kubeVersion), keysAndValues);
+  }
+
+  private List<HasMetadata> render(TemplateCommand command, String... keysAndValues) {
+    TemplateCommand template = command.withName(release).withNamespace(namespace);
     for (int i = 0; i < keysAndValues.length; i += 2) {
       template = template.set(keysAndValues[i], keysAndValues[i + 1]);
     }
@@ -109,9 +117,14 @@ public final class HelmChartFixture {
     return read(chart.resolve("Chart.yaml"), Map.class);
   }
 
-  /** The names of the files in the chart's crds directory, sorted. */
+  /** The directory of the CRD files the chart templates (copied there from crds/ by the build). */
+  public Path crdFiles() {
+    return chart.resolve("files").resolve("crds");
+  }
+
+  /** The names of the files in the chart's CRD directory ({@link #crdFiles()}), sorted. */
   public List<String> shippedCrds() {
-    try (Stream<Path> files = Files.list(chart.resolve("crds"))) {
+    try (Stream<Path> files = Files.list(crdFiles())) {
       return files.map(p -> p.getFileName().toString()).sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

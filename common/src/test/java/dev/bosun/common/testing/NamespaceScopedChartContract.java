@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,18 +26,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The contract of a chart whose operator can be confined to some namespaces ({@code
- * rbac.scope=namespace} with {@code watchNamespaces}): Roles there instead of a ClusterRole.
+ * watchNamespaces}): Roles there instead of a ClusterRole, and no cluster-wide right on a
+ * namespaced object.
  */
 public abstract class NamespaceScopedChartContract extends OperatorChartContract {
 
   private static final List<String> TWO_NAMESPACES =
-      List.of("rbac.scope", "namespace", "watchNamespaces[0]", "a", "watchNamespaces[1]", "b");
+      List.of("watchNamespaces[0]", "a", "watchNamespaces[1]", "b");
 
   protected NamespaceScopedChartContract(
       HelmChartFixture chart,
       String operatorName,
       String crdGroup,
-      java.util.Set<String> operatorPermissions) {
+      Set<String> operatorPermissions) {
     super(chart, operatorName, crdGroup, operatorPermissions);
   }
 
@@ -45,12 +47,22 @@ public abstract class NamespaceScopedChartContract extends OperatorChartContract
     return List.of(TWO_NAMESPACES);
   }
 
+  /**
+   * The cluster-scoped reads ("apiGroup|resource|verb" on cluster-scoped kinds only) the operator
+   * still needs when confined to some namespaces, granted by one ClusterRole; none by default.
+   */
+  protected Set<String> clusterScopedReads() {
+    return Set.of();
+  }
+
   /** Values of the namespace-scope settings the schema refuses, with the path it names. */
   static Stream<Arguments> namespaceScopeValuesTheSchemaRejects() {
     return Stream.of(
-        Arguments.of(List.of("rbac.scope", "everything"), "/rbac/scope"),
-        Arguments.of(List.of("rbac.scope", "namespace"), "/watchNamespaces"),
-        Arguments.of(List.of("watchNamespaces[0]", "Not_A_Namespace"), "/watchNamespaces/0"));
+        // The watched namespaces alone decide the scope: there is no separate switch.
+        Arguments.of(
+            List.of("rbac.scope", "namespace"), "additional properties 'scope' not allowed"),
+        Arguments.of(List.of("watchNamespaces[0]", "Not_A_Namespace"), "/watchNamespaces/0"),
+        Arguments.of(List.of("watchNamespaces[0]", ""), "/watchNamespaces/0"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -65,8 +77,26 @@ public abstract class NamespaceScopedChartContract extends OperatorChartContract
     String fullname = fullname();
     String namespace = chart().namespace();
 
-    assertThat(all(objects, ClusterRole.class)).isEmpty();
-    assertThat(all(objects, ClusterRoleBinding.class)).isEmpty();
+    List<ClusterRole> clusterRoles = all(objects, ClusterRole.class);
+    if (clusterScopedReads().isEmpty()) {
+      assertThat(clusterRoles).isEmpty();
+      assertThat(all(objects, ClusterRoleBinding.class)).isEmpty();
+    } else {
+      assertThat(clusterRoles).hasSize(1);
+      assertThat(permissions(clusterRoles.get(0).getRules())).isEqualTo(clusterScopedReads());
+      assertThat(all(objects, ClusterRoleBinding.class))
+          .singleElement()
+          .satisfies(
+              b -> {
+                assertThat(b.getRoleRef().getName())
+                    .isEqualTo(clusterRoles.get(0).getMetadata().getName());
+                assertThat(b.getSubjects())
+                    .extracting(Subject::getName, Subject::getNamespace)
+                    .containsExactly(tuple(fullname(), chart().namespace()));
+              });
+    }
+    Set<String> namespacedPermissions = new java.util.TreeSet<>(operatorPermissions());
+    namespacedPermissions.removeAll(clusterScopedReads());
     List<Role> operatorRoles =
         all(objects, Role.class).stream()
             .filter(r -> r.getMetadata().getName().equals(fullname))
@@ -75,7 +105,7 @@ public abstract class NamespaceScopedChartContract extends OperatorChartContract
         .extracting(r -> r.getMetadata().getNamespace())
         .containsExactlyInAnyOrder("a", "b");
     assertThat(operatorRoles)
-        .allSatisfy(r -> assertThat(permissions(r.getRules())).isEqualTo(operatorPermissions()));
+        .allSatisfy(r -> assertThat(permissions(r.getRules())).isEqualTo(namespacedPermissions));
     List<RoleBinding> operatorBindings =
         all(objects, RoleBinding.class).stream()
             .filter(b -> b.getRoleRef().getName().equals(fullname))

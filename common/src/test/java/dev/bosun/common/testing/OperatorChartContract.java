@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -44,9 +45,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * What every Bosun operator chart must do, whatever the operator: render the same set of objects,
  * lint clean, grant exactly what the operator needs without wildcards, take its Lease only, run
  * hardened with the standard resources, probe and expose metrics on the operator's port, pass its
- * values on, run without leader election or without its own RBAC when asked, and ship its API
- * group's CRDs byte for byte. Each operator's chart test extends it (or {@link
- * NamespaceScopedChartContract}) and adds what is particular to it.
+ * values on, run without leader election or without its own RBAC when asked, and template its API
+ * group's CRDs (copied byte for byte from crds/) so that upgrades apply them. Each operator's chart
+ * test extends it (or {@link NamespaceScopedChartContract}) and adds what is particular to it.
  */
 public abstract class OperatorChartContract {
 
@@ -55,6 +56,9 @@ public abstract class OperatorChartContract {
 
   /** The namespace every operator chart test renders into. */
   protected static final String NAMESPACE = "bosun-system";
+
+  /** A Kubernetes version whose API server knows CRD validation rules (CEL). */
+  private static final String SERVES_CEL = "v1.25.0";
 
   private static final String SERVICE_MONITOR = "ServiceMonitor";
   private static final String SERVICE_MONITOR_API = "monitoring.coreos.com/v1/ServiceMonitor";
@@ -148,18 +152,82 @@ public abstract class OperatorChartContract {
   @Test
   void defaultsRenderTheOperatorWithClusterWideRbac() {
     List<HasMetadata> objects = chart().render();
+    List<String> expected =
+        new ArrayList<>(
+            List.of(
+                "ServiceAccount/" + fullname(),
+                "ClusterRole/" + fullname(),
+                "ClusterRoleBinding/" + fullname(),
+                "Role/" + fullname() + "-leader-election",
+                "RoleBinding/" + fullname() + "-leader-election",
+                "Service/" + fullname() + "-metrics",
+                "Deployment/" + fullname()));
+    shippedCrds()
+        .forEach(crd -> expected.add("CustomResourceDefinition/" + crd.getMetadata().getName()));
 
     assertThat(objects)
         .map(o -> o.getKind() + "/" + o.getMetadata().getName())
-        .containsExactlyInAnyOrder(
-            "ServiceAccount/" + fullname(),
-            "ClusterRole/" + fullname(),
-            "ClusterRoleBinding/" + fullname(),
-            "Role/" + fullname() + "-leader-election",
-            "RoleBinding/" + fullname() + "-leader-election",
-            "Service/" + fullname() + "-metrics",
-            "Deployment/" + fullname());
+        .containsExactlyInAnyOrderElementsOf(expected);
     assertLabelledInNamespace(objects, operatorName(), chart().release(), chart().namespace());
+  }
+
+  /** The CRD files the chart templates, parsed. */
+  private List<CustomResourceDefinition> shippedCrds() {
+    return chart().shippedCrds().stream()
+        .map(
+            file ->
+                HelmChartFixture.read(
+                    chart().crdFiles().resolve(file), CustomResourceDefinition.class))
+        .toList();
+  }
+
+  @Test
+  void crdsAreTemplatedSoThatUpgradesApplyThemAndKeptOnUninstall() {
+    // helm-java renders for Kubernetes 1.20 unless told otherwise; a server with CEL keeps all.
+    List<CustomResourceDefinition> rendered =
+        all(chart().renderFor(SERVES_CEL), CustomResourceDefinition.class);
+    List<CustomResourceDefinition> shipped = shippedCrds();
+
+    assertThat(shipped).isNotEmpty();
+    assertThat(rendered)
+        .extracting(c -> c.getMetadata().getName())
+        .containsExactlyInAnyOrderElementsOf(
+            shipped.stream().map(c -> c.getMetadata().getName()).toList());
+    for (CustomResourceDefinition crd : shipped) {
+      CustomResourceDefinition copy =
+          rendered.stream()
+              .filter(r -> r.getMetadata().getName().equals(crd.getMetadata().getName()))
+              .findFirst()
+              .orElseThrow();
+      assertThat(copy.getSpec()).as(crd.getMetadata().getName()).isEqualTo(crd.getSpec());
+      assertThat(copy.getMetadata().getAnnotations())
+          .containsEntry("helm.sh/resource-policy", "keep");
+    }
+    // Helm's crds/ folder is installed once and never upgraded; a CRD in both would clash.
+    assertThat(chart().dir().resolve("crds")).doesNotExist();
+  }
+
+  @Test
+  void crdsLoseOnlyTheirCelRulesOnApiServersThatDoNotKnowThem() {
+    List<CustomResourceDefinition> rendered =
+        all(chart().renderFor("v1.20.2"), CustomResourceDefinition.class);
+
+    assertThat(rendered).hasSameSizeAs(shippedCrds());
+    for (CustomResourceDefinition crd : rendered) {
+      // Helm validates templates against the server's schema, where 1.20 has no such field.
+      assertThat(HelmChartFixture.serialization().asJson(crd))
+          .as(crd.getMetadata().getName())
+          .doesNotContain("x-kubernetes-validations");
+      assertThat(crd.getSpec().getVersions()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void crdsCanBeLeftToWhoeverManagesThem() {
+    List<HasMetadata> objects = chart().render("crds.install", "false");
+
+    assertThat(all(objects, CustomResourceDefinition.class)).isEmpty();
+    assertThat(all(objects, Deployment.class)).hasSize(1);
   }
 
   @Test
@@ -225,6 +293,7 @@ public abstract class OperatorChartContract {
 
     assertThat(objects)
         .map(HasMetadata::getKind)
+        .filteredOn(kind -> !kind.equals("CustomResourceDefinition"))
         .containsExactlyInAnyOrder("Service", "Deployment");
     assertThat(serviceAccountName(only(objects, Deployment.class))).isEqualTo("ops");
   }
@@ -265,11 +334,7 @@ public abstract class OperatorChartContract {
         ChartAssertions.permissions(
             only(chart().render(), io.fabric8.kubernetes.api.model.rbac.ClusterRole.class)
                 .getRules());
-    for (String file : chart().shippedCrds()) {
-      var crd =
-          HelmChartFixture.read(
-              chart().dir().resolve("crds").resolve(file),
-              io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
+    for (CustomResourceDefinition crd : shippedCrds()) {
       String group = crd.getSpec().getGroup();
       String plural = crd.getSpec().getNames().getPlural();
       assertThat(granted)
@@ -398,9 +463,9 @@ public abstract class OperatorChartContract {
     assertThat(expected).isNotEmpty();
     assertThat(chart().shippedCrds()).isEqualTo(expected);
     for (String file : expected) {
-      assertThat(Files.mismatch(chart().dir().resolve("crds").resolve(file), sources.resolve(file)))
+      assertThat(Files.mismatch(chart().crdFiles().resolve(file), sources.resolve(file)))
           .as(
-              "chart/crds/%s drifted from crds/%s: run the build to copy it again",
+              "chart/files/crds/%s drifted from crds/%s: run the build to copy it again",
               file, crdGroup())
           .isEqualTo(-1L);
     }

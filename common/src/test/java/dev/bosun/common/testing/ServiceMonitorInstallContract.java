@@ -101,6 +101,8 @@ public abstract class ServiceMonitorInstallContract {
         .withNamespace(namespace)
         .createNamespace()
         .withKubeConfig(plane.kubeconfig())
+        // The module's other ITs apply the CRDs themselves; Helm would refuse to adopt them.
+        .set("crds.install", "false")
         .set("serviceMonitor.enabled", "true")
         .set("serviceMonitor.labels.release", "prometheus");
   }

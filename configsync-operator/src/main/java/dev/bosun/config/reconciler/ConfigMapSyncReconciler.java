@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import java.time.Clock;
 import java.util.List;
+import java.util.Set;
 
 /** Copies ConfigMaps across namespaces for {@link ConfigMapSync} resources. */
 @ControllerConfiguration(fieldManager = ConfigSyncOperator.NAME)
@@ -20,8 +21,11 @@ public class ConfigMapSyncReconciler
     extends SyncReconciler<ConfigMapSync, ConfigMapSyncStatus, ConfigMap> {
 
   public ConfigMapSyncReconciler(
-      boolean destinationConsentRequired, EventRecorder events, Clock clock) {
-    super(new ConfigMapKind(), destinationConsentRequired, events, clock);
+      boolean destinationConsentRequired,
+      Set<String> watchedNamespaces,
+      EventRecorder events,
+      Clock clock) {
+    super(new ConfigMapKind(), destinationConsentRequired, watchedNamespaces, events, clock);
   }
 
   @Override

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import java.time.Clock;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Copies Secrets across namespaces for {@link SecretSync} resources; their data is never logged.
@@ -21,8 +22,11 @@ import java.util.List;
 public class SecretSyncReconciler extends SyncReconciler<SecretSync, SecretSyncStatus, Secret> {
 
   public SecretSyncReconciler(
-      boolean destinationConsentRequired, EventRecorder events, Clock clock) {
-    super(new SecretKind(), destinationConsentRequired, events, clock);
+      boolean destinationConsentRequired,
+      Set<String> watchedNamespaces,
+      EventRecorder events,
+      Clock clock) {
+    super(new SecretKind(), destinationConsentRequired, watchedNamespaces, events, clock);
   }
 
   @Override

@@ -96,10 +96,18 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
             return t;
           });
 
+  /**
+   * @param watchedNamespaces the namespaces the operator is confined to (empty: every namespace):
+   *     the only destinations it copies into
+   */
   protected SyncReconciler(
-      SyncedKind<R> kind, boolean destinationConsentRequired, EventRecorder events, Clock clock) {
+      SyncedKind<R> kind,
+      boolean destinationConsentRequired,
+      Set<String> watchedNamespaces,
+      EventRecorder events,
+      Clock clock) {
     this.kind = kind;
-    this.planner = new SyncPlanner<>(kind, destinationConsentRequired);
+    this.planner = new SyncPlanner<>(kind, destinationConsentRequired, watchedNamespaces);
     this.events = events;
     this.clock = clock;
   }
@@ -158,11 +166,17 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
         .build();
   }
 
-  /** A namespace appearing, changing labels or consent, or going away can change any sync. */
+  /**
+   * A namespace appearing, changing labels or consent, or going away can change any sync.
+   * Namespaces are cluster-scoped: one informer over all of them, whatever namespaces the
+   * controller watches (inheriting those would open one identical cluster-wide informer per watched
+   * namespace).
+   */
   private InformerEventSourceConfiguration<Namespace> namespacesInformer(
       EventSourceContext<P> context) {
     return InformerEventSourceConfiguration.from(Namespace.class, context.getPrimaryResourceClass())
         .withName(NAMESPACES)
+        .withWatchAllNamespaces()
         .withSecondaryToPrimaryMapper(
             ns ->
                 context

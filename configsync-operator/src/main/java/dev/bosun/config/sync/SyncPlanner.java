@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -25,10 +26,21 @@ public final class SyncPlanner<R extends HasMetadata> {
 
   private final SyncedKind<R> kind;
   private final boolean destinationConsentRequired;
+  private final Set<String> watchedNamespaces;
 
-  public SyncPlanner(SyncedKind<R> kind, boolean destinationConsentRequired) {
+  /**
+   * A planner for an operator confined to {@code watchedNamespaces} (empty: every namespace): it
+   * holds no rights elsewhere, so it never plans a copy there.
+   */
+  public SyncPlanner(
+      SyncedKind<R> kind, boolean destinationConsentRequired, Set<String> watchedNamespaces) {
     this.kind = kind;
     this.destinationConsentRequired = destinationConsentRequired;
+    this.watchedNamespaces = Set.copyOf(watchedNamespaces);
+  }
+
+  private boolean watched(String namespace) {
+    return watchedNamespaces.isEmpty() || watchedNamespaces.contains(namespace);
   }
 
   /**
@@ -60,7 +72,20 @@ public final class SyncPlanner<R extends HasMetadata> {
 
     List<SyncPlan.Decision<R>> decisions = new ArrayList<>();
     TreeSet<String> destinations = destinations(syncNamespace, request, namespaces);
+    destinations.removeIf(ns -> !watched(ns) && !request.namespaces().contains(ns));
     for (String ns : destinations) {
+      if (!watched(ns)) {
+        decisions.add(
+            new SyncPlan.Refused<>(
+                ns,
+                State.NOT_ALLOWED,
+                "namespace "
+                    + ns
+                    + " is not among the namespaces this operator watches ("
+                    + String.join(", ", new TreeSet<>(watchedNamespaces))
+                    + "): add it to the operator's watchNamespaces to copy there"));
+        continue;
+      }
       Namespace namespace = namespaces.get(ns);
       if (namespace == null) {
         decisions.add(

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.marcnuri.helm.LintResult;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
-import dev.bosun.common.testing.OperatorChartContract;
+import dev.bosun.common.testing.NamespaceScopedChartContract;
 import dev.bosun.config.ConfigSyncOperator;
 import dev.bosun.config.Main;
 import dev.bosun.config.sync.Consent;
@@ -45,11 +45,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The operator's Helm chart, linted and rendered in-process by helm-java: what it installs, the
- * RBAC it grants (exactly what the operator needs, cluster-wide, no wildcards), the hardening of
- * the pod, the environment contract with {@link OperatorSettings} and {@link Main}, its values
- * schema, the CRD copies it ships, and the first sync its notes show.
+ * RBAC it grants (exactly what the operator needs, cluster-wide or in the watched namespaces with
+ * only Namespace objects read cluster-wide, no wildcards), the hardening of the pod, the
+ * environment contract with {@link OperatorSettings} and {@link Main}, its values schema, the CRD
+ * copies it ships, and the first sync its notes show.
  */
-class ConfigSyncChartTest extends OperatorChartContract {
+class ConfigSyncChartTest extends NamespaceScopedChartContract {
 
   private static final Path CRD_SOURCES = Path.of("..", "crds", "config.bosun.dev");
   private static final List<String> CRD_FILES =
@@ -78,8 +79,17 @@ class ConfigSyncChartTest extends OperatorChartContract {
           grants("", "events", "create patch update"),
           grants("apps", List.of("deployments", "statefulsets", "daemonsets"), "get list patch"));
 
+  /** Destination consent and selectors are read from Namespace objects, whatever the scope. */
+  private static final Set<String> NAMESPACE_READS =
+      permissions(grants("", "namespaces", "get list watch"));
+
   ConfigSyncChartTest() {
     super(CHART, ConfigSyncOperator.NAME, "config.bosun.dev", OPERATOR_PERMISSIONS);
+  }
+
+  @Override
+  protected Set<String> clusterScopedReads() {
+    return NAMESPACE_READS;
   }
 
   @Test
@@ -108,14 +118,15 @@ class ConfigSyncChartTest extends OperatorChartContract {
 
     assertThat(env)
         .containsOnlyKeys(
+            OperatorSettings.WATCH_NAMESPACES,
             OperatorSettings.LEADER_ELECTION,
             OperatorSettings.LEASE_NAMESPACE,
             OperatorSettings.HTTP_PORT,
             "BOSUN_LOG_LEVEL",
             "JAVA_TOOL_OPTIONS",
             REQUIRE_DESTINATION_CONSENT);
-    // The operator copies into any namespace: it always watches all of them.
-    assertThat(env).doesNotContainKey(OperatorSettings.WATCH_NAMESPACES);
+    // By default the operator copies into any namespace: it watches all of them.
+    assertThat(env.get(OperatorSettings.WATCH_NAMESPACES).getValue()).isEmpty();
     Map<String, String> resolved =
         assertDefaultSettingsEnv(deployment, ConfigSyncOperator.NAME, NAMESPACE);
     assertThat(Main.destinationConsentRequired(resolved)).isTrue();
@@ -266,14 +277,7 @@ class ConfigSyncChartTest extends OperatorChartContract {
   /** Values of its own settings the schema refuses (the shared ones are the contract's). */
   static Stream<Arguments> valuesTheSchemaRejects() {
     return Stream.of(
-        Arguments.of(List.of("requireDestinationConsent", "maybe"), "/requireDestinationConsent"),
-        // Cluster-scoped only: the namespace-scoped options of other Bosun charts do not exist.
-        Arguments.of(
-            List.of("watchNamespaces[0]", "a"),
-            "additional properties 'watchNamespaces' not allowed"),
-        Arguments.of(
-            List.of("rbac.scope", "namespace"),
-            "at '/rbac': additional properties 'scope' not allowed"));
+        Arguments.of(List.of("requireDestinationConsent", "maybe"), "/requireDestinationConsent"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -36,8 +36,9 @@ class SyncPlannerTest {
       new LabelSelectorBuilder().addToMatchLabels("env", "prod").build();
 
   private final ConfigMapKind kind = new ConfigMapKind();
-  private final SyncPlanner<ConfigMap> planner = new SyncPlanner<>(kind, true);
-  private final SyncPlanner<ConfigMap> lenient = new SyncPlanner<>(kind, false);
+  private final SyncPlanner<ConfigMap> planner = new SyncPlanner<>(kind, true, Set.of());
+  private final SyncPlanner<ConfigMap> lenient = new SyncPlanner<>(kind, false, Set.of());
+  private final SyncPlanner<ConfigMap> confined = new SyncPlanner<>(kind, true, Set.of("a", "b"));
 
   // --- fixtures ---
 
@@ -174,6 +175,29 @@ class SyncPlannerTest {
     SyncPlan<ConfigMap> plan = plan(request, cluster, List.of());
 
     assertThat(namespaces(plan)).containsExactly("named", "prod-1", "prod-2");
+  }
+
+  @Test
+  void anOperatorConfinedToSomeNamespacesCopiesIntoThoseOnly() {
+    SyncRequest request = new SyncRequest(SOURCE, null, Set.of("a", "elsewhere"), PROD);
+    Map<String, Namespace> cluster =
+        cluster(ns("a"), ns("b", "env", "prod"), ns("elsewhere"), ns("prod-9", "env", "prod"));
+
+    SyncPlan<ConfigMap> plan =
+        confined.plan(SYNC_NS, request, Optional.of(source()), cluster, List.of(), COPY_LABELS);
+
+    // The selector picks among the watched namespaces only; a named one outside is refused,
+    // saying why, rather than written (the operator holds no rights there).
+    assertThat(namespaces(plan)).containsExactly("a", "b", "elsewhere");
+    assertThat(decision(plan, "a")).isInstanceOf(SyncPlan.Write.class);
+    assertThat(decision(plan, "b")).isInstanceOf(SyncPlan.Write.class);
+    assertThat(decision(plan, "elsewhere"))
+        .isInstanceOfSatisfying(
+            SyncPlan.Refused.class,
+            r -> {
+              assertThat(r.state()).isEqualTo(State.NOT_ALLOWED);
+              assertThat(r.message()).contains("watchNamespaces").contains("a, b");
+            });
   }
 
   @Test
