@@ -216,14 +216,7 @@ class EtcdChartTest extends NamespaceScopedChartContract {
     for (String[] values :
         List.of(
             new String[] {"backup.volume.enabled", "true"},
-            new String[] {
-              "backup.volume.enabled",
-              "true",
-              "rbac.scope",
-              "namespace",
-              "watchNamespaces[0]",
-              "team-a"
-            })) {
+            new String[] {"backup.volume.enabled", "true", "watchNamespaces[0]", "team-a"})) {
       List<HasMetadata> objects = CHART.render(values);
       Role role = named(objects, Role.class, FULLNAME + "-tls");
       assertThat(role.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
