@@ -4,6 +4,7 @@ import dev.bosun.mysql.sql.GtidArithmetic;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -24,6 +25,27 @@ public final class Candidates {
   public static Choice choose(
       List<InstanceState> candidates, List<InstanceState> all, GtidArithmetic gtids) {
     return choose(candidates, all, gtids, InstanceState::executed);
+  }
+
+  /**
+   * Like {@link #choose}, for a start without a writable primary (a full-cluster or primary
+   * restart): of a member in {@code errant} only what came to it from a source (received or applied
+   * as a replica) must be covered. Its own local writes are nobody's acknowledged commits;
+   * demanding them would block every restart of a cluster with an errant member wherever GTIDs are
+   * sets (MySQL: its local writes carry its own server UUID, which no other member can hold), while
+   * what it received, and may have acknowledged, must still not be lost.
+   */
+  public static Choice chooseExcept(
+      List<InstanceState> candidates,
+      List<InstanceState> all,
+      Set<String> errant,
+      GtidArithmetic gtids) {
+    return choose(
+        candidates,
+        all,
+        gtids,
+        InstanceState::executed,
+        o -> errant.contains(o.name()) ? gtids.union(o.received(), o.replicated()) : o.executed());
   }
 
   /**
@@ -55,6 +77,15 @@ public final class Candidates {
       List<InstanceState> all,
       GtidArithmetic gtids,
       Function<InstanceState, String> position) {
+    return choose(candidates, all, gtids, position, position);
+  }
+
+  private static Choice choose(
+      List<InstanceState> candidates,
+      List<InstanceState> all,
+      GtidArithmetic gtids,
+      Function<InstanceState, String> position,
+      Function<InstanceState, String> toCover) {
     if (candidates.isEmpty()) {
       return new Choice(
           Optional.empty(), "NoCandidate", "no reachable instance without errant transactions");
@@ -62,7 +93,7 @@ public final class Candidates {
     List<InstanceState> covering =
         candidates.stream()
             .filter(
-                c -> all.stream().allMatch(o -> gtids.covers(position.apply(c), position.apply(o))))
+                c -> all.stream().allMatch(o -> gtids.covers(position.apply(c), toCover.apply(o))))
             .sorted(Comparator.comparingInt(InstanceState::ordinal))
             .toList();
     if (covering.isEmpty()) {
@@ -71,7 +102,7 @@ public final class Candidates {
               .filter(
                   o ->
                       candidates.stream()
-                          .noneMatch(c -> gtids.covers(position.apply(c), position.apply(o))))
+                          .noneMatch(c -> gtids.covers(position.apply(c), toCover.apply(o))))
               .findFirst()
               .orElse(candidates.get(0));
       return new Choice(
@@ -80,7 +111,7 @@ public final class Candidates {
           "no candidate holds every transaction of "
               + ahead.name()
               + " (at "
-              + position.apply(ahead)
+              + toCover.apply(ahead)
               + "); promoting one would lose data");
     }
     return new Choice(Optional.of(covering.get(0)), "MostAdvanced", "");

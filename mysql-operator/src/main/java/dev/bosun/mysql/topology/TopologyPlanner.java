@@ -100,7 +100,7 @@ public final class TopologyPlanner {
       return new Step.Promote(first.name(), "Bootstrap");
     }
     List<InstanceState> candidates = all.stream().filter(i -> !errant.contains(i.name())).toList();
-    Candidates.Choice choice = Candidates.choose(candidates, all, gtids);
+    Candidates.Choice choice = Candidates.chooseExcept(candidates, all, errant, gtids);
     if (choice.chosen().isEmpty()) {
       return new Step.Blocked(choice.reason(), choice.message());
     }
@@ -258,7 +258,7 @@ public final class TopologyPlanner {
     }
     List<InstanceState> candidates =
         in.instances().stream().filter(i -> !errant.contains(i.name())).toList();
-    Candidates.Choice choice = Candidates.choose(candidates, in.instances(), gtids);
+    Candidates.Choice choice = Candidates.chooseExcept(candidates, in.instances(), errant, gtids);
     if (choice.chosen().isEmpty()) {
       return new Step.Blocked(choice.reason(), choice.message());
     }

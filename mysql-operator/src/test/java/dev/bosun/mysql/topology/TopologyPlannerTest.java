@@ -44,6 +44,18 @@ class TopologyPlannerTest {
         .build();
   }
 
+  /**
+   * A stopped member that holds {@code executed}, of which only {@code received} came from a
+   * source.
+   */
+  static InstanceState fencedWithLocalWrite(String name, String executed, String received) {
+    return Instance.primary(name, ord(name), executed)
+        .readOnly(true)
+        .semiSyncSourceOn(false)
+        .received(received)
+        .build();
+  }
+
   static InstanceState down(String name) {
     return InstanceState.unreachable(name, ord(name));
   }
@@ -124,6 +136,51 @@ class TopologyPlannerTest {
     Step step = maria.plan(in.build()).step();
     assertThat(step).isInstanceOf(Step.Blocked.class);
     assertThat(((Step.Blocked) step).reason()).isEqualTo("NoCompleteCandidate");
+  }
+
+  @Test
+  void aMySqlFullRestartWithAKnownErrantMemberStartsFromTheMostAdvancedOfTheOthers() {
+    // db-2's local write (its own UUID bbbb) is held by nobody else: it must not block the start.
+    In in =
+        new In()
+            .with(
+                fenced("db-0", "aaaa:1-99"),
+                fenced("db-1", "aaaa:1-100"),
+                fencedWithLocalWrite("db-2", "aaaa:1-100,bbbb:1", "aaaa:1-100"));
+    in.errant = Set.of("db-2");
+    assertThat(mysql.plan(in.build()).step())
+        .isEqualTo(new Step.Promote("db-1", "FullClusterRestart"));
+  }
+
+  @Test
+  void aFullRestartStillWaitsOnWhatOnlyTheErrantMemberReceived() {
+    // aaaa:101 reached db-2 alone (it may have acknowledged it): starting from db-1 would lose it.
+    In in =
+        new In()
+            .with(
+                fenced("db-0", "aaaa:1-99"),
+                fenced("db-1", "aaaa:1-100"),
+                fencedWithLocalWrite("db-2", "aaaa:1-101,bbbb:1", "aaaa:1-101"));
+    in.errant = Set.of("db-2");
+    Step step = mysql.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("NoCompleteCandidate");
+    assertThat(((Step.Blocked) step).message()).contains("db-2").contains("aaaa:1-101");
+  }
+
+  @Test
+  void aRestartedMySqlPrimaryTakesWritesAgainBesideAKnownErrantReplica() {
+    InstanceState errant =
+        Instance.replica("db-2", 2, "aaaa:1-10,bbbb:1", "127.0.0.1", 3300)
+            .received("aaaa:1-10")
+            .replicated("") // MySQL has no replicated position apart from gtid_executed
+            .build();
+    In in =
+        new In().with(fenced("db-0", "aaaa:1-10"), replica("db-1", "aaaa:1-10", "db-0"), errant);
+    in.primary = "db-0";
+    in.errant = Set.of("db-2");
+    assertThat(mysql.plan(in.build()).step())
+        .isEqualTo(new Step.Promote("db-0", "RestartedPrimary"));
   }
 
   @Test
