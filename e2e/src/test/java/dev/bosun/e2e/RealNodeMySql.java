@@ -201,6 +201,26 @@ final class RealNodeMySql {
         .replaceFirst("^containerd://", "");
   }
 
+  /** The last rebuild the status records, in a sentence ("no rebuild" when none). */
+  String rebuildSummary() {
+    Object rebuild = status().get("rebuild");
+    if (!(rebuild instanceof Map<?, ?> r)) {
+      return "no rebuild";
+    }
+    return "rebuild of "
+        + r.get("member")
+        + " from "
+        + r.get("source")
+        + " ("
+        + r.get("reason")
+        + ", "
+        + r.get("phase")
+        + (r.get("errantTransactions") == null
+            ? ""
+            : ", errant transactions kept at " + r.get("errantTransactions"))
+        + ")";
+  }
+
   /** The primary Service's host name. */
   String primaryHost() {
     return name + "-primary";
