@@ -49,13 +49,16 @@ final class CountedRequests {
    */
   CompletableFuture<PodExec.Result> start(String service, String path, int max, Duration limit) {
     String script = script(service, path, max, limit);
+    // Removed before the loop starts, not by it: a stop asked for while the exec is still on its
+    // way would otherwise be undone and the loop run to its bound.
+    PodExec.sh(admin, namespace, pod, Duration.ofSeconds(10), "rm -f /tmp/stop");
     return CompletableFuture.supplyAsync(
         () -> PodExec.sh(admin, namespace, pod, limit.plusMinutes(1), script));
   }
 
   /** The loop of {@link #start}, for {@code sh -c}. */
   static String script(String service, String path, int max, Duration limit) {
-    return "rm -f /tmp/stop; n=0; ok=0; canary=0; cfail=0; ofail=0;"
+    return "n=0; ok=0; canary=0; cfail=0; ofail=0;"
         + " end=$(( $(date +%s) + "
         + limit.toSeconds()
         + " ));"

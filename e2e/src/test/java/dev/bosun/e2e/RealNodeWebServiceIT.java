@@ -167,16 +167,16 @@ class RealNodeWebServiceIT {
 
     for (StartCase c : cases) {
       Resources.Condition degraded = reported.get(c.name());
-      FirstEvent first = firstEvent(START_NS, c.name());
-      Duration after = Duration.between(first.at(), reportedAt.get(c.name()));
+      List<PodEvent> events = podEvents(START_NS, c.name());
+      assertThat(events).as("Events about the Pods of " + c.name()).isNotEmpty();
+      Duration after = Duration.between(events.get(0).at(), reportedAt.get(c.name()));
       System.err.printf(
           Locale.ROOT,
-          "[e2e] %s: %s reported %.1f s after the Pod's first Event (%s at %s): %s%n",
+          "[e2e] %s: %s reported %.1f s after the Pod's first Event (the Pod's Events: %s): %s%n",
           c.name(),
           c.reason(),
           after.toMillis() / 1000.0,
-          first.reason(),
-          first.at(),
+          events,
           degraded.message());
       assertThat(degraded.message()).as(c.name() + "'s Degraded message").contains(c.object());
       assertThat(after)
@@ -278,27 +278,32 @@ class RealNodeWebServiceIT {
     CountedRequests requests = new CountedRequests(admin, GRAY_NS, "client");
     List<CanaryRow> rows = new ArrayList<>();
     for (CanaryCase c : cases) {
-      String before = rollout("canaryRevision");
+      String before = rollout().canaryRevision();
       CompletableFuture<PodExec.Result> loop =
           requests.start(GRAY, "/cgi-bin/app", 600, Duration.ofSeconds(120));
       Instant changed = Instant.now();
       Resources.apply(admin, GRAY_NS, grayRelease(c.answer(), c.release()));
+      Rollout ended;
       try {
-        await("the canary that " + c.title() + " " + c.phase())
-            .atMost(Duration.ofSeconds(90))
-            .pollInterval(Duration.ofMillis(250))
-            .until(
-                () ->
-                    c.phase().equals(rollout("phase"))
-                        && rollout("canaryRevision") != null
-                        && !rollout("canaryRevision").equals(before));
+        // One read per poll: phase and revision from two reads could mix the last case's end
+        // with this one's start.
+        ended =
+            await("the canary that " + c.title() + " " + c.phase())
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250))
+                .until(
+                    RealNodeWebServiceIT::rollout,
+                    r ->
+                        c.phase().equals(r.phase())
+                            && r.canaryRevision() != null
+                            && !r.canaryRevision().equals(before));
       } catch (ConditionTimeoutException e) {
         requests.stop();
         explain(GRAY_NS, GRAY);
         throw e;
       }
       Duration took = Duration.between(changed, Instant.now());
-      String message = rollout("message");
+      String message = ended.message();
       System.err.println("[e2e] canary that " + c.title() + ": " + c.phase() + ": " + message);
       // The requests are counted until the canary's Pods are gone and the stable Deployment has
       // all replicas back: the whole time the Service routed to both.
@@ -411,22 +416,35 @@ class RealNodeWebServiceIT {
             });
   }
 
-  /** A field of the gray WebService's status.rollout, or null. */
-  private static String rollout(String field) {
+  /** The gray WebService's status.rollout, as one read saw it (fields null when absent). */
+  private record Rollout(String phase, String canaryRevision, String message) {}
+
+  private static Rollout rollout() {
     GenericKubernetesResource ws = Resources.get(admin, API, "WebService", GRAY_NS, GRAY);
     if (ws != null
         && ws.getAdditionalProperties().get("status") instanceof Map<?, ?> status
-        && status.get("rollout") instanceof Map<?, ?> rollout
-        && rollout.get(field) != null) {
-      return rollout.get(field).toString();
+        && status.get("rollout") instanceof Map<?, ?> r) {
+      return new Rollout(
+          text(r.get("phase")), text(r.get("canaryRevision")), text(r.get("message")));
     }
-    return null;
+    return new Rollout(null, null, null);
   }
 
-  /** The earliest Event about any Pod of a WebService, and its reason. */
-  private record FirstEvent(Instant at, String reason) {}
+  private static String text(Object value) {
+    return value == null ? null : value.toString();
+  }
 
-  private static FirstEvent firstEvent(String ns, String webService) {
+  /** An Event about a Pod: when it was first written and its reason. */
+  private record PodEvent(Instant at, String reason) {
+
+    @Override
+    public String toString() {
+      return reason + " " + at;
+    }
+  }
+
+  /** The Events about the Pods of a WebService, oldest first. */
+  private static List<PodEvent> podEvents(String ns, String webService) {
     return pods(ns, webService).stream()
         .flatMap(
             p ->
@@ -438,9 +456,9 @@ class RealNodeWebServiceIT {
                     .list()
                     .getItems()
                     .stream())
-        .flatMap(e -> when(e).map(at -> new FirstEvent(at, e.getReason())).stream())
-        .min(Comparator.comparing(FirstEvent::at))
-        .orElseThrow(() -> new AssertionError("no Event about the Pods of " + webService));
+        .flatMap(e -> when(e).map(at -> new PodEvent(at, e.getReason())).stream())
+        .sorted(Comparator.comparing(PodEvent::at))
+        .toList();
   }
 
   /**
