@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.testing.PodExec;
 import dev.bosun.common.testing.RealNodeExtension;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -46,7 +47,6 @@ class RealNodeWebServiceIT {
   private static final String START_NS = "web-start";
   private static final String GRAY_NS = "web-gray";
   private static final String GRAY = "gray";
-  private static final String TRACK = "web.bosun.dev/track";
   private static final String INSTANCE = "app.kubernetes.io/instance";
 
   /** The bound: from the Pod's first Event to the reason in the WebService's status. */
@@ -228,7 +228,8 @@ class RealNodeWebServiceIT {
       String title, String answer, String release, String phase, String judged) {}
 
   /** What one case measured. */
-  private record CanaryRow(CanaryCase c, CountedRequests.Counts counts, Duration took) {}
+  private record CanaryRow(
+      CanaryCase c, CountedRequests.Counts counts, Duration took, Duration stableOnly) {}
 
   @Test
   @Order(2)
@@ -305,14 +306,24 @@ class RealNodeWebServiceIT {
       Duration took = Duration.between(changed, Instant.now());
       String message = ended.message();
       System.err.println("[e2e] canary that " + c.title() + ": " + c.phase() + ": " + message);
-      // The requests are counted until the canary's Pods are gone and the stable Deployment has
-      // all replicas back: the whole time the Service routed to both.
+      // The requests are counted until the Service routes to the two stable Pods alone again:
+      // the whole time it routed to canary Pods too.
       awaitStableOnly();
+      Duration stableOnly = Duration.between(changed, Instant.now());
       requests.stop();
       PodExec.Result out = loop.join();
       CountedRequests.Counts counts = CountedRequests.counts(out.stdout());
-      System.err.println("[e2e]   requests: " + counts + "\n" + out.stdout().trim());
-      rows.add(new CanaryRow(c, counts, took));
+      System.err.printf(
+          Locale.ROOT,
+          "[e2e]   %s after %.1f s, the Service routes to the stable Pods alone after %.1f s,"
+              + " the request loop stopped after %.1f s: %s%n%s%n",
+          c.phase(),
+          took.toMillis() / 1000.0,
+          stableOnly.toMillis() / 1000.0,
+          Duration.between(changed, Instant.now()).toMillis() / 1000.0,
+          counts,
+          out.stdout().trim());
+      rows.add(new CanaryRow(c, counts, took, stableOnly));
       assertThat(message).as("the rollout's message").contains(c.judged());
       assertThat(counts.ok()).as("requests answered 200 while the canary ran").isPositive();
       // The rule: every failed request was answered by a canary Pod (named in the body), so no
@@ -334,20 +345,22 @@ class RealNodeWebServiceIT {
         new StringBuilder(
             "[e2e] canaries judged by their answers (2 replicas, one step of 50%; a request every"
                 + " 0.2 s from a client Pod through the Service):\n"
-                + "| canary | requests | to canary | failed | failed elsewhere | outcome |\n"
-                + "|---|---|---|---|---|---|\n");
+                + "| canary | requests | to canary | failed | failed elsewhere | outcome |"
+                + " stable Pods alone after |\n"
+                + "|---|---|---|---|---|---|---|\n");
     for (CanaryRow r : rows) {
       t.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %d | %d | %d | %s after %.1f s |%n",
+              "| %s | %d | %d | %d | %d | %s after %.1f s | %.1f s |%n",
               r.c().title(),
               r.counts().requests(),
               r.counts().toCanary(),
               r.counts().failed(),
               r.counts().failedElsewhere(),
               r.c().phase().toLowerCase(Locale.ROOT),
-              r.took().toMillis() / 1000.0));
+              r.took().toMillis() / 1000.0,
+              r.stableOnly().toMillis() / 1000.0));
     }
     return t.toString();
   }
@@ -368,7 +381,7 @@ class RealNodeWebServiceIT {
           volumes: [{name: answers, configMap: {name: answers}}]
           volumeMounts: [{name: answers, mountPath: /answers, readOnly: true}]
           lifecycle: {preStop: {exec: {command: [sleep, '3']}}}
-          terminationGracePeriodSeconds: 10
+          terminationGracePeriodSeconds: 5
           rollout:
             canary:
               readyDeadlineSeconds: 60
@@ -398,21 +411,31 @@ class RealNodeWebServiceIT {
         .formatted(name, image, specLines);
   }
 
-  /** Waits until the gray WebService runs its two stable Pods, ready, and nothing else. */
+  /**
+   * Waits until the gray Service routes to two ready stable Pods and nothing else (a Pod being
+   * deleted leaves the Endpoints at once, though it lives on for its grace period).
+   */
   private static void awaitStableOnly() {
-    await("two ready stable Pods of " + GRAY + " and no other")
+    await("the " + GRAY + " Service to route to two stable Pods alone")
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(250))
         .until(
             () -> {
-              List<Pod> pods = pods(GRAY_NS, GRAY);
-              return pods.size() == 2
-                  && pods.stream()
-                      .allMatch(
-                          p ->
-                              p.getMetadata().getDeletionTimestamp() == null
-                                  && !"canary".equals(p.getMetadata().getLabels().get(TRACK))
-                                  && RealNodePods.ready(p));
+              Endpoints endpoints = admin.endpoints().inNamespace(GRAY_NS).withName(GRAY).get();
+              if (endpoints == null) {
+                return false;
+              }
+              List<String> ready =
+                  endpoints.getSubsets().stream()
+                      .flatMap(s -> s.getAddresses().stream())
+                      .map(a -> a.getTargetRef() == null ? "" : a.getTargetRef().getName())
+                      .toList();
+              boolean notReady =
+                  endpoints.getSubsets().stream()
+                      .anyMatch(s -> !s.getNotReadyAddresses().isEmpty());
+              return ready.size() == 2
+                  && !notReady
+                  && ready.stream().noneMatch(n -> n.startsWith(GRAY + "-canary-"));
             });
   }
 
