@@ -32,8 +32,16 @@ final class Resources {
         .get();
   }
 
+  /** A condition as a person reads it. */
+  record Condition(String status, String reason, String message) {}
+
   /** The status of condition {@code type} ("True", "False", "Unknown"), if the object has it. */
   static Optional<String> condition(GenericKubernetesResource resource, String type) {
+    return conditionOf(resource, type).map(Condition::status);
+  }
+
+  /** Condition {@code type} with its reason and message, if the object has it. */
+  static Optional<Condition> conditionOf(GenericKubernetesResource resource, String type) {
     if (resource == null
         || !(resource.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
       return Optional.empty();
@@ -43,7 +51,13 @@ final class Resources {
     }
     return conditions.stream()
         .filter(c -> c instanceof Map<?, ?> m && type.equals(m.get("type")))
-        .map(c -> String.valueOf(((Map<?, ?>) c).get("status")))
+        .map(c -> (Map<?, ?>) c)
+        .map(
+            m ->
+                new Condition(
+                    String.valueOf(m.get("status")),
+                    String.valueOf(m.get("reason")),
+                    String.valueOf(m.get("message"))))
         .findFirst();
   }
 

@@ -239,8 +239,9 @@ public class WebServiceReconciler implements Reconciler<WebService> {
   }
 
   /**
-   * While a canary's Pods are not all ready, they are read again every {@link RolloutStall#GRACE}:
-   * failing ones abort the release at once instead of at its ready deadline.
+   * While a canary's Pods are not all ready, they are read again every {@link
+   * RolloutStall#SHORTEST_RECHECK}: failing ones abort the release at once instead of at its ready
+   * deadline.
    */
   private static Optional<Duration> canaryRecheck(WebService ws, Context<WebService> context) {
     if (GrayRelease.canary(ws).isEmpty()) {
@@ -248,7 +249,7 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     }
     return Deployments.canary(ws, context)
         .filter(d -> !RolloutStall.rolledOut(d, false))
-        .map(d -> RolloutStall.GRACE);
+        .map(d -> RolloutStall.SHORTEST_RECHECK);
   }
 
   @SafeVarargs

@@ -15,11 +15,19 @@ import java.util.Optional;
  * while a rollout that goes well explains itself through its Deployment. The Deployment controller
  * stamps its Progressing condition whenever a rollout makes progress (a ReplicaSet created or
  * scaled, a Pod ready or available), so a rollout whose stamp is {@link #GRACE} old has stalled.
+ *
+ * <p>The grace is short because the kubelet is quick to say why a Pod cannot start: on the real
+ * node a missing ConfigMap volume was reported (FailedMount) and a missing envFrom Secret shown
+ * (CreateContainerConfigError) within about a second of the Pod's first Event, and the progress
+ * stamp is no later than that Event. A Pod that takes longer to become ready costs one more read.
  */
 public sealed interface RolloutStall {
 
   /** How long a rollout may go without progress before its Pods are read. */
-  Duration GRACE = Duration.ofSeconds(10);
+  Duration GRACE = Duration.ofSeconds(5);
+
+  /** The shortest time between two reads of a stalled rollout's Pods. */
+  Duration SHORTEST_RECHECK = Duration.ofSeconds(10);
 
   /** The longest a stalled rollout goes between two reads of its Pods. */
   Duration LONGEST_RECHECK = Duration.ofMinutes(5);
@@ -50,14 +58,15 @@ public sealed interface RolloutStall {
 
   /**
    * No progress for {@code stalledFor}: the Pods are read now, and again after half as long again
-   * (from {@link #GRACE} up to {@link #LONGEST_RECHECK}), as the kubelet backs off its restarts.
+   * (from {@link #SHORTEST_RECHECK} up to {@link #LONGEST_RECHECK}), as the kubelet backs off its
+   * restarts.
    */
   record Stalled(Duration stalledFor) implements RolloutStall {
     @Override
     public Optional<Duration> recheckIn() {
       Duration half = stalledFor.dividedBy(2);
-      if (half.compareTo(GRACE) < 0) {
-        return Optional.of(GRACE);
+      if (half.compareTo(SHORTEST_RECHECK) < 0) {
+        return Optional.of(SHORTEST_RECHECK);
       }
       return Optional.of(half.compareTo(LONGEST_RECHECK) > 0 ? LONGEST_RECHECK : half);
     }

@@ -79,11 +79,11 @@ class RolloutStallTest {
   void aRolloutThatProgressedRecentlyIsLookedAtAgainWhenItsGraceEnds() {
     Deployment d = progressing("True", "ReplicaSetUpdated", CREATED.plusSeconds(30));
 
-    RolloutStall stall = at(d, Duration.ofSeconds(34));
+    RolloutStall stall = at(d, Duration.ofSeconds(32));
 
-    assertThat(stall).isEqualTo(new Progressing(Duration.ofSeconds(6)));
+    assertThat(stall).isEqualTo(new Progressing(Duration.ofSeconds(3)));
     assertThat(stall.readsPods()).isFalse();
-    assertThat(stall.recheckIn()).contains(Duration.ofSeconds(6));
+    assertThat(stall.recheckIn()).contains(Duration.ofSeconds(3));
   }
 
   @Test
@@ -94,14 +94,24 @@ class RolloutStallTest {
 
     assertThat(stall).isEqualTo(new Stalled(RolloutStall.GRACE));
     assertThat(stall.readsPods()).isTrue();
-    assertThat(stall.recheckIn()).contains(RolloutStall.GRACE);
+    assertThat(stall.recheckIn()).contains(RolloutStall.SHORTEST_RECHECK);
+  }
+
+  @Test
+  void aPodThatCannotStartIsLookedForWithinFiveSecondsOfTheLastProgress() {
+    // The kubelet names a missing ConfigMap or Secret within a second or two of the Pod's first
+    // Event, and the status must name it within 10 s of that Event.
+    Deployment d = progressing("True", "ReplicaSetUpdated", CREATED);
+
+    assertThat(at(d, Duration.ofMillis(4900)).readsPods()).isFalse();
+    assertThat(at(d, Duration.ofSeconds(5)).readsPods()).isTrue();
   }
 
   @Test
   void aLongerStallIsReadLessOftenUpToFiveMinutes() {
     Deployment d = progressing("True", "ReplicaSetUpdated", CREATED);
 
-    assertThat(at(d, Duration.ofSeconds(15)).recheckIn()).contains(RolloutStall.GRACE);
+    assertThat(at(d, Duration.ofSeconds(15)).recheckIn()).contains(RolloutStall.SHORTEST_RECHECK);
     assertThat(at(d, Duration.ofSeconds(120)).recheckIn()).contains(Duration.ofSeconds(60));
     assertThat(at(d, Duration.ofHours(3)).recheckIn()).contains(Duration.ofMinutes(5));
   }
@@ -120,8 +130,8 @@ class RolloutStallTest {
   void withoutAProgressStampTheDeploymentsCreationCounts() {
     Deployment d = deployment(0, 0, 0, 0).build();
 
-    assertThat(at(d, Duration.ofSeconds(3))).isEqualTo(new Progressing(Duration.ofSeconds(7)));
-    assertThat(at(d, Duration.ofSeconds(12)).readsPods()).isTrue();
+    assertThat(at(d, Duration.ofSeconds(3))).isEqualTo(new Progressing(Duration.ofSeconds(2)));
+    assertThat(at(d, Duration.ofSeconds(6)).readsPods()).isTrue();
   }
 
   @Test
