@@ -185,11 +185,21 @@ public final class MariaDbDialect implements SqlDialect {
 
   @Override
   public String fenceExemptAccountsQuery() {
-    // read_only does not stop READ_ONLY ADMIN, and GRANT ALL gives it: every account but the
-    // operator's (which sets read_only) and the server's own. Roles and anonymous users have an
-    // empty host or user.
-    return "SELECT User, Host FROM mysql.global_priv WHERE User <> '' AND Host <> ''"
-        + " AND User NOT IN ('mariadb.sys', "
+    // read_only does not stop READ_ONLY ADMIN, and GRANT ALL gives it: every account holding it
+    // but the operator's (which sets read_only) and the server's own. From the server's loaded
+    // privileges, not mysql.global_priv: a row the server ignored (a host name under
+    // skip-name-resolve, as an image's install script may leave) can log in with nothing, and a
+    // REVOKE naming it fails (1133), which stopped every REVOKE after it. GRANTEE is 'user'@'host'
+    // with quotes doubled; the host holds no quote, so the last '@' separator splits it.
+    String separator = "CONCAT(CHAR(39), '@', CHAR(39))";
+    String host = "SUBSTRING_INDEX(GRANTEE, " + separator + ", -1)";
+    return "SELECT User, Host FROM (SELECT REPLACE(SUBSTRING(GRANTEE, 2, CHAR_LENGTH(GRANTEE) -"
+        + " CHAR_LENGTH("
+        + host
+        + ") - 4), REPEAT(CHAR(39), 2), CHAR(39)) AS User, TRIM(TRAILING CHAR(39) FROM "
+        + host
+        + ") AS Host FROM information_schema.USER_PRIVILEGES WHERE PRIVILEGE_TYPE = 'READ_ONLY"
+        + " ADMIN') AS holders WHERE User NOT IN ('mariadb.sys', "
         + quote(operatorUser())
         + ")";
   }
