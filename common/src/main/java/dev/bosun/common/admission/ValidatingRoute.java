@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.bosun.common.status.HumanMessages;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,9 +32,9 @@ public final class ValidatingRoute<T> implements HttpHandler {
   private final Class<T> type;
   private final AdmissionRules<T> rules;
 
-  /** Checks {@code type} with {@code rules}, decoding with {@code json} (the client's mapper). */
-  public ValidatingRoute(ObjectMapper json, Class<T> type, AdmissionRules<T> rules) {
-    this.json = json;
+  /** Checks {@code type} with {@code rules}, decoding as the Kubernetes client does. */
+  public ValidatingRoute(Class<T> type, AdmissionRules<T> rules) {
+    this.json = Serialization.jsonMapper();
     this.type = type;
     this.rules = rules;
   }
