@@ -8,12 +8,14 @@ import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.mysql.backup.MySQLBackupStores;
+import dev.bosun.mysql.reconciler.BackupAdmission;
 import dev.bosun.mysql.reconciler.BackupRestorer;
 import dev.bosun.mysql.reconciler.ClusterAdmission;
 import dev.bosun.mysql.reconciler.MySQLBackupReconciler;
 import dev.bosun.mysql.reconciler.MySQLClusterReconciler;
 import dev.bosun.mysql.reconciler.ReplicaRebuilder;
 import dev.bosun.mysql.topology.Addressing;
+import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -94,7 +96,7 @@ public final class Main {
         new ReplicaRebuilder(backupRoot, Duration.ofSeconds(3), Clock.systemUTC());
     OperatorRuntime runtime = new OperatorRuntime(settings, client).onClose(rebuilder);
     // Every replica answers admission reviews, leader or not: the Service needs an endpoint.
-    webhook.ifPresent(w -> runtime.onClose(serveAdmission(client, w)));
+    webhook.ifPresent(w -> runtime.onClose(serveAdmission(client, w, stores)));
     return runtime
         .register(
             new MySQLClusterReconciler(
@@ -109,18 +111,22 @@ public final class Main {
   }
 
   /**
-   * The admission webhook: MySQLCluster reviews on {@link ClusterAdmission#PATH}, checked by the
-   * rules the reconciler reports as InvalidSpec, over HTTPS with the certificate in the operator's
+   * The admission webhook: MySQLClusters on {@link ClusterAdmission#PATH} and MySQLBackups on
+   * {@link BackupAdmission#PATH} (their stores judged as {@code stores} opens them), checked by the
+   * rules the reconcilers report as InvalidSpec, over HTTPS with the certificate in the operator's
    * Secret, and the configuration's caBundle kept on its CA.
    */
-  public static AdmissionWebhook serveAdmission(KubernetesClient client, WebhookSettings webhook) {
+  public static AdmissionWebhook serveAdmission(
+      KubernetesClient client, WebhookSettings webhook, MySQLBackupStores stores) {
     return AdmissionWebhook.start(
         client,
         MySQLOperator.NAME,
         webhook,
         Map.of(
             ClusterAdmission.PATH,
-            new ValidatingRoute<>(MySQLCluster.class, new ClusterAdmission())),
+            new ValidatingRoute<>(MySQLCluster.class, new ClusterAdmission()),
+            BackupAdmission.PATH,
+            new ValidatingRoute<>(MySQLBackup.class, new BackupAdmission(stores))),
         WebhookCaBundle.CHECK_EVERY);
   }
 }

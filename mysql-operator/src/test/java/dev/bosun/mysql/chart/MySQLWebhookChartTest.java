@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bosun.common.testing.HelmChartFixture;
 import dev.bosun.common.testing.WebhookChartAssertions;
 import dev.bosun.common.testing.WebhookChartAssertions.Checked;
+import dev.bosun.mysql.reconciler.BackupAdmission;
 import dev.bosun.mysql.reconciler.ClusterAdmission;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import java.nio.file.Path;
@@ -18,19 +19,23 @@ class MySQLWebhookChartTest {
   private static final HelmChartFixture CHART =
       new HelmChartFixture(Path.of("chart"), "bosun", "bosun-system");
 
+  private static final List<Checked> KINDS =
+      List.of(
+          new Checked("mysql.bosun.dev", "v1alpha1", "mysqlclusters", ClusterAdmission.PATH),
+          new Checked("mysql.bosun.dev", "v1alpha1", "mysqlbackups", BackupAdmission.PATH));
+
   @Test
   void isOffByDefault() {
     assertThat(all(CHART.render(), ValidatingWebhookConfiguration.class)).isEmpty();
   }
 
   @Test
-  void sendsMySQLClustersToEveryReplicaWithRbacForItsCaBundleAndCertificate() {
+  void sendsBothKindsToEveryReplicaWithRbacForItsCaBundleAndCertificate() {
     WebhookChartAssertions.assertWebhook(
         CHART.render("webhook.enabled", "true"),
         "bosun-bosun-mysql-operator",
         "bosun-system",
-        List.of(
-            new Checked("mysql.bosun.dev", "v1alpha1", "mysqlclusters", ClusterAdmission.PATH)));
+        KINDS);
   }
 
   @Test
@@ -39,8 +44,7 @@ class MySQLWebhookChartTest {
         CHART.render("webhook.enabled", "true", "watchNamespaces[0]", "team-a"),
         "bosun-bosun-mysql-operator",
         "bosun-system",
-        List.of(
-            new Checked("mysql.bosun.dev", "v1alpha1", "mysqlclusters", ClusterAdmission.PATH)));
+        KINDS);
   }
 
   @Test
