@@ -234,21 +234,6 @@ class MySQLAdmissionIT {
             "switchover.target"));
   }
 
-  @Order(1)
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("badSpecs")
-  void kubectlApplyOfEachBadSpecIsRefusedNamingTheField(
-      String what, String name, String spec, String field) throws Exception {
-    Applied applied = kubectlApply(name, spec);
-
-    assertThat(applied.exitCode()).as(applied.output()).isNotZero();
-    assertThat(applied.output())
-        .contains("admission webhook \"mysqlclusters.mysql.bosun.dev\" denied the request")
-        .contains("invalid spec: ")
-        .contains(field);
-    assertThat(get(name)).isNull();
-  }
-
   static Stream<Arguments> badBackups() {
     String s3 = "{endpoint: 'http://s3.example', bucket: dumps, credentialsSecret: {name: s3}}";
     return Stream.of(
@@ -273,19 +258,33 @@ class MySQLAdmissionIT {
             "store.s3: "));
   }
 
+  /** Both tables, each row with its kind. */
+  static Stream<Arguments> badObjects() {
+    return Stream.concat(
+        badSpecs().map(row -> ofKind("MySQLCluster", row)),
+        badBackups().map(row -> ofKind("MySQLBackup", row)));
+  }
+
+  private static Arguments ofKind(String kind, Arguments row) {
+    Object[] r = row.get();
+    return Arguments.of(r[0] + " (" + kind + ")", kind, r[1], r[2], r[3]);
+  }
+
   @Order(1)
   @ParameterizedTest(name = "{0}")
-  @MethodSource("badBackups")
-  void kubectlApplyOfEachBadBackupIsRefusedNamingTheField(
-      String what, String name, String spec, String field) throws Exception {
-    Applied applied = kubectlApply("MySQLBackup", name, spec);
+  @MethodSource("badObjects")
+  void kubectlApplyOfEachBadObjectIsRefusedNamingTheField(
+      String what, String kind, String name, String spec, String field) throws Exception {
+    Applied applied = kubectlApply(kind, name, spec);
 
+    String webhook = kind.toLowerCase(java.util.Locale.ROOT) + "s.mysql.bosun.dev";
     assertThat(applied.exitCode()).as(applied.output()).isNotZero();
     assertThat(applied.output())
-        .contains("admission webhook \"mysqlbackups.mysql.bosun.dev\" denied the request")
+        .contains("admission webhook \"" + webhook + "\" denied the request")
         .contains("invalid spec: ")
         .contains(field);
-    assertThat(client.resources(MySQLBackup.class).inNamespace(NS).withName(name).get()).isNull();
+    assertThat(client.genericKubernetesResources(API, kind).inNamespace(NS).withName(name).get())
+        .isNull();
   }
 
   @Order(2)
