@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebhookCaBundle implements AutoCloseable {
 
-  /** How often the bundle is compared (a read of one object). */
-  public static final Duration CHECK_EVERY = Duration.ofMinutes(5);
+  /**
+   * How often the bundle is compared: a read of one object, so often enough that a bundle lost to a
+   * forced chart upgrade (which replaces the object) or a new CA is back within a minute.
+   */
+  public static final Duration CHECK_EVERY = Duration.ofMinutes(1);
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookCaBundle.class);
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.admission.AdmissionWebhook;
+import dev.bosun.common.admission.WebhookCaBundle;
 import dev.bosun.common.admission.WebhookSettings;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
@@ -285,6 +286,31 @@ class MySQLAdmissionIT {
         .contains(field);
     assertThat(client.genericKubernetesResources(API, kind).inNamespace(NS).withName(name).get())
         .isNull();
+  }
+
+  @Order(2)
+  @Test
+  void aCaBundleSomeoneChangesIsPutBack() {
+    String current = caBundle();
+    client
+        .admissionRegistration()
+        .v1()
+        .validatingWebhookConfigurations()
+        .withName(CONFIGURATION)
+        .edit(
+            c -> {
+              c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(null));
+              return c;
+            });
+    assertThat(caBundle()).isNull();
+
+    // The operator's keeper checks every minute; this one, on the same configuration, sooner.
+    try (WebhookCaBundle keeper =
+        WebhookCaBundle.keep(client, CONFIGURATION, webhook::caBundlePem, Duration.ofMillis(200))) {
+      await("the caBundle put back")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> current.equals(caBundle()));
+    }
   }
 
   @Order(2)
