@@ -14,7 +14,7 @@ The Service of the HTTPS restore route (restore-service.yaml, which selects ever
 The Secret in the release namespace where the operator keeps its CA and serving certificate.
 */}}
 {{- define "bosun-etcd-operator.tlsSecret" -}}
-{{- printf "%s-tls" (include "bosun.fullname" .) }}
+{{- include "bosun.tlsSecret" . }}
 {{- end }}
 
 {{/*

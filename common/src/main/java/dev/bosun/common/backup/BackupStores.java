@@ -38,17 +38,46 @@ public final class BackupStores {
   /** The store and key prefix of {@code backup} for {@code cluster} (its spec.clusterName). */
   public BackupTarget open(HasMetadata backup, String cluster, BackupStoreSpec spec)
       throws BackupStoreException {
+    Checked checked = check(backup, cluster, spec);
+    if (spec.volume() != null) {
+      return new BackupTarget(
+          new FileSystemBackupStore(volumeRoot.orElseThrow()), checked.prefix());
+    }
+    return new BackupTarget(
+        new S3BackupStore(
+            checked.location(),
+            credentials(backup.getMetadata().getNamespace(), spec.s3().credentialsSecret().name())),
+        checked.prefix());
+  }
+
+  /**
+   * What is wrong with {@code spec} that {@link #open} would report as InvalidSpec, found without
+   * reading anything (the admission webhook asks before the backup is stored); empty when nothing.
+   */
+  public Optional<String> problem(HasMetadata backup, String cluster, BackupStoreSpec spec) {
+    try {
+      check(backup, cluster, spec);
+      return Optional.empty();
+    } catch (BackupStoreException e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
+  /** A spec whose every field is usable: its key prefix, and for S3 where the bucket is. */
+  private record Checked(String prefix, S3Location location) {}
+
+  private Checked check(HasMetadata backup, String cluster, BackupStoreSpec spec)
+      throws BackupStoreException {
     String ns = backup.getMetadata().getNamespace();
     String prefix = prefix(ns, cluster, backup.getMetadata().getName(), spec);
     if (spec.volume() != null) {
-      Path root =
-          volumeRoot.orElseThrow(
-              () ->
-                  invalid(
-                      "store.volume needs the operator's backup volume ("
-                          + volumeHint
-                          + "); use store.s3 otherwise"));
-      return new BackupTarget(new FileSystemBackupStore(root), prefix);
+      if (volumeRoot.isEmpty()) {
+        throw invalid(
+            "store.volume needs the operator's backup volume ("
+                + volumeHint
+                + "); use store.s3 otherwise");
+      }
+      return new Checked(prefix, null);
     }
     var s3 = spec.s3();
     // Checked before the Secret is read: a spec mistake needs no API call to be named.
@@ -56,21 +85,19 @@ public final class BackupStores {
     if (s3.credentialsSecret() == null || blank(s3.credentialsSecret().name())) {
       throw invalid("store.s3.credentialsSecret.name is required");
     }
-    S3Location location;
     try {
-      location =
+      return new Checked(
+          prefix,
           new S3Location(
               endpoint,
               blank(s3.region()) ? "us-east-1" : s3.region(),
               s3.bucket(),
               "",
-              !Boolean.FALSE.equals(s3.pathStyle()));
+              !Boolean.FALSE.equals(s3.pathStyle())));
     } catch (IllegalArgumentException e) {
       // S3Location names the rule a value breaks, in a sentence.
       throw invalid("store.s3: " + e.getMessage());
     }
-    return new BackupTarget(
-        new S3BackupStore(location, credentials(ns, s3.credentialsSecret().name())), prefix);
   }
 
   /**

@@ -36,12 +36,25 @@ public final class BackupTiming {
     try {
       return new Schedule(Optional.of(CronSchedule.parse(cron)), Optional.empty());
     } catch (IllegalArgumentException e) {
-      return new Schedule(
-          Optional.empty(),
-          Optional.of(
-              "invalid spec: schedule: "
-                  + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH)));
+      return new Schedule(Optional.empty(), Optional.of("invalid spec: " + problem(e)));
     }
+  }
+
+  /** What is wrong with {@code spec.schedule} (null: a one-shot backup), naming the field. */
+  public static Optional<String> scheduleProblem(String cron) {
+    if (cron == null) {
+      return Optional.empty();
+    }
+    try {
+      CronSchedule.parse(cron);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(problem(e));
+    }
+  }
+
+  private static String problem(IllegalArgumentException e) {
+    return "schedule: " + HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH);
   }
 
   public static Decision decide(

@@ -109,4 +109,20 @@ class BackupStoresTest {
     assertThat(secret.conditionMessage()).isEqualTo("Secret s is missing");
     assertThat(secret.retryAfter()).isEqualTo(java.time.Duration.ofSeconds(30));
   }
+
+  @Test
+  void theAdmissionWebhookHearsEveryMistakeOpenWouldReportWithoutAnyRead() {
+    // No client: nothing is read to find these.
+    assertThat(NO_CLIENT.problem(backup(), "demo", BackupStoreSpec.volume(null)))
+        .hasValue(
+            "store.volume needs the operator's backup volume (chart value backup.volume); use"
+                + " store.s3 otherwise");
+    assertThat(NO_CLIENT.problem(backup(), "demo", new BackupStoreSpec(null, null)))
+        .hasValue("store takes exactly one of volume or s3");
+    assertThat(
+            NO_CLIENT.problem(
+                backup(), "demo", BackupStoreSpec.s3("http://s3_store", "backups", null, "c")))
+        .hasValue("store.s3: an S3 endpoint needs a scheme and a host: http://s3_store");
+    assertThat(NO_CLIENT.problem(backup(), "demo", s3("orders"))).isEmpty();
+  }
 }

@@ -73,4 +73,12 @@ class BackupTimingTest {
     assertThat(BackupTiming.schedule(" ").invalidSpec())
         .hasValue("invalid spec: schedule: the schedule is empty");
   }
+
+  @Test
+  void theScheduleProblemIsTheInvalidSpecSentenceWithoutItsPrefix() {
+    assertThat(BackupTiming.scheduleProblem("61 * * * *"))
+        .hasValueSatisfying(m -> assertThat(m).startsWith("schedule: invalid minute field '61'"));
+    assertThat(BackupTiming.scheduleProblem("@daily")).isEmpty();
+    assertThat(BackupTiming.scheduleProblem(null)).isEmpty();
+  }
 }

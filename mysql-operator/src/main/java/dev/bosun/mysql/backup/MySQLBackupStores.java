@@ -25,4 +25,9 @@ public final class MySQLBackupStores {
   public BackupTarget open(MySQLBackup backup) throws BackupStoreException {
     return stores.open(backup, backup.getSpec().getClusterName(), backup.getSpec().getStore());
   }
+
+  /** What {@link #open} would refuse as InvalidSpec in {@code backup}'s store, without a read. */
+  public Optional<String> problem(MySQLBackup backup) {
+    return stores.problem(backup, backup.getSpec().getClusterName(), backup.getSpec().getStore());
+  }
 }

@@ -1,0 +1,89 @@
+package dev.bosun.common.admission;
+
+import com.sun.net.httpserver.HttpHandler;
+import dev.bosun.common.tls.HttpsEndpoint;
+import dev.bosun.common.tls.ServingCertificates;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An operator's validating admission webhook: its routes served over HTTPS with the certificate
+ * kept in the operator's Secret, and the webhook configuration's {@code caBundle} kept on that
+ * certificate's CA. Every replica runs one, leader or not, so the Service always has an endpoint.
+ */
+public final class AdmissionWebhook implements AutoCloseable {
+
+  /** Request threads: reviews are small and checked in memory. */
+  static final int THREADS = 4;
+
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionWebhook.class);
+
+  private final ServingCertificates certificates;
+  private final HttpsEndpoint endpoint;
+  private final WebhookCaBundle caBundle;
+
+  private AdmissionWebhook(
+      ServingCertificates certificates, HttpsEndpoint endpoint, WebhookCaBundle caBundle) {
+    this.certificates = certificates;
+    this.endpoint = endpoint;
+    this.caBundle = caBundle;
+  }
+
+  /**
+   * Reads (and the first time writes) the certificate Secret, serves {@code routes} (path to {@link
+   * ValidatingRoute}) on the settings' port, and keeps the configuration's {@code caBundle} checked
+   * every {@code caCheckEvery}, until closed.
+   */
+  public static AdmissionWebhook start(
+      KubernetesClient client,
+      String operator,
+      WebhookSettings settings,
+      Map<String, HttpHandler> routes,
+      Duration caCheckEvery) {
+    ServingCertificates certificates =
+        ServingCertificates.start(
+            settings.certificates(client, operator, Clock.systemUTC()),
+            ServingCertificates.CHECK_EVERY);
+    HttpsEndpoint endpoint;
+    try {
+      endpoint =
+          HttpsEndpoint.start(
+              settings.port(), certificates.sslContext(), routes, THREADS, "admission-webhook");
+    } catch (IOException e) {
+      certificates.close();
+      throw new UncheckedIOException(
+          "cannot serve the admission webhook on port " + settings.port(), e);
+    }
+    LOG.info(
+        "serving admission reviews over HTTPS on port {} for {}",
+        endpoint.port(),
+        settings.configuration());
+    WebhookCaBundle bundle =
+        WebhookCaBundle.keep(
+            client, settings.configuration(), certificates::caBundlePem, caCheckEvery);
+    return new AdmissionWebhook(certificates, endpoint, bundle);
+  }
+
+  /** The port it listens on. */
+  public int port() {
+    return endpoint.port();
+  }
+
+  /** The CA the API server must trust, as PEM. */
+  public String caBundlePem() {
+    return certificates.caBundlePem();
+  }
+
+  @Override
+  public void close() {
+    caBundle.close();
+    endpoint.close();
+    certificates.close();
+  }
+}
