@@ -7,12 +7,15 @@ import dev.bosun.common.backup.BackupStoreSpec;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.LogCapture;
 import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.S3TestServer;
 import dev.bosun.common.testing.drill.AckedWriter;
 import dev.bosun.common.testing.drill.ClientIdentity;
 import dev.bosun.common.testing.drill.DrillTable;
 import dev.bosun.common.testing.drill.NetworkLab;
+import dev.bosun.common.testing.drill.TestHost;
+import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
@@ -28,6 +31,8 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Watch;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -563,7 +568,272 @@ class EtcdDrillIT {
     }
   }
 
+  @Test
+  @Order(7)
+  void aStaleMemberAnsweringFirstDuringAScaleDownGetsNoListedMembersPodDeleted() throws Exception {
+    String name = "dg";
+    String stale = name + "-0";
+    String newest = name + "-3";
+    ClusterRef ref = new ClusterRef(ns, name, false, false);
+    // The operator asks members for the member list in name order, so dg-0 answers first as long
+    // as the operator reaches it: dg-0 is the member cut off from its peers. Two etcd flags widen,
+    // deterministically, a window that in production lasts about a second: a member cut off from
+    // its peers names its last leader (and so looks healthy) until its election timeout, here 50 s
+    // instead of 1 s, for dg-0 only; and etcd refuses to add a member unless the member handling
+    // the add has been connected to every voter for the last 5 s (--strict-reconfig-check), which
+    // stops holding about 5 s after the cut: the fourth member would join only in a race with it.
+    Set<String> patient = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    kubelet.wrapping(
+        (member, command) -> {
+          List<String> flags = new java.util.ArrayList<>(command);
+          flags.add("--strict-reconfig-check=false");
+          if (patient.contains(member)) {
+            flags.add("--election-timeout=50000");
+          }
+          return addressing.host(member).wrap(flags);
+        });
+    EtcdClusters.create(operator.client, ns, name, 3, VERSION);
+    EtcdClusters.await(operator.client, ns, name, CONVERGE, "Ready", EtcdClusters.readyWith(3));
+    // Restarted on its data with the long election timeout (a first member that bootstraps alone
+    // would wait that long for its first election); this also moves leadership off it.
+    patient.add(stale);
+    kubelet.killContainer(stale);
+    kubelet.restartContainer(stale);
+    EtcdClusters.await(
+        operator.client,
+        ns,
+        name,
+        CONVERGE,
+        "Ready 3, " + stale + " not the leader",
+        c -> EtcdClusters.readyWith(3).test(c) && !stale.equals(c.getStatus().getLeader()));
+
+    List<TestHost> peers =
+        IntStream.range(1, 4).mapToObj(i -> addressing.host(name + "-" + i)).toList();
+    List<String> deleted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> violations = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicLong lastAck =
+        new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+    java.util.concurrent.atomic.AtomicLong longestGap =
+        new java.util.concurrent.atomic.AtomicLong();
+    try (Client etcd = clientOf(writerIdentity, ref, name + "-1", name + "-2");
+        Client quorum = clientOf(writerIdentity, ref, name + "-1");
+        Client staleMember = clientOf(writerIdentity, ref, stale);
+        LogCapture logs = LogCapture.start();
+        Watch podWatch =
+            operator
+                .client
+                .pods()
+                .inNamespace(ns)
+                .withLabel(EtcdOperator.MEMBER_LABEL)
+                .watch(
+                    deletions(
+                        pod -> {
+                          // Read after the deletion: a member removed before it stays removed,
+                          // so any listing here means the Pod went first.
+                          String verdict = listedByQuorum(quorum, ref, pod);
+                          deleted.add(pod);
+                          if (verdict != null) {
+                            violations.add(pod + ": " + verdict);
+                          }
+                        }));
+        // The writer talks to dg-1 and dg-2: dg-0 cannot commit while it is cut off, so writes
+        // through it would only time out; none of them would be acknowledged either way.
+        AckedWriter writer =
+            AckedWriter.start(
+                name + "-writer",
+                seq -> {
+                  etcd.getKVClient()
+                      .put(bytes(name + "/key-" + seq), bytes("value-" + seq))
+                      .get(3, TimeUnit.SECONDS);
+                  long now = System.nanoTime();
+                  longestGap.accumulateAndGet(now - lastAck.getAndSet(now), Math::max);
+                },
+                Duration.ofMillis(20),
+                20_000,
+                Duration.ofMinutes(5))) {
+      await().atMost(Duration.ofSeconds(20)).until(() -> writer.acknowledgedCount() > 20);
+      Instant fault = Instant.now();
+      peers.forEach(peer -> lab.cut(addressing.host(stale), peer));
+
+      EtcdClusters.edit(operator.client, ns, name, s -> s.setSize(4));
+      whileNoListedPodIsDeleted(newest + " a voter on the quorum's list", violations)
+          .until(() -> Boolean.FALSE.equals(members(quorum, ref, true).get(newest)));
+      // The premise: dg-0 never learnt of dg-3, and still names the leader (so the operator, which
+      // asks it first, counts it healthy and takes its list).
+      assertThat(members(staleMember, ref, false))
+          .as("%s's own member list", stale)
+          .containsOnlyKeys(name + "-0", name + "-1", name + "-2");
+      long leader = statusLeader(quorum, ref, name + "-1");
+      assertThat(statusLeader(staleMember, ref, stale))
+          .as("%s still names the leader", stale)
+          .isEqualTo(leader);
+
+      EtcdClusters.edit(operator.client, ns, name, s -> s.setSize(3));
+      whileNoListedPodIsDeleted(
+              newest + " removed from the quorum's list and its Pod deleted", violations)
+          .until(
+              () ->
+                  members(quorum, ref, true)
+                          .keySet()
+                          .equals(Set.of(name + "-0", name + "-1", name + "-2"))
+                      && deleted.contains(newest));
+      double cutSeconds = secondsSince(fault);
+      // Had dg-0 stopped naming the leader, the scale-down would rightly have removed it (the
+      // unhealthy voter first): that is a different drill.
+      assertThat(statusLeader(staleMember, ref, stale))
+          .as(
+              "%s still names the leader: the operator counted it healthy while scaling down",
+              stale)
+          .isEqualTo(leader);
+      List<String> refused =
+          logs.lines().stream()
+              .filter(l -> l.contains("differs from the first one read"))
+              .filter(l -> l.contains("not deleting the Pod of " + newest))
+              .toList();
+      assertThat(refused)
+          .as("the operator saw %s's list and refused the deletion it asked for", stale)
+          .anyMatch(l -> l.contains("removing " + newest + " to scale down instead"));
+
+      lab.healAll();
+      long applied = status(quorum, ref, name + "-1").getRaftAppliedIndex();
+      EtcdClusters.await(operator.client, ns, name, CONVERGE, "Ready", EtcdClusters.readyWith(3));
+      // Caught up: dg-0 applied what the others had (dg-3's add, promotion and removal among it)
+      // and passes its readiness probe (a leader and a linearizable read).
+      await(stale + " caught up and ready")
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptions()
+          .until(
+              () ->
+                  status(staleMember, ref, stale).getRaftAppliedIndex() >= applied
+                      && kubelet.probeReady(stale));
+      double seconds = secondsSince(fault);
+      writer.stop();
+      assertThat(violations).as("Pods deleted while the quorum listed their member").isEmpty();
+      assertThat(deleted).as("Pods deleted").containsExactly(newest);
+      assertThat(Duration.ofNanos(longestGap.get()))
+          .as("longest time without an acknowledged write (a lost quorum stops them all)")
+          .isLessThan(Duration.ofSeconds(10));
+      assertThat(destructive(name)).isZero();
+      record(
+          String.format(
+              "stale member (%s, cut off from its peers for %.0f s, asked first) during 3 -> 4"
+                  + " -> 3: %d of its plans refused, no listed member's Pod deleted, longest"
+                  + " write gap %.1f s",
+              stale, cutSeconds, refused.size(), longestGap.get() / 1e9),
+          writer,
+          etcd,
+          name,
+          seconds);
+    }
+  }
+
   // --- helpers --------------------------------------------------------------------------------
+
+  /** A client through {@code identity} to the named members only. */
+  Client clientOf(ClientIdentity identity, ClusterRef ref, String... members) {
+    URI[] endpoints =
+        java.util.Arrays.stream(members)
+            .map(m -> addressing.via(identity, addressing.clientUrl(ref, m)))
+            .toArray(URI[]::new);
+    return Client.builder().endpoints(endpoints).keepaliveWithoutCalls(false).build();
+  }
+
+  /**
+   * The member list {@code client}'s member serves, as name (a learner not yet started by its peer
+   * URL) to whether it is a learner. With {@code linearizable}, a linearizable read first makes
+   * that member apply everything committed before, membership changes included: the quorum's list.
+   */
+  Map<String, Boolean> members(Client client, ClusterRef ref, boolean linearizable)
+      throws Exception {
+    if (linearizable) {
+      client.getKVClient().get(bytes("\0")).get(5, TimeUnit.SECONDS);
+    }
+    Map<URI, String> byPeerUrl = new java.util.HashMap<>();
+    for (int i = 0; i < 8; i++) {
+      String member = ref.name() + "-" + i;
+      byPeerUrl.put(addressing.peerUrl(ref, member), member);
+    }
+    Map<String, Boolean> result = new java.util.TreeMap<>();
+    for (var m : client.getClusterClient().listMember().get(5, TimeUnit.SECONDS).getMembers()) {
+      String member =
+          m.getName().isEmpty()
+              ? m.getPeerURIs().stream()
+                  .map(byPeerUrl::get)
+                  .filter(java.util.Objects::nonNull)
+                  .findFirst()
+                  .orElse(Long.toHexString(m.getId()))
+              : m.getName();
+      result.put(member, m.isLearner());
+    }
+    return result;
+  }
+
+  /** The leader {@code member} names in its status (0: none). */
+  long statusLeader(Client client, ClusterRef ref, String member) throws Exception {
+    return status(client, ref, member).getLeader();
+  }
+
+  /** The status of {@code member}, asked through {@code client}, which reaches it as the writer. */
+  io.etcd.jetcd.maintenance.StatusResponse status(Client client, ClusterRef ref, String member)
+      throws Exception {
+    return client
+        .getMaintenanceClient()
+        .statusMember(addressing.via(writerIdentity, addressing.clientUrl(ref, member)).toString())
+        .get(5, TimeUnit.SECONDS);
+  }
+
+  /**
+   * A wait for {@code what} that stops at the first Pod deleted while the quorum listed its member
+   * (there is no point waiting for the rest), and rides out reads that fail meanwhile.
+   */
+  static org.awaitility.core.ConditionFactory whileNoListedPodIsDeleted(
+      String what, List<String> violations) {
+    return await(what)
+        .atMost(CONVERGE)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .failFast(
+            "a listed member's Pod was deleted",
+            () -> assertThat(violations).as("Pods deleted while listed").isEmpty());
+  }
+
+  /** Null when the quorum's list no longer names {@code member}, else why its deletion is wrong. */
+  String listedByQuorum(Client quorum, ClusterRef ref, String member) {
+    Exception failure = null;
+    // Three tries (each read waits up to 5 s): one may time out while a membership change commits;
+    // a quorum unreadable through all three is lost, and a deletion then is as wrong as one of a
+    // listed member.
+    for (int attempt = 0; attempt < 3; attempt++) {
+      try {
+        Map<String, Boolean> listed = members(quorum, ref, true);
+        return listed.containsKey(member)
+            ? "deleted while the quorum lists it (" + listed + ")"
+            : null;
+      } catch (Exception e) {
+        failure = e;
+      }
+    }
+    return "deleted while the quorum's list could not be read: " + failure;
+  }
+
+  /** Calls {@code deleted} once per Pod whose deletion starts (deletionTimestamp set, or gone). */
+  static io.fabric8.kubernetes.client.Watcher<Pod> deletions(
+      java.util.function.Consumer<String> deleted) {
+    Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    return new io.fabric8.kubernetes.client.Watcher<>() {
+      @Override
+      public void eventReceived(Action action, Pod pod) {
+        boolean going =
+            action == Action.DELETED || pod.getMetadata().getDeletionTimestamp() != null;
+        if (going && seen.add(pod.getMetadata().getUid())) {
+          deleted.accept(pod.getMetadata().getName());
+        }
+      }
+
+      @Override
+      public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {}
+    };
+  }
 
   void createWithRecovery(String name, int size) {
     EtcdCluster cluster = new EtcdCluster();
