@@ -201,6 +201,24 @@ final class RealNodeMySql {
         .replaceFirst("^containerd://", "");
   }
 
+  /** Asks the operator to rebuild {@code pod} (the cluster's rebuild annotation). */
+  void requestRebuild(String pod) {
+    admin
+        .genericKubernetesResources(API, "MySQLCluster")
+        .inNamespace(namespace)
+        .withName(name)
+        .edit(
+            r -> {
+              Map<String, String> annotations = new java.util.HashMap<>();
+              if (r.getMetadata().getAnnotations() != null) {
+                annotations.putAll(r.getMetadata().getAnnotations());
+              }
+              annotations.put("mysql.bosun.dev/rebuild", pod);
+              r.getMetadata().setAnnotations(annotations);
+              return r;
+            });
+  }
+
   /** The last rebuild the status records, in a sentence ("no rebuild" when none). */
   String rebuildSummary() {
     Object rebuild = status().get("rebuild");

@@ -152,6 +152,29 @@ class RealNodeMySqlIT {
         lostMore.size());
     assertThat(lostMore).as("acknowledged rows missing after the crash loop").isEmpty();
     assertThat(storedMore).as("rows of the first writer kept").containsAll(acked);
+
+    // A requested rebuild copies a replica from another one, user accounts included
+    // (mariadb-dump --system=users), on members the image's install script made.
+    String rebuilt =
+        java.util.stream.Stream.of("db-0", "db-1", "db-2")
+            .filter(p -> !p.equals(db.primary()))
+            .findFirst()
+            .orElseThrow();
+    db.requestRebuild(rebuilt);
+    try {
+      await(rebuilt + " rebuilt on request")
+          .atMost(Duration.ofMinutes(3))
+          .pollInterval(Duration.ofSeconds(2))
+          .until(() -> db.rebuildSummary().contains("Requested, Rebuilt"));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      db.explain();
+      throw e;
+    }
+    System.err.println("[e2e] " + db.rebuildSummary());
+    db.awaitReady(3, Duration.ofMinutes(3));
+    assertThat(db.sql(rebuilt + ".db-headless", "SELECT COUNT(*) FROM " + AckedWriter.TABLE).trim())
+        .as("rows on the rebuilt replica")
+        .isEqualTo(String.valueOf(db.count()));
   }
 
   /**
@@ -287,6 +310,11 @@ class RealNodeMySqlIT {
 
   /** Runs SQL on {@code cluster}'s primary from the shop-client Pod; the trimmed output. */
   private String shopSql(String cluster, String password, String statement) {
+    return sqlOn(cluster + "-primary", password, statement);
+  }
+
+  /** Runs SQL on {@code host} from the shop-client Pod; the trimmed output. */
+  private String sqlOn(String host, String password, String statement) {
     PodExec.Result r =
         PodExec.sh(
             admin,
@@ -294,8 +322,8 @@ class RealNodeMySqlIT {
             "shop-client",
             Duration.ofSeconds(30),
             "mariadb -h "
-                + cluster
-                + "-primary -uroot -p'"
+                + host
+                + " -uroot -p'"
                 + password
                 + "' --connect-timeout=3 -N -e '"
                 + statement

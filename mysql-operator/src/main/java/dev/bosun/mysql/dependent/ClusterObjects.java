@@ -37,6 +37,23 @@ import java.util.TreeMap;
  */
 public final class ClusterObjects {
 
+  /**
+   * Statements for MariaDB's init-users.sh, before the users: mariadb-install-db also creates
+   * root@127.0.0.1, root@::1 and root@<host name>. Under skip-name-resolve the server ignores the
+   * last (it can log in with nothing), yet mariadb-dump --system=users, which a rebuild runs, fails
+   * on it (SHOW CREATE USER: error 1133), as did the fence's grants; DROP USER cannot remove a row
+   * the server ignored, so the row is deleted. The official image drops these accounts itself.
+   * Outside the binlog: every member runs it on its own.
+   */
+  static final String MARIADB_INSTALL_CLEANUP =
+      """
+      SET sql_log_bin = 0;
+      DROP USER IF EXISTS 'root'@'127.0.0.1', 'root'@'::1';
+      DELETE FROM mysql.global_priv WHERE User = 'root' AND Host = @@hostname;
+      DELETE FROM mysql.proxies_priv WHERE User = 'root' AND Host = @@hostname;
+      FLUSH PRIVILEGES;
+      """;
+
   private ClusterObjects() {}
 
   /** Labels of every object of the cluster. */
@@ -148,13 +165,15 @@ public final class ClusterObjects {
         # Run once by the image's entrypoint on an empty data directory: the replication and
         # operator users, with passwords from the cluster's Secrets (environment, never files).
         CLIENT --protocol=socket -uroot -p"$BOSUN_ROOT_PASSWORD" <<SQL
-        CREATE USER IF NOT EXISTS 'bosun_repl'@'%' IDENTIFIED BY '$BOSUN_REPLICATION_PASSWORD';
+        INSTALL_CLEANUPCREATE USER IF NOT EXISTS 'bosun_repl'@'%' IDENTIFIED BY '$BOSUN_REPLICATION_PASSWORD';
         GRANT REPLICATION SLAVE ON *.* TO 'bosun_repl'@'%';
         CREATE USER IF NOT EXISTS 'bosun_operator'@'%' IDENTIFIED BY '$BOSUN_OPERATOR_PASSWORD';
         GRANT ALL PRIVILEGES ON *.* TO 'bosun_operator'@'%' WITH GRANT OPTION;
         METRICS_USERSQL
         """
             .replace("CLIENT", client)
+            .replace(
+                "INSTALL_CLEANUP", m.flavour() == Flavour.MARIADB ? MARIADB_INSTALL_CLEANUP : "")
             .replace("METRICS_USER", metricsUserSql(d, m));
     return new ConfigMapBuilder()
         .withMetadata(meta(c, ClusterNames.config(c)))

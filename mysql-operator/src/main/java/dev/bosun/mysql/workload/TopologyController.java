@@ -155,7 +155,7 @@ public final class TopologyController {
             observed,
             addresses,
             record.primary(),
-            record.previousPrimary(),
+            returningOldPrimary(record),
             record.promotionGtid(),
             knownErrant,
             desired.failoverEnabled(),
@@ -265,6 +265,24 @@ public final class TopologyController {
     return p.failure() != null
         ? new RestoreState(RestoreState.Phase.FAILED, p.failure())
         : new RestoreState(RestoreState.Phase.DONE, p.location());
+  }
+
+  /**
+   * The old primary whose writes beyond the promotion point are errant, or null: none once it was
+   * rebuilt after that failover, since its data is then a copy of a replica of the current primary
+   * (judged against the promotion point, that copy looks errant and would be rebuilt again and
+   * again).
+   */
+  static String returningOldPrimary(TopologyRecord r) {
+    RebuildRecord b = r.rebuild();
+    boolean rebuiltSince =
+        r.previousPrimary() != null
+            && b != null
+            && RebuildRecord.REBUILT.equals(b.phase())
+            && r.previousPrimary().equals(b.member())
+            && b.finishedAt() != null
+            && (r.lastFailoverTime() == null || b.finishedAt().isAfter(r.lastFailoverTime()));
+    return rebuiltSince ? null : r.previousPrimary();
   }
 
   private Duration unreachableFor(String primary, List<InstanceState> observed, Instant asked) {

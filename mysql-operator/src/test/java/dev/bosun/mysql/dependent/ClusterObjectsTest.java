@@ -59,6 +59,19 @@ public class ClusterObjectsTest {
   }
 
   @Test
+  void mariaDbInitDropsTheRootAccountsInstallDbLeavesBeforeTheUsersOutsideTheBinlog() {
+    MySQLCluster c = withMetrics(null);
+    String init = ClusterObjects.config(c, ClusterModel.of(c)).getData().get("init-users.sh");
+    assertThat(init)
+        .contains(
+            "<<SQL\nSET sql_log_bin = 0;\n",
+            "DROP USER IF EXISTS 'root'@'127.0.0.1', 'root'@'::1';\n",
+            "DELETE FROM mysql.global_priv WHERE User = 'root' AND Host = @@hostname;\n",
+            "DELETE FROM mysql.proxies_priv WHERE User = 'root' AND Host = @@hostname;\n"
+                + "FLUSH PRIVILEGES;\nCREATE USER IF NOT EXISTS 'bosun_repl'@'%'");
+  }
+
+  @Test
   void withMetricsEachPodRunsAnExporterOnItsOwnServerAsTheMetricsUser() {
     Metrics metrics = new Metrics();
     metrics.setEnabled(true);

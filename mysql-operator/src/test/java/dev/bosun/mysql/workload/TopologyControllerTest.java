@@ -32,6 +32,62 @@ class TopologyControllerTest {
   }
 
   @Test
+  void anOldPrimaryRebuiltAfterTheFailoverIsNoLongerJudgedAgainstThePromotionPoint() {
+    java.time.Instant failover = java.time.Instant.parse("2026-11-27T13:00:00Z");
+    TopologyRecord failedOver =
+        new TopologyRecord("db-0", "db-1", "0-101-40", failover, null, null);
+    assertThat(TopologyController.returningOldPrimary(failedOver)).isEqualTo("db-1");
+    RebuildRecord after =
+        new RebuildRecord(
+            "db-1",
+            "db-2",
+            "Requested",
+            RebuildRecord.REBUILT,
+            failover.plusSeconds(30),
+            failover.plusSeconds(60),
+            null,
+            "");
+    assertThat(TopologyController.returningOldPrimary(failedOver.withRebuild(after))).isNull();
+    // A rebuild from before that failover, of another member, or one that failed changes nothing.
+    RebuildRecord before =
+        new RebuildRecord(
+            "db-1",
+            "db-2",
+            "Requested",
+            RebuildRecord.REBUILT,
+            failover.minusSeconds(90),
+            failover.minusSeconds(60),
+            null,
+            "");
+    assertThat(TopologyController.returningOldPrimary(failedOver.withRebuild(before)))
+        .isEqualTo("db-1");
+    RebuildRecord other =
+        new RebuildRecord(
+            "db-2",
+            "db-0",
+            "Requested",
+            RebuildRecord.REBUILT,
+            failover.plusSeconds(30),
+            failover.plusSeconds(60),
+            null,
+            "");
+    assertThat(TopologyController.returningOldPrimary(failedOver.withRebuild(other)))
+        .isEqualTo("db-1");
+    RebuildRecord failed =
+        new RebuildRecord(
+            "db-1",
+            "db-2",
+            "Requested",
+            RebuildRecord.FAILED,
+            failover.plusSeconds(30),
+            failover.plusSeconds(60),
+            null,
+            "copy failed");
+    assertThat(TopologyController.returningOldPrimary(failedOver.withRebuild(failed)))
+        .isEqualTo("db-1");
+  }
+
+  @Test
   void aLoadRecordedAsStartedThatNoWorkerKnowsWasInterrupted() {
     assertThat(TopologyController.restoreState(rec(TopologyRecord.RESTORE_LOADING), with(null)))
         .isEqualTo(new RestoreState(Phase.INTERRUPTED, null));
