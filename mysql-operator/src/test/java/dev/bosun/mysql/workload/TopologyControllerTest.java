@@ -37,52 +37,16 @@ class TopologyControllerTest {
     TopologyRecord failedOver =
         new TopologyRecord("db-0", "db-1", "0-101-40", failover, null, null);
     assertThat(TopologyController.returningOldPrimary(failedOver)).isEqualTo("db-1");
-    RebuildRecord after =
-        new RebuildRecord(
-            "db-1",
-            "db-2",
-            "Requested",
-            RebuildRecord.REBUILT,
-            failover.plusSeconds(30),
-            failover.plusSeconds(60),
-            null,
-            "");
+    RebuildRecord after = rebuild("db-1", "db-2", RebuildRecord.REBUILT, failover, 30);
     assertThat(TopologyController.returningOldPrimary(failedOver.withRebuild(after))).isNull();
     // A rebuild from before that failover, of another member, or one that failed changes nothing.
-    RebuildRecord before =
-        new RebuildRecord(
-            "db-1",
-            "db-2",
-            "Requested",
-            RebuildRecord.REBUILT,
-            failover.minusSeconds(90),
-            failover.minusSeconds(60),
-            null,
-            "");
+    RebuildRecord before = rebuild("db-1", "db-2", RebuildRecord.REBUILT, failover, -90);
     assertThat(TopologyController.returningOldPrimary(failedOver.withRebuild(before)))
         .isEqualTo("db-1");
-    RebuildRecord other =
-        new RebuildRecord(
-            "db-2",
-            "db-0",
-            "Requested",
-            RebuildRecord.REBUILT,
-            failover.plusSeconds(30),
-            failover.plusSeconds(60),
-            null,
-            "");
+    RebuildRecord other = rebuild("db-2", "db-0", RebuildRecord.REBUILT, failover, 30);
     assertThat(TopologyController.returningOldPrimary(failedOver.withRebuild(other)))
         .isEqualTo("db-1");
-    RebuildRecord failed =
-        new RebuildRecord(
-            "db-1",
-            "db-2",
-            "Requested",
-            RebuildRecord.FAILED,
-            failover.plusSeconds(30),
-            failover.plusSeconds(60),
-            null,
-            "copy failed");
+    RebuildRecord failed = rebuild("db-1", "db-2", RebuildRecord.FAILED, failover, 30);
     assertThat(TopologyController.returningOldPrimary(failedOver.withRebuild(failed)))
         .isEqualTo("db-1");
   }
@@ -192,5 +156,22 @@ class TopologyControllerTest {
         .isEqualTo(
             new dev.bosun.mysql.topology.RebuildState(
                 dev.bosun.mysql.topology.RebuildState.Phase.ABANDONED, "db-2", "boom"));
+  }
+
+  /**
+   * A requested rebuild of {@code member} that started {@code startOffset} s after {@code at} and
+   * took 30 s.
+   */
+  private static RebuildRecord rebuild(
+      String member, String source, String phase, java.time.Instant at, long startOffset) {
+    return new RebuildRecord(
+        member,
+        source,
+        "Requested",
+        phase,
+        at.plusSeconds(startOffset),
+        at.plusSeconds(startOffset + 30),
+        null,
+        RebuildRecord.FAILED.equals(phase) ? "copy failed" : "");
   }
 }
