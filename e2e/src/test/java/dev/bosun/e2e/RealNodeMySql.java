@@ -201,6 +201,31 @@ final class RealNodeMySql {
         .replaceFirst("^containerd://", "");
   }
 
+  /** The node's directory behind {@code pod}'s data volume (the host-path provisioner's). */
+  java.nio.file.Path dataDirectory(String pod) {
+    return java.nio.file.Path.of(volume(pod).getSpec().getHostPath().getPath());
+  }
+
+  /** The PersistentVolume bound to {@code pod}'s data claim now. */
+  io.fabric8.kubernetes.api.model.PersistentVolume volume(String pod) {
+    var claim = admin.persistentVolumeClaims().inNamespace(namespace).withName("data-" + pod).get();
+    return admin.persistentVolumes().withName(claim.getSpec().getVolumeName()).get();
+  }
+
+  /**
+   * Overwrites the header of {@code pod}'s InnoDB redo log on the node, as a disk fault would: the
+   * running server never rereads it, and its next start cannot finish crash recovery.
+   */
+  void corruptRedoLog(String pod) throws java.io.IOException {
+    java.nio.file.Path log = dataDirectory(pod).resolve("ib_logfile0");
+    byte[] garbage = new byte[512];
+    new java.util.Random(42).nextBytes(garbage);
+    try (var f = java.nio.channels.FileChannel.open(log, java.nio.file.StandardOpenOption.WRITE)) {
+      f.write(java.nio.ByteBuffer.wrap(garbage), 0);
+      f.force(true);
+    }
+  }
+
   /** Asks the operator to rebuild {@code pod} (the cluster's rebuild annotation). */
   void requestRebuild(String pod) {
     admin

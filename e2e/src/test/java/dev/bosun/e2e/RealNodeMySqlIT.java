@@ -175,6 +175,45 @@ class RealNodeMySqlIT {
     assertThat(db.sql(rebuilt + ".db-headless", "SELECT COUNT(*) FROM " + AckedWriter.TABLE).trim())
         .as("rows on the rebuilt replica")
         .isEqualTo(String.valueOf(db.count()));
+
+    // The other replica's disk goes bad: its redo log header is overwritten and its server
+    // killed. Every restart fails in crash recovery; the operator reads that from the Pod's
+    // termination message, keeps the volume (Retain), gives the member a new one and copies
+    // a healthy replica into it.
+    String corrupt =
+        java.util.stream.Stream.of("db-0", "db-1", "db-2")
+            .filter(p -> !p.equals(db.primary()) && !p.equals(rebuilt))
+            .findFirst()
+            .orElseThrow();
+    String oldVolume = db.volume(corrupt).getMetadata().getName();
+    try {
+      db.corruptRedoLog(corrupt);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    Instant corrupted = Instant.now();
+    platform.cluster().node().killContainer(db.containerId(corrupt));
+    try {
+      await(corrupt + " given a new volume and rebuilt")
+          .atMost(Duration.ofMinutes(5))
+          .pollInterval(Duration.ofSeconds(2))
+          .until(() -> db.rebuildSummary().contains("CrashRecoveryFailed, Rebuilt"));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      db.explain();
+      throw e;
+    }
+    long replaceSeconds = Duration.between(corrupted, Instant.now()).toSeconds();
+    db.awaitReady(3, Duration.ofMinutes(3));
+    var kept = admin.persistentVolumes().withName(oldVolume).get();
+    assertThat(kept).as("the corrupt member's old volume is kept").isNotNull();
+    assertThat(kept.getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Retain");
+    assertThat(db.volume(corrupt).getMetadata().getName()).isNotEqualTo(oldVolume);
+    assertThat(db.sql(corrupt + ".db-headless", "SELECT COUNT(*) FROM " + AckedWriter.TABLE).trim())
+        .as("rows on the member rebuilt on a new volume")
+        .isEqualTo(String.valueOf(db.count()));
+    System.err.printf(
+        "[e2e] %s could not finish crash recovery: new volume and rebuilt after %d s (%s)%n",
+        corrupt, replaceSeconds, db.rebuildSummary());
   }
 
   /**

@@ -44,6 +44,10 @@ public final class KubeletSimulator implements AutoCloseable {
   private final KubernetesClient client;
   private final Duration readinessDelay;
   private final Map<String, PodFailure> failures = new ConcurrentHashMap<>();
+
+  /** namespace/pod -> the tail of the log its crash-looping containers leave (their message). */
+  private final Map<String, String> crashingPods = new ConcurrentHashMap<>();
+
   private final Map<String, String> podIps = new ConcurrentHashMap<>();
   private final AtomicInteger nextIp = new AtomicInteger(1);
   private final ScheduledExecutorService executor;
@@ -98,6 +102,29 @@ public final class KubeletSimulator implements AutoCloseable {
   /** Forgets every failure rule (Pods already failing are not repaired). */
   public void clearFailures() {
     failures.clear();
+    crashingPods.clear();
+  }
+
+  /**
+   * Makes the Pod {@code namespace}/{@code name} (and any Pod made again under that name)
+   * crash-loop, its containers' last termination message being {@code logTail}, as a kubelet writes
+   * it for a container with {@code terminationMessagePolicy: FallbackToLogsOnError}.
+   */
+  public void crashLoop(String namespace, String name, String logTail) {
+    crashingPods.put(namespace + "/" + name, logTail);
+    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    if (pod != null) {
+      report(namespace, name, pod.getMetadata().getUid());
+    }
+  }
+
+  /** Lets the Pod {@code namespace}/{@code name} run again (its next report says so). */
+  public void stopCrashLoop(String namespace, String name) {
+    crashingPods.remove(namespace + "/" + name);
+    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    if (pod != null) {
+      report(namespace, name, pod.getMetadata().getUid());
+    }
   }
 
   private void ensureNode() {
@@ -180,6 +207,9 @@ public final class KubeletSimulator implements AutoCloseable {
   }
 
   private PodFailure failureFor(Pod pod) {
+    if (crashingPods.containsKey(key(pod))) {
+      return PodFailure.CRASH_LOOP_BACKOFF;
+    }
     for (Container c : pod.getSpec().getContainers()) {
       for (Map.Entry<String, PodFailure> rule : failures.entrySet()) {
         if (c.getImage() != null && c.getImage().contains(rule.getKey())) {
@@ -281,6 +311,7 @@ public final class KubeletSimulator implements AutoCloseable {
             .withNewTerminated()
             .withExitCode(1)
             .withReason("Error")
+            .withMessage(crashingPods.get(key(pod)))
             .withFinishedAt(now)
             .endTerminated()
             .endLastState();
@@ -305,6 +336,10 @@ public final class KubeletSimulator implements AutoCloseable {
     if (pod.getStatus().getStartTime() == null) {
       pod.getStatus().setStartTime(now);
     }
+  }
+
+  private static String key(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
   }
 
   private static PodCondition condition(String type, String status, String now) {

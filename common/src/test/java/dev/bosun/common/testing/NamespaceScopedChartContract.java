@@ -55,6 +55,14 @@ public abstract class NamespaceScopedChartContract extends OperatorChartContract
     return Set.of();
   }
 
+  /**
+   * Rights on cluster-scoped kinds ("apiGroup|resource|verb") the operator has only when it watches
+   * every namespace, for a feature that says what to do without them; never granted when confined.
+   */
+  protected Set<String> clusterModeOnly() {
+    return Set.of();
+  }
+
   /** Values of the namespace-scope settings the schema refuses, with the path it names. */
   static Stream<Arguments> namespaceScopeValuesTheSchemaRejects() {
     return Stream.of(
@@ -97,6 +105,7 @@ public abstract class NamespaceScopedChartContract extends OperatorChartContract
     }
     Set<String> namespacedPermissions = new java.util.TreeSet<>(operatorPermissions());
     namespacedPermissions.removeAll(clusterScopedReads());
+    namespacedPermissions.removeAll(clusterModeOnly());
     List<Role> operatorRoles =
         all(objects, Role.class).stream()
             .filter(r -> r.getMetadata().getName().equals(fullname))

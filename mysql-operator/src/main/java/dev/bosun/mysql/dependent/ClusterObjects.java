@@ -276,6 +276,10 @@ public final class ClusterObjects {
             .withName(MySQLOperator.CONTAINER)
             .withImage(m.image())
             .withCommand("/bin/sh", "/etc/bosun/start.sh")
+            // The log's tail becomes the termination message of a server that exits with an
+            // error: how the operator tells a crash recovery that cannot finish from a bad
+            // setting, with no read of the log.
+            .withTerminationMessagePolicy("FallbackToLogsOnError")
             .withEnv(env)
             .addNewPort()
             .withName("mysql")

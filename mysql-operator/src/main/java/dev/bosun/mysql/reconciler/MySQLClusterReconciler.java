@@ -270,7 +270,9 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             r.addresses,
             knownErrant(r.previous),
             restorers.apply(r.c, r.m),
-            rebuilders.apply(r.c, r.m),
+            new VolumeReplacement(r.context.getClient(), r.c)
+                .around(
+                    rebuilders.apply(r.c, r.m), ServerCrashes.unrecoverable(pods(r.cache, r.c))),
             statusSink(r.context, r.c));
     report(r.c, r.m, r.tick);
     clearRebuildRequest(r);
@@ -433,7 +435,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
         statusBuilder.build(r.c, r.m, r.tick, r.addresses, deferred, crashes);
     announce(r.c, r.previous, status);
     CachedStatusWrites.applyIfChanged(r.c, status, r.context);
-    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(pollInterval);
+    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(nextRound(r));
   }
 
   /** One Warning per member that starts crash-looping (the status before did not say so). */
@@ -481,7 +483,17 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     MySQLClusterStatus status =
         statusBuilder.blockedAfterRound(r.c, r.m, r.tick, r.addresses, reason, message);
     CachedStatusWrites.applyIfChanged(r.c, status, r.context);
-    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(pollInterval);
+    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(nextRound(r));
+  }
+
+  /**
+   * The poll interval, shorter while the primary is silent: the round that can decide a failover
+   * ends as the detection window does, not up to a poll and a SQL timeout later.
+   */
+  private Duration nextRound(Round r) {
+    return r.controller == null
+        ? pollInterval
+        : r.controller.nextRoundAfter(pollInterval, r.m.failoverAfter(), r.m.failoverEnabled());
   }
 
   private void warnOnce(MySQLCluster c, ClusterModel m, String reason, String message) {

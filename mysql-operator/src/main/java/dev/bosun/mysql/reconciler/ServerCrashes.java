@@ -17,6 +17,34 @@ import java.util.TreeMap;
  */
 final class ServerCrashes {
 
+  /**
+   * The members whose server cannot finish crash recovery ({@link #recoveryFailure}), by Pod name,
+   * when the same Pod template runs a ready server elsewhere: a template every member fails on is a
+   * setting to fix, not a volume to replace.
+   */
+  static Map<String, String> unrecoverable(List<Pod> pods) {
+    Map<String, String> out = new TreeMap<>();
+    for (Pod pod : pods) {
+      recoveryFailure(pod)
+          .filter(evidence -> pods.stream().anyMatch(p -> p != pod && sameTemplateReady(p, pod)))
+          .ifPresent(evidence -> out.put(pod.getMetadata().getName(), evidence));
+    }
+    return out;
+  }
+
+  private static boolean sameTemplateReady(Pod other, Pod pod) {
+    String revision = "controller-revision-hash";
+    return java.util.Objects.equals(label(other, revision), label(pod, revision))
+        && other.getStatus() != null
+        && other.getStatus().getContainerStatuses() != null
+        && other.getStatus().getContainerStatuses().stream()
+            .anyMatch(s -> "mysql".equals(s.getName()) && Boolean.TRUE.equals(s.getReady()));
+  }
+
+  private static String label(Pod pod, String key) {
+    return pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(key);
+  }
+
   /** Restarts after which a server that exits each time is called crash-looping. */
   static final int CRASH_LOOP_RESTARTS = 3;
 
@@ -42,6 +70,50 @@ final class ServerCrashes {
         .flatMap(ServerCrashes::crashLoop);
   }
 
+  /**
+   * What shows that {@code pod}'s server cannot finish crash recovery: a crash loop whose last exit
+   * left InnoDB's own words in the container's termination message (the StatefulSet's {@code
+   * FallbackToLogsOnError} puts the log's tail there). Only the kind of failure is named, never the
+   * log text, which can hold table names a tenant chose. Empty for any other crash loop (a bad
+   * setting, memory), which a new volume would not cure.
+   */
+  static Optional<String> recoveryFailure(Pod pod) {
+    if (describe(pod).isEmpty()) {
+      return Optional.empty();
+    }
+    ContainerStateTerminated last =
+        pod.getStatus().getContainerStatuses().stream()
+            .filter(s -> "mysql".equals(s.getName()))
+            .findFirst()
+            .map(s -> s.getLastState().getTerminated())
+            .orElse(null);
+    String log = last == null || last.getMessage() == null ? "" : last.getMessage();
+    return RECOVERY_FAILURES.entrySet().stream()
+        .filter(e -> log.contains(e.getKey()))
+        .findFirst()
+        .map(
+            e ->
+                "its server cannot finish crash recovery: at every start InnoDB "
+                    + e.getValue()
+                    + " (last exit code "
+                    + last.getExitCode()
+                    + ")");
+  }
+
+  /** Marks of InnoDB failing at start on its own files, and what each says, in words. */
+  private static final Map<String, String> RECOVERY_FAILURES = recoveryFailures();
+
+  private static Map<String, String> recoveryFailures() {
+    Map<String, String> marks = new java.util.LinkedHashMap<>();
+    // Not "Plugin initialization aborted" alone: a setting the server refuses (memory, a log
+    // size) aborts it too, and only corruption is cured by a new volume.
+    marks.put("Failing assertion", "fails an assertion");
+    marks.put("Assertion failure", "fails an assertion");
+    marks.put("Data structure corruption", "finds its files corrupt");
+    marks.put("Database page corruption", "finds a corrupt page");
+    return marks;
+  }
+
   private static Optional<String> crashLoop(ContainerStatus s) {
     int restarts = s.getRestartCount() == null ? 0 : s.getRestartCount();
     boolean waitingAfterCrash =
@@ -63,10 +135,12 @@ final class ServerCrashes {
             + ", last exit code "
             + last.getExitCode()
             + exitMeaning(last.getExitCode())
-            + "). If its log shows an InnoDB assertion during crash recovery (MariaDB's"
-            + " trx0purge.cc fault), its data directory cannot be recovered: clear it (delete the"
-            + " member's PersistentVolumeClaim and Pod) and the empty member is rebuilt or catches"
-            + " up; the operator never deletes data itself");
+            + "). If its log shows InnoDB failing during crash recovery (MariaDB's trx0purge.cc"
+            + " assertion, a corrupt page), its data directory cannot be recovered: with"
+            + " spec.replication.rebuild Automatic, or the annotation "
+            + dev.bosun.mysql.topology.Rebuilds.REQUEST_ANNOTATION
+            + " naming it, the operator gives a replica a new volume, keeps the old one and copies"
+            + " a healthy replica into it; it never deletes data itself");
   }
 
   private static String exitMeaning(int code) {

@@ -10,6 +10,7 @@ package dev.bosun.mysql.topology;
  * @param state where the current rebuild stands
  * @param lastRebuilt the member the last finished rebuild rebuilt, or null
  * @param sinceLastRebuilt how long ago that rebuild finished, or null
+ * @param unrecoverable members whose server cannot finish crash recovery, with the evidence
  */
 public record RebuildPolicy(
     boolean automatic,
@@ -18,7 +19,32 @@ public record RebuildPolicy(
     String unsupported,
     RebuildState state,
     String lastRebuilt,
-    java.time.Duration sinceLastRebuilt) {
+    java.time.Duration sinceLastRebuilt,
+    java.util.Map<String, String> unrecoverable) {
+
+  public RebuildPolicy {
+    unrecoverable = java.util.Map.copyOf(unrecoverable);
+  }
+
+  /** A policy with no member known to be unrecoverable. */
+  public RebuildPolicy(
+      boolean automatic,
+      String requested,
+      boolean canKeepErrant,
+      String unsupported,
+      RebuildState state,
+      String lastRebuilt,
+      java.time.Duration sinceLastRebuilt) {
+    this(
+        automatic,
+        requested,
+        canKeepErrant,
+        unsupported,
+        state,
+        lastRebuilt,
+        sinceLastRebuilt,
+        java.util.Map.of());
+  }
 
   /** A policy with no finished rebuild to remember. */
   public RebuildPolicy(
@@ -27,7 +53,7 @@ public record RebuildPolicy(
       boolean canKeepErrant,
       String unsupported,
       RebuildState state) {
-    this(automatic, requested, canKeepErrant, unsupported, state, null, null);
+    this(automatic, requested, canKeepErrant, unsupported, state, null, null, java.util.Map.of());
   }
 
   /** Whether {@code member} was rebuilt less than {@code window} ago. */

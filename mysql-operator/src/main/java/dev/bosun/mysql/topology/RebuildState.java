@@ -22,7 +22,12 @@ public record RebuildState(Phase phase, String member, String detail) {
     /** Recorded as copying, and no copy of this process knows of it: the operator restarted. */
     INTERRUPTED,
     /** Recorded as failed: the member stays out until a person requests the rebuild again. */
-    ABANDONED
+    ABANDONED,
+    /**
+     * The member's server could not finish crash recovery: its volume is being replaced (the old
+     * one kept); once it answers on the new one it is rebuilt by copy.
+     */
+    REPLACING_VOLUME
   }
 
   /** No rebuild under way. */

@@ -52,6 +52,7 @@ public final class Rebuilds {
                       state.member(), "the member was scaled away before its rebuild finished"))
               // The member was being wiped or loaded when the operator stopped: start it again.
               : Optional.of(start(in, primary, errant, member(in, state.member()), "Resumed"));
+      case REPLACING_VOLUME -> replacing(in, primary, errant, state.member());
       case NONE -> fresh(in, primary, errant);
       case ABANDONED ->
           state.member().equals(policy.requested()) || member(in, state.member()) == null
@@ -84,6 +85,9 @@ public final class Rebuilds {
             target.name()
                 + " is the primary and is never rebuilt; switch over to another member first");
       }
+      if (!target.reachable() && policy.unrecoverable().containsKey(target.name())) {
+        return Optional.of(replaceVolume(in, primary, errant, target));
+      }
       return Optional.of(start(in, primary, errant, target, "Requested"));
     }
     if (!policy.automatic()) {
@@ -96,8 +100,22 @@ public final class Rebuilds {
             .filter(i -> i.reachable() && (errant(in, errant, i) || i.replicationBroken()))
             .sorted(Comparator.comparingInt(InstanceState::ordinal))
             .toList();
+    // Then members whose server cannot even start on its data: a copy needs a running server,
+    // so they get a new volume first.
+    broken =
+        java.util.stream.Stream.concat(
+                broken.stream(),
+                in.instances().stream()
+                    .filter(i -> !i.name().equals(primary.name()))
+                    .filter(i -> i.ordinal() < in.desiredInstances())
+                    .filter(i -> !i.reachable() && policy.unrecoverable().containsKey(i.name()))
+                    .sorted(Comparator.comparingInt(InstanceState::ordinal)))
+            .toList();
     Optional<InstanceState> target =
         broken.stream().filter(i -> !policy.rebuiltWithin(i.name(), REPEAT_AFTER)).findFirst();
+    if (target.isPresent() && !target.get().reachable()) {
+      return Optional.of(replaceVolume(in, primary, errant, target.get()));
+    }
     if (target.isPresent()) {
       InstanceState t = target.get();
       return Optional.of(
@@ -126,6 +144,62 @@ public final class Rebuilds {
                         + REQUEST_ANNOTATION
                         + "="
                         + t.name()));
+  }
+
+  /**
+   * A member whose volume is being replaced: again while it does not answer (the replacement is
+   * safe to repeat), and rebuilt by copy once it answers on its new volume.
+   */
+  private Optional<Step> replacing(
+      TopologyInput in, InstanceState primary, Set<String> errant, String name) {
+    InstanceState member = member(in, name);
+    if (member == null) {
+      return Optional.of(
+          new Step.RebuildDone(name, "the member was scaled away before it started again"));
+    }
+    if (!member.reachable()) {
+      return Optional.of(
+          new Step.ReplaceVolume(
+              name,
+              in.rebuild()
+                  .unrecoverable()
+                  .getOrDefault(name, "its server could not finish crash recovery")));
+    }
+    return Optional.of(start(in, primary, errant, member, "CrashRecoveryFailed"));
+  }
+
+  /**
+   * A new volume for a member whose server cannot start on its data, under the rules of a copy: it
+   * is never the primary, the cluster supports rebuilds, and a healthy replica that follows the
+   * primary is there to copy from afterwards (else the member would stay empty and out).
+   */
+  private Step replaceVolume(
+      TopologyInput in, InstanceState primary, Set<String> errant, InstanceState target) {
+    RebuildPolicy policy = in.rebuild();
+    if (policy.unsupported() != null) {
+      return new Step.Blocked("RebuildUnsupported", policy.unsupported());
+    }
+    Address primaryAddress = in.addresses().get(primary.name());
+    boolean sourceExists =
+        in.instances().stream()
+            .filter(i -> !i.name().equals(target.name()) && !i.name().equals(primary.name()))
+            .anyMatch(
+                i ->
+                    i.reachable()
+                        && !errant.contains(i.name())
+                        && !i.replicationBroken()
+                        && primaryAddress != null
+                        && i.replicatesFrom(primaryAddress));
+    if (!sourceExists) {
+      return blocked(
+          target.name()
+              + " "
+              + policy.unrecoverable().get(target.name())
+              + ", and no healthy replica that follows the primary "
+              + primary.name()
+              + " is there to copy it from afterwards; its volume is kept as it is");
+    }
+    return new Step.ReplaceVolume(target.name(), policy.unrecoverable().get(target.name()));
   }
 
   /**

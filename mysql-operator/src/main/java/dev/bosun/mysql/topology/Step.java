@@ -66,6 +66,14 @@ public sealed interface Step {
    */
   record Rebuild(String instance, String source, String why, String errantAfter) implements Step {}
 
+  /**
+   * A replica whose server cannot finish crash recovery ({@code evidence}) gets a new, empty
+   * volume: the old one is kept, the member starts empty and is then rebuilt by copy. Repeated
+   * until the member answers (a Pod made again on the old claim while it was deleted is deleted
+   * once more).
+   */
+  record ReplaceVolume(String instance, String evidence) implements Step {}
+
   /** The background copy finished (or failed): record it, once. */
   record RebuildDone(String instance, String failure) implements Step {}
 }

@@ -49,6 +49,9 @@ public final class StepText {
     if (step instanceof Step.RebuildDone) {
       return "Rebuilt";
     }
+    if (step instanceof Step.ReplaceVolume) {
+      return "ReplacingVolume";
+    }
     if (step instanceof Step.SemiSync) {
       return "ConfiguringSemiSync";
     }
@@ -103,6 +106,13 @@ public final class StepText {
     if (step instanceof Step.Rebuild r) {
       return "rebuilding " + r.instance() + " from a copy of " + r.source() + rebuild(r.why());
     }
+    if (step instanceof Step.ReplaceVolume v) {
+      return "giving "
+          + v.instance()
+          + " a new, empty volume because "
+          + v.evidence()
+          + "; the old volume is kept, and the member is rebuilt by copy once it starts";
+    }
     if (step instanceof Step.RebuildDone d) {
       return d.failure() == null
           ? "the rebuild of " + d.instance() + " finished"
@@ -153,6 +163,8 @@ public final class StepText {
       case "Requested" -> " as its rebuild annotation asks";
       case "Resumed" -> " (resuming a copy the operator did not see finish)";
       case "ErrantTransactions" -> " because it holds transactions the primary does not have";
+      case "CrashRecoveryFailed" ->
+          " because its server could not finish crash recovery on its old volume";
       case "ReplicationBroken" ->
           " because its replication stopped with an error a restart cannot heal";
       default -> "";

@@ -37,6 +37,15 @@ final class Failover {
     /** Observes a member now; an unreachable member is reported as such, never thrown. */
     InstanceState observe(String member);
 
+    /**
+     * Observes the old primary, which did not answer for the whole detection window, with a short
+     * timeout: a live server answers in milliseconds, and the receivers are already stopped, so a
+     * silent one is waited for no longer than that.
+     */
+    default InstanceState probe(String member) {
+      return observe(member);
+    }
+
     /** Makes a member read-only and ends its client connections. */
     void fence(String member) throws InstanceException;
 
@@ -110,7 +119,7 @@ final class Failover {
     boundaries.reached(FailoverBoundaries.RECEIVING_STOPPED);
     // 2. An old primary that answers is fenced; if it was still taking writes, the primary is
     // alive after all: re-plan (a switchover, or it simply stays the primary).
-    InstanceState old = actions.observe(f.oldPrimary());
+    InstanceState old = actions.probe(f.oldPrimary());
     if (old.reachable()) {
       try {
         actions.fence(f.oldPrimary());

@@ -7,7 +7,7 @@ import java.time.Instant;
  * The status's record of the last rebuild: written before the member is touched, so a restarted
  * operator keeps the member out and resumes, and finished once the copy is done.
  *
- * @param phase {@link #COPYING}, {@link #REBUILT} or {@link #FAILED}
+ * @param phase {@link #REPLACING_VOLUME}, {@link #COPYING}, {@link #REBUILT} or {@link #FAILED}
  * @param errantTransactions where the member's errant transactions are (to be) exported, or null
  * @param message the failure, or what the rebuild did
  */
@@ -20,6 +20,12 @@ public record RebuildRecord(
     Instant finishedAt,
     String errantTransactions,
     String message) {
+
+  /**
+   * The member's server could not finish crash recovery and its volume is being replaced; the copy
+   * follows once it answers.
+   */
+  public static final String REPLACING_VOLUME = "ReplacingVolume";
 
   /** The copy runs (or ran when the operator stopped). */
   public static final String COPYING = "Copying";

@@ -1,6 +1,7 @@
 package dev.bosun.mysql.workload;
 
 import dev.bosun.mysql.topology.Address;
+import java.util.Map;
 
 /**
  * Rebuilds one replica of a cluster in the background, off the reconcile threads; the replication
@@ -50,6 +51,24 @@ public interface Rebuilder {
 
   /** Forgets a finished rebuild once its result is recorded. */
   void forget();
+
+  /**
+   * Members whose server cannot finish crash recovery, with the evidence in a sentence: what a new
+   * volume cures. None unless the cluster's Pods show it.
+   */
+  default Map<String, String> unrecoverable() {
+    return Map.of();
+  }
+
+  /**
+   * Gives {@code member} a new, empty volume, keeping the old one: acts only on the claim and Pod
+   * made before {@code since} (when the replacement was recorded) and on a Pod made again on the
+   * old claim while it was being deleted, so it is safe to repeat. Returns what it did in a
+   * sentence, or null when there was nothing left to do.
+   */
+  default String replaceVolume(String member, java.time.Instant since) throws InstanceException {
+    throw new InstanceException("this operator cannot replace volumes");
+  }
 
   /** A cluster that is never rebuilt (no rebuild support wired in). */
   static Rebuilder none(String why) {

@@ -27,10 +27,17 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class StepExecutor {
 
+  /** The old primary's last chance to answer in a failover (a live server needs milliseconds). */
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+
   private static final Duration FENCE_KILL_INTERVAL = Duration.ofMillis(100);
   private final SqlDialect dialect;
   private final Credentials credentials;
   private final Observer observer;
+
+  /** Asks a primary silent for the whole detection window once more, briefly. */
+  private final Observer prober;
+
   private final Duration timeout;
   private final Clock clock;
   private final int catchUpSeconds;
@@ -50,6 +57,9 @@ public final class StepExecutor {
     this.dialect = dialect;
     this.credentials = credentials;
     this.observer = new Observer(dialect, credentials, timeout);
+    this.prober =
+        new Observer(
+            dialect, credentials, PROBE_TIMEOUT.compareTo(timeout) < 0 ? PROBE_TIMEOUT : timeout);
     this.timeout = timeout;
     this.clock = clock;
     this.catchUpSeconds = catchUpSeconds;
@@ -180,6 +190,9 @@ public final class StepExecutor {
     if (step instanceof Step.RebuildDone d) {
       return rebuildDone(d, ctx);
     }
+    if (step instanceof Step.ReplaceVolume v) {
+      return replaceVolume(v, ctx);
+    }
     if (step instanceof Step.Failover f) {
       return failover(f, ctx);
     }
@@ -259,7 +272,10 @@ public final class StepExecutor {
   private Outcome rebuild(Step.Rebuild r, Context ctx) throws InstanceException {
     TopologyRecord rec = ctx.record();
     Instant now = clock.instant();
-    RebuildRecord previous = "Resumed".equals(r.why()) ? rec.rebuild() : null;
+    boolean resumed = "Resumed".equals(r.why());
+    // A copy resumed, or following a volume replacement, continues that record (reason, start).
+    RebuildRecord previous =
+        resumed || "CrashRecoveryFailed".equals(r.why()) ? rec.rebuild() : null;
     String artifact =
         r.errantAfter() == null
             ? null
@@ -306,8 +322,42 @@ public final class StepExecutor {
             + " from "
             + r.source()
             + StepText.rebuild(started.reason())
-            + (previous == null ? "" : ", resumed: its copy was not running")
+            + (resumed ? ", resumed: its copy was not running" : "")
             + (artifact == null ? "" : "; its errant transactions go to " + location));
+  }
+
+  private Outcome replaceVolume(Step.ReplaceVolume v, Context ctx) throws InstanceException {
+    TopologyRecord rec = ctx.record();
+    RebuildRecord current = rec.rebuild();
+    boolean first =
+        current == null
+            || !RebuildRecord.REPLACING_VOLUME.equals(current.phase())
+            || !v.instance().equals(current.member());
+    RebuildRecord replacing =
+        first
+            ? new RebuildRecord(
+                v.instance(),
+                null,
+                "CrashRecoveryFailed",
+                RebuildRecord.REPLACING_VOLUME,
+                clock.instant(),
+                null,
+                null,
+                v.evidence())
+            : current;
+    if (first) {
+      // Recorded before anything is deleted: an operator that dies from here on finds the member
+      // held out and repeats the replacement, which acts only on what was made before this.
+      ctx.save(rec.withRebuild(replacing));
+    }
+    String did = ctx.rebuilder().replaceVolume(v.instance(), replacing.startedAt());
+    if (did == null) {
+      return Outcome.quiet(rec.withRebuild(replacing));
+    }
+    return Outcome.warning(
+        rec.withRebuild(replacing),
+        "ReplacingVolume",
+        v.instance() + ": " + v.evidence() + "; " + did);
   }
 
   private Outcome rebuildDone(Step.RebuildDone d, Context ctx) throws InstanceException {
@@ -417,6 +467,11 @@ public final class StepExecutor {
       @Override
       public InstanceState observe(String member) {
         return observeOne(ctx, member);
+      }
+
+      @Override
+      public InstanceState probe(String member) {
+        return prober.observe(member, Observer.ordinal(member), ctx.addresses().get(member));
       }
 
       @Override

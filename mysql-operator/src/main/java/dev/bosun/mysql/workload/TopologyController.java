@@ -32,6 +32,7 @@ public final class TopologyController {
   private final TopologyPlanner planner;
   private final InterruptedLoads interruptedLoads;
   private final Clock clock;
+  private final Duration timeout;
   private Instant primaryUnreachableSince;
   private String unreachablePrimary;
 
@@ -54,6 +55,7 @@ public final class TopologyController {
       int catchUpSeconds,
       FailoverBoundaries boundaries) {
     this.dialect = dialect;
+    this.timeout = timeout;
     this.observer = new Observer(dialect, credentials, timeout);
     this.executor =
         new StepExecutor(dialect, credentials, timeout, clock, catchUpSeconds, boundaries);
@@ -178,7 +180,8 @@ public final class TopologyController {
                     : record.rebuild().member(),
                 record.rebuild() == null || record.rebuild().finishedAt() == null
                     ? null
-                    : Duration.between(record.rebuild().finishedAt(), clock.instant())));
+                    : Duration.between(record.rebuild().finishedAt(), clock.instant()),
+                rebuilder.unrecoverable()));
     Plan plan = planner.plan(input);
     StepExecutor.Context ctx =
         new StepExecutor.Context(
@@ -214,6 +217,9 @@ public final class TopologyController {
     }
     if (RebuildRecord.FAILED.equals(r.phase())) {
       return new RebuildState(RebuildState.Phase.ABANDONED, r.member(), r.message());
+    }
+    if (RebuildRecord.REPLACING_VOLUME.equals(r.phase())) {
+      return new RebuildState(RebuildState.Phase.REPLACING_VOLUME, r.member(), null);
     }
     Rebuilder.Progress p = rebuilder.progress();
     if (p == null) {
@@ -283,6 +289,37 @@ public final class TopologyController {
             && b.finishedAt() != null
             && (r.lastFailoverTime() == null || b.finishedAt().isAfter(r.lastFailoverTime()));
     return rebuiltSince ? null : r.previousPrimary();
+  }
+
+  /**
+   * When the next round should start: after {@code poll}, unless the primary has not answered for
+   * part of the detection window {@code failoverAfter}; then so that the round, which waits up to
+   * the SQL timeout for a silent primary, ends as the window does (at least 100 ms from now). A
+   * window already over keeps {@code poll}: the round that saw it over acted on it.
+   */
+  public Duration nextRoundAfter(Duration poll, Duration failoverAfter, boolean failoverEnabled) {
+    return failoverEnabled
+        ? nextRoundAfter(primaryUnreachableSince, clock.instant(), poll, failoverAfter, timeout)
+        : poll;
+  }
+
+  /**
+   * {@link #nextRoundAfter(Duration, Duration, boolean)} for a primary silent since {@code since}.
+   */
+  static Duration nextRoundAfter(
+      Instant since, Instant now, Duration poll, Duration failoverAfter, Duration timeout) {
+    if (since == null) {
+      return poll;
+    }
+    Duration elapsed = Duration.between(since, now);
+    if (elapsed.compareTo(failoverAfter) >= 0) {
+      return poll;
+    }
+    Duration untilWindowEnds = failoverAfter.minus(elapsed).minus(timeout);
+    Duration soonest = Duration.ofMillis(100);
+    return untilWindowEnds.compareTo(soonest) < 0
+        ? soonest
+        : untilWindowEnds.compareTo(poll) > 0 ? poll : untilWindowEnds;
   }
 
   private Duration unreachableFor(String primary, List<InstanceState> observed, Instant asked) {

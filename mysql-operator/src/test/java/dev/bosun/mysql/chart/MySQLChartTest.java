@@ -53,10 +53,19 @@ class MySQLChartTest extends NamespaceScopedChartContract {
           // Pods: the role label moves with the primary; upgrades delete one pod at a time.
           grants("", "pods", "get list watch patch update delete"),
           grants("", "events", "create patch update"),
-          grants("policy", "poddisruptionbudgets", "get list watch create patch update"));
+          grants("policy", "poddisruptionbudgets", "get list watch create patch update"),
+          // A replica that cannot finish crash recovery gets a new volume: its claim is deleted
+          // after its PersistentVolume is set to Retain (the volume right only cluster-wide).
+          grants("", "persistentvolumeclaims", "get delete"),
+          grants("", "persistentvolumes", "get patch update"));
 
   MySQLChartTest() {
     super(CHART, MySQLOperator.NAME, "mysql.bosun.dev", OPERATOR_PERMISSIONS);
+  }
+
+  @Override
+  protected Set<String> clusterModeOnly() {
+    return permissions(grants("", "persistentvolumes", "get patch update"));
   }
 
   @Test

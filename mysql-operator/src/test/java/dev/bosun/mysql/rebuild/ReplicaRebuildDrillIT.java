@@ -14,6 +14,7 @@ import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Files;
@@ -123,6 +124,112 @@ class ReplicaRebuildDrillIT {
     List<Long> lost = lostOnEveryMember(acked);
     TABLE.row("data directory removed", acked.size(), lost.size(), 0, round(seconds));
     assertThat(lost).isEmpty();
+  }
+
+  @Test
+  void aReplicaThatCannotFinishCrashRecoveryGetsANewVolumeKeepingTheOldAndIsCopied()
+      throws Exception {
+    // db-2's claim is bound to a volume the test made, so the kept volume can be looked at.
+    FX.client().persistentVolumes().resource(volumeFor("data-db-2")).create();
+    Address primary = readyCluster(AUTOMATIC);
+    long started;
+    List<Long> acked;
+    String oldPod = pod("db-2").getMetadata().getUid();
+    try (AppClient.Writer writer = new AppClient.Writer(() -> primary, 1)) {
+      awaitAcknowledged(writer, 20);
+      started = System.nanoTime();
+      // db-2's server dies and cannot start again: InnoDB finds its files corrupt each time.
+      FX.server("db-2").kill();
+      ControlPlaneExtension.kubelet()
+          .crashLoop(FX.namespace(), "db-2", MariaDbServers.CORRUPT_REDO_LOG_TAIL);
+      await("replacing db-2's volume")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  get().getStatus().getRebuild() != null
+                      && "ReplacingVolume".equals(get().getStatus().getRebuild().getPhase()));
+      // The operator dies right after recording it; the next one goes on from the record.
+      FX.operator().stop();
+      FX.operator().start();
+      await("a new Pod and claim for db-2")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () -> {
+                Pod p = pod("db-2");
+                var claim =
+                    FX.client()
+                        .persistentVolumeClaims()
+                        .inNamespace(FX.namespace())
+                        .withName("data-db-2")
+                        .get();
+                return p != null
+                    && !oldPod.equals(p.getMetadata().getUid())
+                    && claim != null
+                    && !"db-2-kept".equals(claim.getSpec().getVolumeName());
+              });
+      var kept = FX.client().persistentVolumes().withName("db-2-kept").get();
+      assertThat(kept).as("the old volume outlives its claim").isNotNull();
+      assertThat(kept.getSpec().getPersistentVolumeReclaimPolicy()).isEqualTo("Retain");
+      assertThat(kept.getMetadata().getAnnotations())
+          .containsEntry("mysql.bosun.dev/kept-volume-of", FX.namespace() + "/db/db-2");
+      // The new Pod starts its server on an empty volume; the operator copies db-1 into it.
+      FX.fleet().loseData(FX.server("db-2"));
+      ControlPlaneExtension.kubelet().stopCrashLoop(FX.namespace(), "db-2");
+      FX.server("db-2").start();
+      Rebuild rebuild = awaitRebuilt("db-2");
+      assertThat(rebuild.getReason()).isEqualTo("CrashRecoveryFailed");
+      assertThat(rebuild.getSource()).isEqualTo("db-1");
+      awaitReady();
+      awaitAcknowledged(writer, writer.acknowledgedCount() + 20);
+      writer.close();
+      acked = writer.acknowledged();
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    assertThat(events())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("ReplacingVolume");
+              assertThat(e.getMessage())
+                  .contains(
+                      "db-2: its server cannot finish crash recovery: at every start InnoDB finds"
+                          + " its files corrupt",
+                      "kept its volume db-2-kept",
+                      "deleted its claim data-db-2");
+            });
+    List<Long> lost = lostOnEveryMember(acked);
+    TABLE.row(
+        "server cannot finish crash recovery, operator killed after recording",
+        acked.size(),
+        lost.size(),
+        0,
+        round(seconds));
+    assertThat(lost).isEmpty();
+  }
+
+  /** A volume pre-bound to {@code claim} in the test's namespace (no provisioner runs here). */
+  private static io.fabric8.kubernetes.api.model.PersistentVolume volumeFor(String claim) {
+    return new io.fabric8.kubernetes.api.model.PersistentVolumeBuilder()
+        .withNewMetadata()
+        .withName("db-2-kept")
+        .endMetadata()
+        .withNewSpec()
+        .addToCapacity("storage", new io.fabric8.kubernetes.api.model.Quantity("100Gi"))
+        .withAccessModes("ReadWriteOnce")
+        .withPersistentVolumeReclaimPolicy("Delete")
+        .withStorageClassName("")
+        .withNewHostPath()
+        .withPath("/tmp/bosun-never-mounted")
+        .endHostPath()
+        .withNewClaimRef()
+        .withNamespace(FX.namespace())
+        .withName(claim)
+        .endClaimRef()
+        .endSpec()
+        .build();
+  }
+
+  private static Pod pod(String name) {
+    return FX.client().pods().inNamespace(FX.namespace()).withName(name).get();
   }
 
   @Test

@@ -21,6 +21,16 @@ import java.util.stream.Stream;
  */
 public final class MariaDbServers implements AutoCloseable {
 
+  /**
+   * MariaDB 10.11.19's last lines at start with a corrupt redo log header (tried here): what a
+   * kubelet puts in the termination message of such a server's container.
+   */
+  public static final String CORRUPT_REDO_LOG_TAIL =
+      "[ERROR] InnoDB: Invalid log header checksum\n"
+          + "[ERROR] InnoDB: Plugin initialization aborted with error Data structure corruption\n"
+          + "[ERROR] Plugin 'InnoDB' registration as a STORAGE ENGINE failed.\n"
+          + "[ERROR] Unknown/unsupported storage engine: InnoDB\n[ERROR] Aborting";
+
   public static final Credentials CREDENTIALS =
       new Credentials("bosun_operator", "op-secret-1", "bosun_repl", "repl-secret-1");
   public static final String ROOT_PASSWORD = "root-secret-1";

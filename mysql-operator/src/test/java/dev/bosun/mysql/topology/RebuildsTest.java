@@ -2,11 +2,14 @@ package dev.bosun.mysql.topology;
 
 import static dev.bosun.mysql.topology.TopologyPlannerTest.addr;
 import static dev.bosun.mysql.topology.TopologyPlannerTest.down;
+import static dev.bosun.mysql.topology.TopologyPlannerTest.fenced;
 import static dev.bosun.mysql.topology.TopologyPlannerTest.primary;
 import static dev.bosun.mysql.topology.TopologyPlannerTest.replica;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.mysql.sql.MariaDbGtids;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** When a replica is rebuilt, from where, and when it is refused. */
@@ -412,5 +415,102 @@ class RebuildsTest {
             .build());
     assertThat(maria.plan(in.build()).step())
         .isEqualTo(new Step.Rebuild("db-2", "db-1", "ErrantTransactions", ""));
+  }
+
+  private static final String CORRUPT =
+      "its server cannot finish crash recovery: at every start InnoDB finds its files corrupt"
+          + " (last exit code 1)";
+
+  private static RebuildPolicy withUnrecoverable(
+      boolean automatic, String requested, RebuildState state, String lastRebuilt, Duration ago) {
+    return new RebuildPolicy(
+        automatic, requested, true, null, state, lastRebuilt, ago, Map.of("db-2", CORRUPT));
+  }
+
+  @Test
+  void automaticGivesAReplicaThatCannotFinishCrashRecoveryANewVolume() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), down("db-2"));
+    in.rebuild = withUnrecoverable(true, null, RebuildState.none(), null, null);
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isEqualTo(new Step.ReplaceVolume("db-2", CORRUPT));
+    assertThat(StepText.sentence(step, ""))
+        .isEqualTo(
+            "giving db-2 a new, empty volume because "
+                + CORRUPT
+                + "; the old volume is kept, and the member is rebuilt by copy once it starts");
+  }
+
+  @Test
+  void manualModeOnlyReportsItButTheRebuildAnnotationReplacesTheVolume() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), down("db-2"));
+    in.rebuild = withUnrecoverable(false, null, RebuildState.none(), null, null);
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Steady());
+    in.rebuild = withUnrecoverable(false, "db-2", RebuildState.none(), null, null);
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.ReplaceVolume("db-2", CORRUPT));
+  }
+
+  @Test
+  void aMemberThatIsMerelyDownIsNeverGivenANewVolume() {
+    TopologyPlannerTest.In in =
+        cluster(replica("db-1", "0-1-12", "db-0"), down("db-2"), down("db-3"));
+    in.desired = 4;
+    in.rebuild = withUnrecoverable(true, null, RebuildState.none(), null, null);
+    // db-3 is down without evidence: left alone; db-2 is replaced.
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.ReplaceVolume("db-2", CORRUPT));
+    in.rebuild = automatic();
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Steady());
+  }
+
+  @Test
+  void withoutAHealthyReplicaToCopyFromAfterwardsTheVolumeIsKeptAsItIs() {
+    // db-1 is broken too, and was rebuilt an hour ago: it is no source, and not copied again.
+    TopologyPlannerTest.In in = cluster(duplicateKey("db-1", "0-1-11"), down("db-2"));
+    in.rebuild = withUnrecoverable(true, null, RebuildState.none(), "db-1", Duration.ofHours(1));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(StepText.sentence(step, ""))
+        .startsWith("db-2 " + CORRUPT)
+        .contains("no healthy replica that follows the primary db-0", "volume is kept as it is");
+  }
+
+  @Test
+  void notAgainWithinADayOfItsLastRebuild() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), down("db-2"));
+    in.rebuild = withUnrecoverable(true, null, RebuildState.none(), "db-2", Duration.ofMinutes(30));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(StepText.sentence(step, "")).contains("db-2 needs a rebuild again 30 minutes");
+  }
+
+  @Test
+  void aReplacementUnderWayIsRepeatedUntilTheMemberAnswersThenItIsCopied() {
+    RebuildState replacing = new RebuildState(RebuildState.Phase.REPLACING_VOLUME, "db-2", null);
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"), down("db-2"));
+    in.rebuild = withUnrecoverable(true, null, replacing, null, null);
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.ReplaceVolume("db-2", CORRUPT));
+    // Evidence gone (the new Pod has not crashed): still the same replacement.
+    in.rebuild = new RebuildPolicy(true, null, true, null, replacing);
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.ReplaceVolume("db-2", "its server could not finish crash recovery"));
+    // On its new, empty volume it answers: held out (never attached) and copied from db-1.
+    InstanceState empty = fenced("db-2", "");
+    TopologyPlannerTest.In started = cluster(replica("db-1", "0-1-12", "db-0"), empty);
+    started.rebuild = new RebuildPolicy(true, null, true, null, replacing);
+    assertThat(maria.plan(started.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "CrashRecoveryFailed", null));
+    // Scaled away meanwhile: the record is closed.
+    TopologyPlannerTest.In scaled = cluster(replica("db-1", "0-1-12", "db-0"));
+    scaled.desired = 2;
+    scaled.rebuild = new RebuildPolicy(true, null, true, null, replacing);
+    assertThat(maria.plan(scaled.build()).step()).isInstanceOf(Step.RebuildDone.class);
+  }
+
+  @Test
+  void thePrimaryIsNeverGivenANewVolumeItIsFailedAwayFrom() {
+    TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"));
+    in.rebuild =
+        new RebuildPolicy(
+            true, null, true, null, RebuildState.none(), null, null, Map.of("db-0", CORRUPT));
+    assertThat(maria.plan(in.build()).step()).isNotInstanceOf(Step.ReplaceVolume.class);
   }
 }

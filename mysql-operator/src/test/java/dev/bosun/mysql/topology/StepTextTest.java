@@ -29,7 +29,8 @@ class StepTextTest {
           new Step.RestoreDone("db-0", "s3://bucket/orders/1.sql"),
           new Step.RestoreSkipped("db-0", List.of("db-0", "db-1")),
           new Step.Rebuild("db-2", "db-1", "ErrantTransactions", "0-100-5"),
-          new Step.RebuildDone("db-2", null));
+          new Step.RebuildDone("db-2", null),
+          new Step.ReplaceVolume("db-2", "its server cannot finish crash recovery"));
 
   @Test
   void everyKindOfStepIsCovered() {

@@ -174,4 +174,30 @@ class TopologyControllerTest {
         null,
         RebuildRecord.FAILED.equals(phase) ? "copy failed" : "");
   }
+
+  @Test
+  void whileThePrimaryIsSilentTheRoundThatCanDecideEndsAsTheWindowDoes() {
+    java.time.Instant since = java.time.Instant.parse("2026-11-27T13:00:00Z");
+    java.time.Duration poll = java.time.Duration.ofSeconds(2);
+    java.time.Duration window = java.time.Duration.ofSeconds(10);
+    java.time.Duration timeout = java.time.Duration.ofSeconds(3);
+    // Answering: the poll interval.
+    assertThat(TopologyController.nextRoundAfter(null, since, poll, window, timeout))
+        .isEqualTo(poll);
+    // Silent for 3 s: the window's end is 7 s away, a silent round lasts 3 s: the poll.
+    assertThat(
+            TopologyController.nextRoundAfter(since, since.plusSeconds(3), poll, window, timeout))
+        .isEqualTo(poll);
+    // Silent for 6.2 s: the next round starts in 0.8 s, so it ends at 10 s.
+    assertThat(
+            TopologyController.nextRoundAfter(since, since.plusMillis(6200), poll, window, timeout))
+        .isEqualTo(java.time.Duration.ofMillis(800));
+    // Within a timeout of the end: at once (100 ms); over: the round that saw it acted.
+    assertThat(
+            TopologyController.nextRoundAfter(since, since.plusMillis(8000), poll, window, timeout))
+        .isEqualTo(java.time.Duration.ofMillis(100));
+    assertThat(
+            TopologyController.nextRoundAfter(since, since.plusSeconds(11), poll, window, timeout))
+        .isEqualTo(poll);
+  }
 }
