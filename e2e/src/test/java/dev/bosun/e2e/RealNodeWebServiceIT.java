@@ -9,8 +9,12 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,8 +39,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * WebServices on the real node (kubelet, containerd, the operator as its chart's Pods): Pods that
  * cannot start because a ConfigMap volume or an envFrom Secret is missing are reported, naming the
- * object, within 10 s of the Pod's first Event, and become Ready once the object exists; canaries
- * that answer 500 on every second request or answer in 2 s are aborted by the canary judge while
+ * object, within 10 s of the Pod's first Event, and become Ready once the object exists; so are a
+ * missing ServiceAccount (from the ReplicaSet's first FailedCreate Event), a Pod asking for more
+ * CPU than the node has and a missing claim, as the real scheduler reports them; canaries that
+ * answer 500 on every second request or answer in 2 s are aborted by the canary judge while
  * requests through the Service keep being answered by the stable revision, and a good canary is
  * promoted.
  */
@@ -46,10 +53,11 @@ class RealNodeWebServiceIT {
   private static final String API = "web.bosun.dev/v1alpha1";
   private static final String START_NS = "web-start";
   private static final String GRAY_NS = "web-gray";
+  private static final String TROUBLE_NS = "web-trouble";
   private static final String GRAY = "gray";
   private static final String INSTANCE = "app.kubernetes.io/instance";
 
-  /** The issue's bound: from the Pod's first Event to the reason in the WebService's status. */
+  /** The issue's bound: from a case's first Event to the reason in the WebService's status. */
   private static final Duration REPORT_BOUND = Duration.ofSeconds(10);
 
   /**
@@ -99,19 +107,36 @@ class RealNodeWebServiceIT {
   /** The namespaces go, so the Pods of this class do not share the node with later classes. */
   @AfterAll
   static void removeNamespaces() {
-    for (String ns : List.of(START_NS, GRAY_NS)) {
+    for (String ns : List.of(START_NS, TROUBLE_NS, GRAY_NS)) {
       admin.namespaces().withName(ns).delete();
     }
   }
 
-  /** A WebService that cannot start until {@code object} exists. */
-  private record StartCase(String name, String reason, String object, String specLines) {}
+  /** What starts the clock of a case: the first Event about its Pods, or the first refusal. */
+  private enum FirstSign {
+    POD_EVENT,
+    FAILED_CREATE
+  }
+
+  /**
+   * A WebService that cannot start until {@code fix} runs: its Degraded reason, a text its message
+   * must hold (the object or the cause named), what starts the clock and what the fix does.
+   */
+  private record StartCase(
+      String name,
+      String reason,
+      String named,
+      String specLines,
+      FirstSign first,
+      String fixed,
+      Runnable fix) {}
 
   @Test
   @Order(1)
   void missingConfigMapVolumeAndEnvFromSecretAreNamedWithinTenSecondsThenReady() {
     RealNodePods.namespace(admin, START_NS, Map.of());
-    List<StartCase> cases =
+    reportedThenReady(
+        START_NS,
         List.of(
             new StartCase(
                 "site-files",
@@ -122,7 +147,21 @@ class RealNodeWebServiceIT {
                   command: [httpd, -f, -p, '8080', -h, /srv/www]
                   volumes: [{name: www, configMap: {name: site-files}}]
                   volumeMounts: [{name: www, mountPath: /srv/www, readOnly: true}]
-                """),
+                """,
+                FirstSign.POD_EVENT,
+                "the ConfigMap was created",
+                () ->
+                    admin
+                        .configMaps()
+                        .inNamespace(START_NS)
+                        .resource(
+                            new ConfigMapBuilder()
+                                .withNewMetadata()
+                                .withName("site-files")
+                                .endMetadata()
+                                .withData(Map.of("index.html", "hello from a ConfigMap\n"))
+                                .build())
+                        .create()),
             new StartCase(
                 "site-env",
                 "MissingSecret",
@@ -131,95 +170,197 @@ class RealNodeWebServiceIT {
                   replicas: 1
                   command: [sh, -c, 'mkdir -p /tmp/www && echo "$GREETING" > /tmp/www/index.html && exec httpd -f -p 8080 -h /tmp/www']
                   envFrom: [{secretRef: {name: site-env}}]
-                """));
-    for (StartCase c : cases) {
-      Resources.apply(admin, START_NS, webService(c.name(), c.specLines()));
-    }
+                """,
+                FirstSign.POD_EVENT,
+                "the Secret was created",
+                () ->
+                    admin
+                        .secrets()
+                        .inNamespace(START_NS)
+                        .resource(
+                            new SecretBuilder()
+                                .withNewMetadata()
+                                .withName("site-env")
+                                .endMetadata()
+                                .withStringData(Map.of("GREETING", "hello from a Secret"))
+                                .build())
+                        .create())));
+  }
 
-    // One loop watches both, so neither waits for the other's report.
-    Map<String, Instant> reportedAt = new LinkedHashMap<>();
-    Map<String, Resources.Condition> reported = new LinkedHashMap<>();
+  /**
+   * The real node's API server runs the ServiceAccount admission plugin, so a Pod naming a missing
+   * ServiceAccount is refused and the ReplicaSet controller reports FailedCreate; the real
+   * scheduler reports a Pod that asks for more CPU than the node has, and one whose claim does not
+   * exist, as PodScheduled=False/Unschedulable.
+   */
+  @Test
+  @Order(2)
+  void missingServiceAccountUnschedulablePodAndMissingClaimAreNamedThenReady() {
+    RealNodePods.namespace(admin, TROUBLE_NS, Map.of());
+    String serve =
+        """
+          replicas: 1
+          command: [sh, -c, 'mkdir -p /tmp/www && echo ok > /tmp/www/index.html && exec httpd -f -p 8080 -h /tmp/www']
+        """;
+    reportedThenReady(
+        TROUBLE_NS,
+        List.of(
+            new StartCase(
+                "site-account",
+                "MissingServiceAccount",
+                "ServiceAccount site-reader",
+                serve + "  serviceAccountName: site-reader\n",
+                FirstSign.FAILED_CREATE,
+                "the ServiceAccount was created",
+                () ->
+                    admin
+                        .serviceAccounts()
+                        .inNamespace(TROUBLE_NS)
+                        .resource(
+                            new ServiceAccountBuilder()
+                                .withNewMetadata()
+                                .withName("site-reader")
+                                .endMetadata()
+                                .build())
+                        .create()),
+            new StartCase(
+                "site-cpu",
+                "Unschedulable",
+                "Insufficient cpu",
+                serve + cpuRequest("64"),
+                FirstSign.POD_EVENT,
+                "the CPU request was lowered to 10m",
+                () ->
+                    Resources.apply(
+                        admin, TROUBLE_NS, webService("site-cpu", serve + cpuRequest("10m")))),
+            new StartCase(
+                "site-claim",
+                "MissingClaim",
+                "PersistentVolumeClaim site-data",
+                serve
+                    + """
+                      volumes: [{name: data, persistentVolumeClaim: {claimName: site-data}}]
+                      volumeMounts: [{name: data, mountPath: /data}]
+                    """,
+                FirstSign.POD_EVENT,
+                "the claim was created",
+                () ->
+                    admin
+                        .persistentVolumeClaims()
+                        .inNamespace(TROUBLE_NS)
+                        .resource(
+                            new PersistentVolumeClaimBuilder()
+                                .withNewMetadata()
+                                .withName("site-data")
+                                .endMetadata()
+                                .withNewSpec()
+                                .withAccessModes("ReadWriteOnce")
+                                .withNewResources()
+                                .addToRequests("storage", new Quantity("16Mi"))
+                                .endResources()
+                                .endSpec()
+                                .build())
+                        .create())));
+  }
+
+  /** What a poll saw of a case's WebService, and when. */
+  private record Seen<T>(Instant at, T what) {}
+
+  /**
+   * Polls every case's WebService until {@code seen} finds something in each, and says when it
+   * first did; one loop for all, so none waits for another.
+   */
+  private static <T> Map<String, Seen<T>> awaitEach(
+      String ns,
+      List<StartCase> cases,
+      String what,
+      Duration atMost,
+      BiFunction<StartCase, GenericKubernetesResource, Optional<T>> seen) {
+    Map<String, Seen<T>> found = new LinkedHashMap<>();
     try {
-      await("both WebServices Degraded with the reason naming what is missing")
-          .atMost(Duration.ofSeconds(60))
+      await(what)
+          .atMost(atMost)
           .pollInterval(Duration.ofMillis(100))
           .until(
               () -> {
                 for (StartCase c : cases) {
-                  if (reported.containsKey(c.name())) {
-                    continue;
+                  if (!found.containsKey(c.name())) {
+                    GenericKubernetesResource ws =
+                        Resources.get(admin, API, "WebService", ns, c.name());
+                    seen.apply(c, ws)
+                        .ifPresent(t -> found.put(c.name(), new Seen<>(Instant.now(), t)));
                   }
-                  Resources.conditionOf(
-                          Resources.get(admin, API, "WebService", START_NS, c.name()), "Degraded")
-                      .filter(d -> d.status().equals("True") && d.reason().equals(c.reason()))
-                      .ifPresent(
-                          d -> {
-                            reportedAt.put(c.name(), Instant.now());
-                            reported.put(c.name(), d);
-                          });
                 }
-                return reported.size() == cases.size();
+                return found.size() == cases.size();
               });
     } catch (ConditionTimeoutException e) {
-      cases.forEach(c -> explain(START_NS, c.name()));
+      cases.stream().filter(c -> !found.containsKey(c.name())).forEach(c -> explain(ns, c.name()));
       throw e;
     }
+    return found;
+  }
 
+  private static String cpuRequest(String cpu) {
+    return "  resources: {requests: {cpu: '%s'}}\n".formatted(cpu);
+  }
+
+  /**
+   * Applies the cases' WebServices and proves each is Degraded with its reason and the cause named
+   * within {@link #REPORT_BOUND} of its first sign, then runs every fix and proves each Ready.
+   */
+  private static void reportedThenReady(String ns, List<StartCase> cases) {
     for (StartCase c : cases) {
-      Resources.Condition degraded = reported.get(c.name());
-      List<PodEvent> events = podEvents(START_NS, c.name());
-      assertThat(events).as("Events about the Pods of " + c.name()).isNotEmpty();
-      Duration after = Duration.between(events.get(0).at(), reportedAt.get(c.name()));
+      Resources.apply(admin, ns, webService(c.name(), c.specLines()));
+    }
+
+    Map<String, Seen<Resources.Condition>> reported =
+        awaitEach(
+            ns,
+            cases,
+            "every WebService Degraded with the reason naming the cause",
+            Duration.ofSeconds(60),
+            (c, ws) ->
+                Resources.conditionOf(ws, "Degraded")
+                    .filter(d -> d.status().equals("True") && d.reason().equals(c.reason())));
+    for (StartCase c : cases) {
+      Resources.Condition degraded = reported.get(c.name()).what();
+      List<SeenEvent> events = firstSigns(ns, c);
+      assertThat(events).as(c.first() + " Events of " + c.name()).isNotEmpty();
+      Duration after = Duration.between(events.get(0).at(), reported.get(c.name()).at());
       System.err.printf(
           Locale.ROOT,
-          "[e2e] %s: %s reported %.1f s after the Pod's first Event (the Pod's Events: %s): %s%n",
+          "[e2e] %s: %s reported %.1f s after the first %s Event (%s): %s%n",
           c.name(),
           c.reason(),
           after.toMillis() / 1000.0,
+          c.first() == FirstSign.POD_EVENT ? "Pod" : "FailedCreate",
           events,
           degraded.message());
-      assertThat(degraded.message()).as(c.name() + "'s Degraded message").contains(c.object());
+      assertThat(degraded.message()).as(c.name() + "'s Degraded message").contains(c.named());
       assertThat(after)
-          .as(c.name() + ": first Pod Event to reason in status")
+          .as(c.name() + ": first " + c.first() + " Event to reason in status")
           .isLessThanOrEqualTo(REPORT_BOUND);
     }
 
-    Instant created = Instant.now();
-    admin
-        .configMaps()
-        .inNamespace(START_NS)
-        .resource(
-            new ConfigMapBuilder()
-                .withNewMetadata()
-                .withName("site-files")
-                .endMetadata()
-                .withData(Map.of("index.html", "hello from a ConfigMap\n"))
-                .build())
-        .create();
-    admin
-        .secrets()
-        .inNamespace(START_NS)
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("site-env")
-                .endMetadata()
-                .withStringData(Map.of("GREETING", "hello from a Secret"))
-                .build())
-        .create();
+    Map<String, Instant> fixedAt = new LinkedHashMap<>();
     for (StartCase c : cases) {
-      try {
-        Resources.awaitReady(admin, API, "WebService", START_NS, c.name(), Duration.ofSeconds(90));
-      } catch (ConditionTimeoutException e) {
-        explain(START_NS, c.name());
-        throw e;
-      }
+      c.fix().run();
+      fixedAt.put(c.name(), Instant.now());
+    }
+    Map<String, Seen<Boolean>> ready =
+        awaitEach(
+            ns,
+            cases,
+            "every WebService Ready once fixed",
+            Duration.ofSeconds(90),
+            (c, ws) -> Optional.of(true).filter(t -> Resources.ready(ws)));
+    for (StartCase c : cases) {
       System.err.printf(
           Locale.ROOT,
-          "[e2e] %s: Ready %.1f s after the %s was created%n",
+          "[e2e] %s: Ready %.1f s after %s%n",
           c.name(),
-          Duration.between(created, Instant.now()).toMillis() / 1000.0,
-          c.object());
+          Duration.between(fixedAt.get(c.name()), ready.get(c.name()).at()).toMillis() / 1000.0,
+          c.fixed());
     }
   }
 
@@ -232,7 +373,7 @@ class RealNodeWebServiceIT {
       CanaryCase c, CountedRequests.Counts counts, Duration took, Duration stableOnly) {}
 
   @Test
-  @Order(2)
+  @Order(3)
   void canariesAnsweringErrorsOrSlowlyAreAbortedWhileStableServesAndAGoodOneIsPromoted() {
     RealNodePods.namespace(admin, GRAY_NS, Map.of());
     admin
@@ -457,8 +598,8 @@ class RealNodeWebServiceIT {
     return value == null ? null : value.toString();
   }
 
-  /** An Event about a Pod: when it was first written and its reason. */
-  private record PodEvent(Instant at, String reason) {
+  /** An Event: when it was first written and its reason. */
+  private record SeenEvent(Instant at, String reason) {
 
     @Override
     public String toString() {
@@ -466,21 +607,35 @@ class RealNodeWebServiceIT {
     }
   }
 
-  /** The Events about the Pods of a WebService, oldest first. */
-  private static List<PodEvent> podEvents(String ns, String webService) {
-    return pods(ns, webService).stream()
+  /**
+   * What starts a case's clock, oldest first: the Events about its Pods, or the ReplicaSet
+   * controller's FailedCreate Events about its ReplicaSets.
+   */
+  private static List<SeenEvent> firstSigns(String ns, StartCase c) {
+    List<? extends HasMetadata> about =
+        c.first() == FirstSign.POD_EVENT
+            ? pods(ns, c.name())
+            : admin
+                .apps()
+                .replicaSets()
+                .inNamespace(ns)
+                .withLabel(INSTANCE, c.name())
+                .list()
+                .getItems();
+    return about.stream()
         .flatMap(
-            p ->
+            o ->
                 admin
                     .v1()
                     .events()
                     .inNamespace(ns)
-                    .withField("involvedObject.uid", p.getMetadata().getUid())
+                    .withField("involvedObject.uid", o.getMetadata().getUid())
                     .list()
                     .getItems()
                     .stream())
-        .flatMap(e -> when(e).map(at -> new PodEvent(at, e.getReason())).stream())
-        .sorted(Comparator.comparing(PodEvent::at))
+        .filter(e -> c.first() == FirstSign.POD_EVENT || "FailedCreate".equals(e.getReason()))
+        .flatMap(e -> when(e).map(at -> new SeenEvent(at, e.getReason())).stream())
+        .sorted(Comparator.comparing(SeenEvent::at))
         .toList();
   }
 
