@@ -53,18 +53,23 @@ public final class OperatorCertificate {
                     + w.tlsSecret());
           }
         });
-    LinkedHashSet<String> names = new LinkedHashSet<>();
-    restore.ifPresent(r -> names.addAll(r.dnsNames()));
-    webhook.ifPresent(w -> names.addAll(w.dnsNames()));
-    List<String> dnsNames = new ArrayList<>(names);
     return Optional.of(
         new CertificateSecretStore(
             client,
             namespace,
             secret,
             EtcdOperator.NAME,
-            dnsNames,
+            dnsNames(restore, webhook),
             CertificatePolicy.DEFAULT,
             clock));
+  }
+
+  /** Every name the one certificate carries: the restore route's, then the webhook's. */
+  static List<String> dnsNames(
+      Optional<RestoreEndpoint> restore, Optional<WebhookSettings> webhook) {
+    LinkedHashSet<String> names = new LinkedHashSet<>();
+    restore.ifPresent(r -> names.addAll(r.dnsNames()));
+    webhook.ifPresent(w -> names.addAll(w.dnsNames()));
+    return new ArrayList<>(names);
   }
 }
