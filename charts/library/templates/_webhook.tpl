@@ -24,6 +24,19 @@ keep two installs of one chart apart.
 {{- printf "%s-%s" .Release.Namespace (include "bosun.fullname" .) | trunc 253 | trimSuffix "-" }}
 {{- end }}
 
+{{/*
+Where the operator keeps its one certificate: every HTTPS endpoint of the process (the webhook,
+the etcd operator's restore route) serves it, so a chart renders this once.
+*/}}
+{{- define "bosun.tlsEnv" -}}
+- name: BOSUN_TLS_SECRET
+  value: {{ include "bosun.tlsSecret" . | quote }}
+- name: BOSUN_OPERATOR_NAMESPACE
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.namespace
+{{- end }}
+
 {{/* The webhook's environment for the operator container (WebhookSettings). */}}
 {{- define "bosun.webhookEnv" -}}
 {{- if .Values.webhook.enabled }}
@@ -35,12 +48,7 @@ keep two installs of one chart apart.
   value: {{ .Values.webhook.port | quote }}
 - name: BOSUN_WEBHOOK_SERVICE
   value: {{ include "bosun.webhookService" . | quote }}
-- name: BOSUN_TLS_SECRET
-  value: {{ include "bosun.tlsSecret" . | quote }}
-- name: BOSUN_OPERATOR_NAMESPACE
-  valueFrom:
-    fieldRef:
-      fieldPath: metadata.namespace
+{{ include "bosun.tlsEnv" . }}
 {{- end }}
 {{- end }}
 
@@ -112,8 +120,14 @@ spec:
       protocol: TCP
 ---
 # CREATE and UPDATE of the kinds only: never DELETE, and never the status subresource, so a
-# webhook that cannot be reached (failurePolicy Fail) never blocks a delete or the operator's
-# status writes. The operator fills in caBundle (and helm upgrade leaves it, as no chart sets it).
+# webhook that cannot be reached never blocks a delete or the operator's status writes.
+# Each kind has two entries, as a 1.20 API server has no matchConditions to tell a spec change
+# from a metadata-only one: CREATE fails closed (failurePolicy Fail: nothing unchecked is
+# stored), UPDATE fails open (Ignore), so that the operator's own metadata writes (adding and
+# removing finalizers, clearing annotations) never wait on a webhook that is down. The trade-off:
+# while no replica answers, a bad spec change is stored and reported as InvalidSpec in status,
+# where the operator checks every spec again. The operator fills in caBundle (and helm upgrade
+# leaves it, as no chart sets it).
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
@@ -122,23 +136,26 @@ metadata:
     {{- include "bosun.labels" $root | nindent 4 }}
 webhooks:
   {{- range .webhooks }}
-  - name: {{ printf "%s.%s" .resource .group }}
+  {{- $kind := . }}
+  {{- range $entry := list (dict "prefix" "" "operation" "CREATE" "failurePolicy" "Fail") (dict "prefix" "updates." "operation" "UPDATE" "failurePolicy" "Ignore") }}
+  - name: {{ printf "%s%s.%s" $entry.prefix $kind.resource $kind.group }}
     clientConfig:
       service:
         name: {{ include "bosun.webhookService" $root }}
         namespace: {{ $root.Release.Namespace }}
-        path: {{ .path }}
+        path: {{ $kind.path }}
         port: 443
     rules:
-      - apiGroups: [{{ .group | quote }}]
-        apiVersions: [{{ .version | quote }}]
-        resources: [{{ .resource | quote }}]
-        operations: ["CREATE", "UPDATE"]
+      - apiGroups: [{{ $kind.group | quote }}]
+        apiVersions: [{{ $kind.version | quote }}]
+        resources: [{{ $kind.resource | quote }}]
+        operations: [{{ $entry.operation | quote }}]
         scope: Namespaced
-    failurePolicy: Fail
+    failurePolicy: {{ $entry.failurePolicy }}
     sideEffects: None
     timeoutSeconds: {{ $root.Values.webhook.timeoutSeconds }}
     admissionReviewVersions: ["v1"]
+  {{- end }}
   {{- end }}
 {{- if $root.Values.rbac.create }}
 ---

@@ -11,13 +11,6 @@ The Service of the HTTPS restore route (restore-service.yaml, which selects ever
 {{- end }}
 
 {{/*
-The Secret in the release namespace where the operator keeps its CA and serving certificate.
-*/}}
-{{- define "bosun-etcd-operator.tlsSecret" -}}
-{{- include "bosun.tlsSecret" . }}
-{{- end }}
-
-{{/*
 The URL member Pods fetch volume snapshots from: backup.volume.operatorUrl, else the restore
 Service by its cluster DNS name (one of the names on the operator's certificate).
 */}}

@@ -1,11 +1,19 @@
 package dev.bosun.config;
 
+import dev.bosun.common.admission.AdmissionWebhook;
+import dev.bosun.common.admission.ValidatingRoute;
+import dev.bosun.common.admission.WebhookSettings;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.config.reconciler.ConfigMapSyncReconciler;
 import dev.bosun.config.reconciler.ConfigMonitorReconciler;
+import dev.bosun.config.reconciler.MonitorAdmission;
 import dev.bosun.config.reconciler.SecretSyncReconciler;
+import dev.bosun.config.reconciler.SyncAdmission;
+import dev.bosun.config.v1alpha1.ConfigMapSync;
+import dev.bosun.config.v1alpha1.ConfigMonitor;
+import dev.bosun.config.v1alpha1.SecretSync;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.Map;
@@ -19,12 +27,20 @@ public final class Main {
     OperatorRuntime.runDeployed(client -> create(System.getenv(), client));
   }
 
-  /** The operator configured by environment variables as its chart sets them, not yet started. */
+  /**
+   * The operator configured by environment variables as its chart sets them, not yet started; with
+   * {@value WebhookSettings#CONFIGURATION} set, the admission webhook is served from now until the
+   * runtime closes.
+   */
   public static OperatorRuntime create(Map<String, String> env, KubernetesClient client) {
-    return create(
-        OperatorSettings.fromMap(ConfigSyncOperator.NAME, env),
-        client,
-        destinationConsentRequired(env));
+    OperatorRuntime runtime =
+        create(
+            OperatorSettings.fromMap(ConfigSyncOperator.NAME, env),
+            client,
+            destinationConsentRequired(env));
+    // Every replica answers admission reviews, leader or not: the Service needs an endpoint.
+    WebhookSettings.fromEnvironment(env).ifPresent(w -> runtime.onClose(serveAdmission(client, w)));
+    return runtime;
   }
 
   /** {@value ConfigSyncOperator#REQUIRE_DESTINATION_CONSENT}: true unless set to false. */
@@ -50,5 +66,24 @@ public final class Main {
             new SecretSyncReconciler(
                 destinationConsentRequired, settings.watchNamespaces(), events, clock))
         .register(new ConfigMonitorReconciler(events, clock));
+  }
+
+  /**
+   * The admission webhook: ConfigMapSyncs, SecretSyncs and ConfigMonitors on their routes, checked
+   * by the rules the reconcilers report as InvalidSpec, over HTTPS with the certificate in the
+   * operator's Secret, and the configuration's caBundle kept on its CA.
+   */
+  public static AdmissionWebhook serveAdmission(KubernetesClient client, WebhookSettings webhook) {
+    return AdmissionWebhook.start(
+        client,
+        ConfigSyncOperator.NAME,
+        webhook,
+        Map.of(
+            SyncAdmission.CONFIGMAPSYNCS,
+            new ValidatingRoute<>(ConfigMapSync.class, SyncAdmission.configMapSyncs()),
+            SyncAdmission.SECRETSYNCS,
+            new ValidatingRoute<>(SecretSync.class, SyncAdmission.secretSyncs()),
+            MonitorAdmission.PATH,
+            new ValidatingRoute<>(ConfigMonitor.class, new MonitorAdmission())));
   }
 }

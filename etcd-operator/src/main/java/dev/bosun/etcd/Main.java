@@ -1,5 +1,9 @@
 package dev.bosun.etcd;
 
+import com.sun.net.httpserver.HttpHandler;
+import dev.bosun.common.admission.AdmissionWebhook;
+import dev.bosun.common.admission.ValidatingRoute;
+import dev.bosun.common.admission.WebhookSettings;
 import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
@@ -14,11 +18,16 @@ import dev.bosun.etcd.etcd.EtcdConnections;
 import dev.bosun.etcd.membership.LoopbackAddressing;
 import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.ServiceAddressing;
+import dev.bosun.etcd.reconciler.EtcdBackupAdmission;
 import dev.bosun.etcd.reconciler.EtcdBackupReconciler;
+import dev.bosun.etcd.reconciler.EtcdClusterAdmission;
 import dev.bosun.etcd.reconciler.EtcdClusterReconciler;
+import dev.bosun.etcd.restore.OperatorCertificate;
 import dev.bosun.etcd.restore.RestoreEndpoint;
 import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.restore.SnapshotRoute;
+import dev.bosun.etcd.v1alpha1.EtcdBackup;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import java.io.IOException;
@@ -108,16 +117,18 @@ public final class Main {
         addressing,
         backupDir,
         RestoreEndpoint.fromEnvironment(System.getenv()),
+        WebhookSettings.fromEnvironment(System.getenv()),
         metrics,
         route);
   }
 
   /**
    * The same, with member Pods restored from the backup volume fetching their snapshot over HTTPS
-   * from {@code restore} (unset: such restores are refused, saying why). With a backup volume and a
-   * restore endpoint, this reads (and the first time writes) the certificate Secret in the
-   * operator's namespace, and serves the restore route on its own port from now until the runtime
-   * closes.
+   * from {@code restore} (unset: such restores are refused, saying why), and the admission webhook
+   * {@code webhook} describes (empty: none). With a backup volume and a restore endpoint, or a
+   * webhook, this reads (and the first time writes) the one certificate Secret in the operator's
+   * namespace that both serve ({@link OperatorCertificate}), and serves each on its own port from
+   * now until the runtime closes.
    */
   public static OperatorRuntime create(
       OperatorSettings settings,
@@ -125,18 +136,17 @@ public final class Main {
       MemberAddressing addressing,
       Optional<Path> backupDir,
       Optional<RestoreEndpoint> restore,
+      Optional<WebhookSettings> webhook,
       Metrics metrics,
       java.util.function.UnaryOperator<java.net.URI> route) {
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
     EtcdConnections connections = new EtcdConnections(route);
     Clock clock = Clock.systemUTC();
-    // Only a backup volume has snapshots to serve: no certificate without one.
+    // Only a backup volume has snapshots to serve: no restore route without one.
     Optional<RestoreEndpoint> serving = backupDir.isPresent() ? restore : Optional.empty();
     Optional<ServingCertificates> certificates =
-        serving.map(
-            r ->
-                ServingCertificates.start(
-                    r.certificates(client, clock), ServingCertificates.CHECK_EVERY));
+        OperatorCertificate.store(client, clock, serving, webhook)
+            .map(store -> ServingCertificates.start(store, ServingCertificates.CHECK_EVERY));
     EtcdClusterReconciler clusters =
         new EtcdClusterReconciler(
             addressing,
@@ -167,17 +177,43 @@ public final class Main {
             addressing, events, clock, backupDir, connections, new SnapshotJobs());
     OperatorRuntime runtime =
         new OperatorRuntime(settings, client, metrics).register(clusters).register(backups);
-    certificates.ifPresent(
-        tls -> {
-          runtime.onClose(tls);
-          // Every replica serves snapshots of the volume they all mount, leader or not.
-          runtime.onClose(
-              serveRestores(
-                  serving.orElseThrow(),
-                  tls,
-                  SnapshotRoute.of(backupDir.orElseThrow(), settings.watchNamespaces(), client)));
-        });
+    certificates.ifPresent(runtime::onClose);
+    // Every replica serves snapshots of the volume they all mount, leader or not.
+    serving.ifPresent(
+        r ->
+            runtime.onClose(
+                serveRestores(
+                    r,
+                    certificates.orElseThrow(),
+                    SnapshotRoute.of(
+                        backupDir.orElseThrow(), settings.watchNamespaces(), client))));
+    // Every replica answers admission reviews too: the Service needs an endpoint.
+    webhook.ifPresent(
+        w ->
+            runtime.onClose(
+                AdmissionWebhook.start(
+                    client, w, certificates.orElseThrow(), admissionRoutes(client, backupDir))));
     return runtime;
+  }
+
+  /**
+   * The admission webhook on certificates of its own (tests): EtcdClusters on {@link
+   * EtcdClusterAdmission#PATH} and EtcdBackups on {@link EtcdBackupAdmission#PATH}, checked by the
+   * rules the reconcilers report as InvalidSpec, and the configuration's caBundle kept on its CA.
+   */
+  public static AdmissionWebhook serveAdmission(
+      KubernetesClient client, WebhookSettings webhook, Optional<Path> backupDir) {
+    return AdmissionWebhook.start(
+        client, EtcdOperator.NAME, webhook, admissionRoutes(client, backupDir));
+  }
+
+  private static Map<String, HttpHandler> admissionRoutes(
+      KubernetesClient client, Optional<Path> backupDir) {
+    return Map.of(
+        EtcdClusterAdmission.PATH,
+        new ValidatingRoute<>(EtcdCluster.class, new EtcdClusterAdmission()),
+        EtcdBackupAdmission.PATH,
+        new ValidatingRoute<>(EtcdBackup.class, new EtcdBackupAdmission(client, backupDir)));
   }
 
   private static HttpsEndpoint serveRestores(

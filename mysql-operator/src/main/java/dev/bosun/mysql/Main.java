@@ -2,7 +2,6 @@ package dev.bosun.mysql;
 
 import dev.bosun.common.admission.AdmissionWebhook;
 import dev.bosun.common.admission.ValidatingRoute;
-import dev.bosun.common.admission.WebhookCaBundle;
 import dev.bosun.common.admission.WebhookSettings;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.runtime.OperatorRuntime;
@@ -126,7 +125,6 @@ public final class Main {
             ClusterAdmission.PATH,
             new ValidatingRoute<>(MySQLCluster.class, new ClusterAdmission()),
             BackupAdmission.PATH,
-            new ValidatingRoute<>(MySQLBackup.class, new BackupAdmission(stores))),
-        WebhookCaBundle.CHECK_EVERY);
+            new ValidatingRoute<>(MySQLBackup.class, new BackupAdmission(stores))));
   }
 }

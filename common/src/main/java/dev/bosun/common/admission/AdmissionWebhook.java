@@ -25,12 +25,17 @@ public final class AdmissionWebhook implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionWebhook.class);
 
   private final ServingCertificates certificates;
+  private final boolean ownsCertificates;
   private final HttpsEndpoint endpoint;
   private final WebhookCaBundle caBundle;
 
   private AdmissionWebhook(
-      ServingCertificates certificates, HttpsEndpoint endpoint, WebhookCaBundle caBundle) {
+      ServingCertificates certificates,
+      boolean ownsCertificates,
+      HttpsEndpoint endpoint,
+      WebhookCaBundle caBundle) {
     this.certificates = certificates;
+    this.ownsCertificates = ownsCertificates;
     this.endpoint = endpoint;
     this.caBundle = caBundle;
   }
@@ -50,13 +55,48 @@ public final class AdmissionWebhook implements AutoCloseable {
         ServingCertificates.start(
             settings.certificates(client, operator, Clock.systemUTC()),
             ServingCertificates.CHECK_EVERY);
+    try {
+      return start(client, settings, certificates, true, routes, caCheckEvery);
+    } catch (RuntimeException e) {
+      certificates.close();
+      throw e;
+    }
+  }
+
+  /** The same, checking the caBundle every {@link WebhookCaBundle#CHECK_EVERY}. */
+  public static AdmissionWebhook start(
+      KubernetesClient client,
+      String operator,
+      WebhookSettings settings,
+      Map<String, HttpHandler> routes) {
+    return start(client, operator, settings, routes, WebhookCaBundle.CHECK_EVERY);
+  }
+
+  /**
+   * The same on certificates the operator's other HTTPS endpoints serve too (one Secret, one CA,
+   * one serving certificate carrying every Service's names), which the caller closes.
+   */
+  public static AdmissionWebhook start(
+      KubernetesClient client,
+      WebhookSettings settings,
+      ServingCertificates shared,
+      Map<String, HttpHandler> routes) {
+    return start(client, settings, shared, false, routes, WebhookCaBundle.CHECK_EVERY);
+  }
+
+  private static AdmissionWebhook start(
+      KubernetesClient client,
+      WebhookSettings settings,
+      ServingCertificates certificates,
+      boolean owned,
+      Map<String, HttpHandler> routes,
+      Duration caCheckEvery) {
     HttpsEndpoint endpoint;
     try {
       endpoint =
           HttpsEndpoint.start(
               settings.port(), certificates.sslContext(), routes, THREADS, "admission-webhook");
     } catch (IOException e) {
-      certificates.close();
       throw new UncheckedIOException(
           "cannot serve the admission webhook on port " + settings.port(), e);
     }
@@ -67,7 +107,7 @@ public final class AdmissionWebhook implements AutoCloseable {
     WebhookCaBundle bundle =
         WebhookCaBundle.keep(
             client, settings.configuration(), certificates::caBundlePem, caCheckEvery);
-    return new AdmissionWebhook(certificates, endpoint, bundle);
+    return new AdmissionWebhook(certificates, owned, endpoint, bundle);
   }
 
   /** The port it listens on. */
@@ -84,6 +124,8 @@ public final class AdmissionWebhook implements AutoCloseable {
   public void close() {
     caBundle.close();
     endpoint.close();
-    certificates.close();
+    if (ownsCertificates) {
+      certificates.close();
+    }
   }
 }

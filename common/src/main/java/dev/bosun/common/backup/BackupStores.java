@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -61,6 +63,19 @@ public final class BackupStores {
     } catch (BackupStoreException e) {
       return Optional.of(e.getMessage());
     }
+  }
+
+  /**
+   * Everything a backup's reconciler reports as InvalidSpec without reading anything: its {@code
+   * spec.schedule} (null: one-shot) and its store. The admission webhooks of every operator with
+   * backups ask this.
+   */
+  public List<String> specProblems(
+      HasMetadata backup, String schedule, String cluster, BackupStoreSpec spec) {
+    List<String> problems = new ArrayList<>();
+    BackupTiming.scheduleProblem(schedule).ifPresent(problems::add);
+    problem(backup, cluster, spec).ifPresent(problems::add);
+    return problems;
   }
 
   /** A spec whose every field is usable: its key prefix, and for S3 where the bucket is. */

@@ -4,8 +4,8 @@ import static dev.bosun.common.status.DesiredCondition.isFalse;
 import static dev.bosun.common.status.DesiredCondition.isTrue;
 import static dev.bosun.config.ConfigSyncOperator.MONITORED_LABEL;
 
+import dev.bosun.common.admission.AdmissionReviews;
 import dev.bosun.common.events.EventRecorder;
-import dev.bosun.common.meta.LabelSelectors;
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
@@ -160,14 +160,12 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
                     problem));
   }
 
-  /** What is wrong with a monitor's spec, in a sentence; empty when nothing is. */
+  /** What is wrong with a monitor's spec, as InvalidSpec says it; empty when nothing is. */
   static Optional<String> specProblem(ConfigMonitorSpec spec) {
-    if (spec.getSelector() == null
-        || (nonNull(spec.getConfigMaps()).isEmpty() && nonNull(spec.getSecrets()).isEmpty())) {
-      return Optional.of("name at least one ConfigMap or Secret and give a selector");
-    }
-    List<String> problems = LabelSelectors.problems(spec.getSelector(), "spec.selector");
-    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+    List<String> problems = ConfigSyncValidator.monitorProblems(spec);
+    return problems.isEmpty()
+        ? Optional.empty()
+        : Optional.of(AdmissionReviews.PREFIX + String.join("; ", problems));
   }
 
   /** Step 2: the hash of all the named configuration; ConfigNotFound while any of it is missing. */

@@ -6,9 +6,8 @@ import static dev.bosun.config.ConfigSyncOperator.SYNC_KIND_LABEL;
 import static dev.bosun.config.ConfigSyncOperator.SYNC_NAMESPACE_LABEL;
 import static dev.bosun.config.ConfigSyncOperator.SYNC_NAME_LABEL;
 
+import dev.bosun.common.admission.AdmissionReviews;
 import dev.bosun.common.events.EventRecorder;
-import dev.bosun.common.meta.KubernetesNames;
-import dev.bosun.common.meta.LabelSelectors;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
@@ -24,7 +23,6 @@ import dev.bosun.config.sync.SyncPlanner;
 import dev.bosun.config.sync.SyncedKind;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -231,14 +229,15 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
   /** Step 1: a spec the copies cannot follow is InvalidSpec. */
   private Optional<UpdateControl<P>> checkSpec(Round r) {
     List<String> problems =
-        specProblems(kind.syncKind(), r.sync.getMetadata().getName(), r.request.selector());
+        ConfigSyncValidator.syncProblems(
+            kind.syncKind(), r.sync.getMetadata().getName(), r.request.selector());
     if (problems.isEmpty()) {
       return Optional.empty();
     }
     // Nothing is written and nothing deleted until the spec is fixed; no retry loop.
     String message =
         HumanMessages.bounded(
-            "invalid spec: " + String.join("; ", problems), 2 * HumanMessages.MAX_LENGTH);
+            AdmissionReviews.PREFIX + String.join("; ", problems), 2 * HumanMessages.MAX_LENGTH);
     return Optional.of(
         writeStatus(
             r.sync,
@@ -246,23 +245,6 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
             List.of(),
             List.of(
                 isFalse(READY, "InvalidSpec", message), isTrue(DEGRADED, "InvalidSpec", message))));
-  }
-
-  /** What is wrong with a sync's name and destination selector; empty when nothing is. */
-  static List<String> specProblems(String syncKind, String name, LabelSelector selector) {
-    List<String> problems = new ArrayList<>();
-    // Every copy carries the sync's name as a label value, which is stricter than a name.
-    KubernetesNames.labelValue("the " + syncKind + " name", name)
-        .ifPresent(
-            p ->
-                problems.add(
-                    "metadata.name: "
-                        + p
-                        + " (every copy carries it in the label "
-                        + SYNC_NAME_LABEL
-                        + "); choose a shorter name"));
-    problems.addAll(LabelSelectors.problems(selector, "spec.destinations.namespaceSelector"));
-    return problems;
   }
 
   /** Step 2: the source, the namespaces and this sync's copies, from the informers. */

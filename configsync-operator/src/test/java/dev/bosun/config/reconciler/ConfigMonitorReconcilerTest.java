@@ -35,9 +35,11 @@ class ConfigMonitorReconcilerTest {
 
   @Test
   void aSpecNeedsSomethingToWatchAndASelector() {
-    String needs = "name at least one ConfigMap or Secret and give a selector";
-    assertThat(ConfigMonitorReconciler.specProblem(spec(List.of(), true))).hasValue(needs);
-    assertThat(ConfigMonitorReconciler.specProblem(spec(List.of("app"), false))).hasValue(needs);
+    assertThat(ConfigMonitorReconciler.specProblem(spec(List.of(), true)))
+        .hasValue(
+            "invalid spec: spec.configMaps, spec.secrets: watch at least one ConfigMap or Secret");
+    assertThat(ConfigMonitorReconciler.specProblem(spec(List.of("app"), false)))
+        .hasValue("invalid spec: spec.selector: select the workloads to roll");
     assertThat(ConfigMonitorReconciler.specProblem(spec(List.of("app"), true))).isEmpty();
   }
 
@@ -52,7 +54,8 @@ class ConfigMonitorReconcilerTest {
             .endMatchExpression()
             .build());
     assertThat(ConfigMonitorReconciler.specProblem(spec))
-        .hasValue("spec.selector.matchExpressions[0] (tier In): In and NotIn need values");
+        .hasValue(
+            "invalid spec: spec.selector.matchExpressions[0] (tier In): In and NotIn need values");
   }
 
   @Test

@@ -18,7 +18,7 @@ class SyncReconcilerTest {
 
   @Test
   void aValidSpecHasNoProblems() {
-    assertThat(SyncReconciler.specProblems("ConfigMapSync", "shop-config", null)).isEmpty();
+    assertThat(ConfigSyncValidator.syncProblems("ConfigMapSync", "shop-config", null)).isEmpty();
   }
 
   @Test
@@ -31,7 +31,8 @@ class SyncReconcilerTest {
             .withValues("a")
             .endMatchExpression()
             .build();
-    List<String> problems = SyncReconciler.specProblems("SecretSync", "n".repeat(64), selector);
+    List<String> problems =
+        ConfigSyncValidator.syncProblems("SecretSync", "n".repeat(64), selector);
     assertThat(problems).hasSize(2);
     assertThat(problems.get(0))
         .startsWith("metadata.name: the SecretSync name")

@@ -6,6 +6,7 @@ import dev.bosun.common.backup.BackupTarget;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /** The store of an EtcdBackup, opened by the common backup code with this chart's wording. */
@@ -23,5 +24,19 @@ public final class EtcdBackupStores {
       throws BackupStoreException {
     return new BackupStores(client, backupDir, VOLUME_HINT)
         .open(backup, backup.getSpec().getClusterName(), backup.getSpec().getStore());
+  }
+
+  /**
+   * What the reconciler reports as InvalidSpec in {@code backup} without a read (its schedule and
+   * store), for the admission webhook.
+   */
+  public static List<String> specProblems(
+      KubernetesClient client, Optional<Path> backupDir, EtcdBackup backup) {
+    return new BackupStores(client, backupDir, VOLUME_HINT)
+        .specProblems(
+            backup,
+            backup.getSpec().getSchedule(),
+            backup.getSpec().getClusterName(),
+            backup.getSpec().getStore());
   }
 }

@@ -71,14 +71,7 @@ public final class EtcdClusterValidator {
     }
     MemberMetrics.port(spec)
         .filter(p -> p == MemberAddressing.CLIENT_PORT || p == MemberAddressing.PEER_PORT)
-        .ifPresent(
-            p ->
-                problems.add(
-                    "metrics.port "
-                        + p
-                        + " is etcd's client or peer port; choose another (the default is "
-                        + MemberMetrics.DEFAULT_PORT
-                        + ")"));
+        .ifPresent(p -> problems.add(metricsPortProblem(p)));
     var maintenance = spec.getMaintenance();
     if (maintenance != null) {
       var compaction = maintenance.getCompaction();
@@ -102,6 +95,15 @@ public final class EtcdClusterValidator {
       }
     }
     return problems;
+  }
+
+  /** The problem of a metrics port on etcd's client or peer port {@code port}. */
+  static String metricsPortProblem(int port) {
+    return "metrics.port "
+        + port
+        + " is etcd's client or peer port; choose another (the default is "
+        + MemberMetrics.DEFAULT_PORT
+        + ")";
   }
 
   /**

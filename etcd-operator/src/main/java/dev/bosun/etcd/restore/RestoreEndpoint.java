@@ -1,12 +1,7 @@
 package dev.bosun.etcd.restore;
 
-import dev.bosun.common.tls.CertificatePolicy;
-import dev.bosun.common.tls.CertificateSecretStore;
 import dev.bosun.common.tls.ServiceDnsNames;
-import dev.bosun.etcd.EtcdOperator;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -99,17 +94,5 @@ public record RestoreEndpoint(
       throw new IllegalArgumentException(URL + " is set, so " + name + " must be set too");
     }
     return value;
-  }
-
-  /** The store of this endpoint's certificate, written through {@code client}. */
-  public CertificateSecretStore certificates(KubernetesClient client, Clock clock) {
-    return new CertificateSecretStore(
-        client,
-        namespace,
-        tlsSecret,
-        EtcdOperator.NAME,
-        dnsNames,
-        CertificatePolicy.DEFAULT,
-        clock);
   }
 }

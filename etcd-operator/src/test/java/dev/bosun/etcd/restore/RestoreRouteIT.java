@@ -60,6 +60,7 @@ class RestoreRouteIT {
                         EtcdUnderTest.ADDRESSING,
                         Optional.of(EtcdUnderTest.BACKUP_DIR),
                         Optional.of(EtcdUnderTest.restoreEndpoint(PORT)),
+                        Optional.empty(),
                         running.reconciles,
                         UnaryOperator.identity()),
                 EtcdUnderTest.CRDS)

@@ -71,6 +71,7 @@ public final class EtcdUnderTest {
                     addressing,
                     Optional.of(BACKUP_DIR),
                     Optional.of(restoreEndpoint(LocalProcess.freePort("127.0.0.1"))),
+                    Optional.empty(),
                     running.reconciles,
                     route),
             CRDS)

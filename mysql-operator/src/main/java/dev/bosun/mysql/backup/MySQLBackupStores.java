@@ -6,6 +6,7 @@ import dev.bosun.common.backup.BackupTarget;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /** Opens the store of a MySQLBackup through the common backup code, with this chart's wording. */
@@ -26,8 +27,15 @@ public final class MySQLBackupStores {
     return stores.open(backup, backup.getSpec().getClusterName(), backup.getSpec().getStore());
   }
 
-  /** What {@link #open} would refuse as InvalidSpec in {@code backup}'s store, without a read. */
-  public Optional<String> problem(MySQLBackup backup) {
-    return stores.problem(backup, backup.getSpec().getClusterName(), backup.getSpec().getStore());
+  /**
+   * What the reconciler reports as InvalidSpec in {@code backup} without a read (its schedule and
+   * store).
+   */
+  public List<String> specProblems(MySQLBackup backup) {
+    return stores.specProblems(
+        backup,
+        backup.getSpec().getSchedule(),
+        backup.getSpec().getClusterName(),
+        backup.getSpec().getStore());
   }
 }

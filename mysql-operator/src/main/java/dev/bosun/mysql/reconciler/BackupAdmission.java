@@ -1,10 +1,8 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.admission.AdmissionRules;
-import dev.bosun.common.backup.BackupTiming;
 import dev.bosun.mysql.backup.MySQLBackupStores;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,9 +24,6 @@ public final class BackupAdmission implements AdmissionRules<MySQLBackup> {
 
   @Override
   public List<String> problems(MySQLBackup object, MySQLBackup old) {
-    List<String> problems = new ArrayList<>();
-    BackupTiming.scheduleProblem(object.getSpec().getSchedule()).ifPresent(problems::add);
-    stores.problem(object).ifPresent(problems::add);
-    return problems;
+    return stores.specProblems(object);
   }
 }

@@ -6,190 +6,53 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.admission.AdmissionWebhook;
 import dev.bosun.common.admission.WebhookCaBundle;
 import dev.bosun.common.admission.WebhookSettings;
-import dev.bosun.common.testing.ControlPlaneExtension;
-import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.AdmissionContract;
+import dev.bosun.common.testing.AdmissionUnderTest.Applied;
 import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.mysql.Main;
 import dev.bosun.mysql.backup.MySQLBackupStores;
-import dev.bosun.mysql.reconciler.BackupAdmission;
-import dev.bosun.mysql.reconciler.ClusterAdmission;
 import dev.bosun.mysql.testing.MySQLUnderTest;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The MySQL operator's admission webhook on the real API server (1.20, which ignores the CRD's CEL
  * rules): kubectl apply of each bad MySQLCluster and MySQLBackup in the tables is refused naming
- * the field, good ones are stored, and with the webhook down (failurePolicy Fail) status writes and
- * deletes still pass.
+ * the field, good ones are stored, and with the webhook down creates fail closed while status
+ * writes, finalizers and deletes still pass.
  *
- * <p>The webhook is the operator's own ({@link Main#serveAdmission}) on this JVM; the API server
- * calls it at https://localhost:port (the name its certificate carries), and only for this class's
- * namespace, so the other tests of the control plane never meet it.
+ * <p>The webhook is the operator's own ({@link Main#serveAdmission}) on this JVM, behind the
+ * chart's own configuration ({@link AdmissionContract}).
  */
-@ExtendWith(ControlPlaneExtension.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class MySQLAdmissionIT {
+class MySQLAdmissionIT extends AdmissionContract {
 
   private static final String NS = "mysql-admission";
-  private static final String CONFIGURATION =
-      "mysql-admission-it-" + UUID.randomUUID().toString().substring(0, 6);
   private static final String API = "mysql.bosun.dev/v1alpha1";
-  private static KubernetesClient client;
-  private static AdmissionWebhook webhook;
 
-  @BeforeAll
-  static void serveTheWebhook() throws IOException {
-    client = ControlPlaneExtension.controlPlane().adminClient();
-    Crds.install(client, "mysqlclusters.mysql.bosun.dev", "mysqlbackups.mysql.bosun.dev");
-    Crds.namespace(client, NS, Map.of("bosun.dev/admission-test", CONFIGURATION), Map.of());
-    int port = freePort();
-    // As the chart installs it: no caBundle yet, which the operator fills in.
-    client
-        .admissionRegistration()
-        .v1()
-        .validatingWebhookConfigurations()
-        .resource(configuration(port))
-        .create();
-    webhook =
-        Main.serveAdmission(
-            client,
-            new WebhookSettings(port, CONFIGURATION, NS, "admission-tls", List.of("localhost")),
-            // No backup volume: store.volume is refused, as by an operator deployed without one.
-            new MySQLBackupStores(client, null));
-    String expected =
-        Base64.getEncoder().encodeToString(webhook.caBundlePem().getBytes(StandardCharsets.UTF_8));
-    await("the operator sets the caBundle")
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> expected.equals(caBundle()));
+  MySQLAdmissionIT() {
+    super(NS, API, "mysqlclusters.mysql.bosun.dev", "mysqlbackups.mysql.bosun.dev");
   }
 
-  @AfterAll
-  static void cleanup() {
-    if (webhook != null) {
-      webhook.close();
-    }
-    client
-        .admissionRegistration()
-        .v1()
-        .validatingWebhookConfigurations()
-        .withName(CONFIGURATION)
-        .delete();
-    client.namespaces().withName(NS).delete();
-    client.close();
+  @Override
+  protected AdmissionWebhook serve(WebhookSettings settings) {
+    return Main.serveAdmission(
+        client,
+        settings,
+        // No backup volume: store.volume is refused, as by an operator deployed without one.
+        new MySQLBackupStores(client, null));
   }
 
-  /** The configuration the chart renders, but calling this JVM by URL and this namespace only. */
-  private static ValidatingWebhookConfiguration configuration(int port) {
-    return new ValidatingWebhookConfigurationBuilder()
-        .withNewMetadata()
-        .withName(CONFIGURATION)
-        .endMetadata()
-        .withWebhooks(
-            webhook(port, "mysqlclusters", ClusterAdmission.PATH),
-            webhook(port, "mysqlbackups", BackupAdmission.PATH))
-        .build();
+  private Applied kubectlApply(String name, String spec) throws Exception {
+    return admission.apply(API, "MySQLCluster", name, spec);
   }
 
-  private static ValidatingWebhook webhook(int port, String resource, String path) {
-    return new ValidatingWebhookBuilder()
-        .withName(resource + ".mysql.bosun.dev")
-        .withNewClientConfig()
-        .withUrl("https://localhost:" + port + path)
-        .endClientConfig()
-        .addNewRule()
-        .withApiGroups("mysql.bosun.dev")
-        .withApiVersions("v1alpha1")
-        .withResources(resource)
-        .withOperations("CREATE", "UPDATE")
-        .endRule()
-        .withNewNamespaceSelector()
-        .withMatchLabels(Map.of("bosun.dev/admission-test", CONFIGURATION))
-        .endNamespaceSelector()
-        .withFailurePolicy("Fail")
-        .withSideEffects("None")
-        .withTimeoutSeconds(5)
-        .withAdmissionReviewVersions("v1")
-        .build();
-  }
-
-  private static String caBundle() {
-    ValidatingWebhookConfiguration c =
-        client
-            .admissionRegistration()
-            .v1()
-            .validatingWebhookConfigurations()
-            .withName(CONFIGURATION)
-            .get();
-    // Every webhook of the configuration, or the API server cannot verify one of the routes.
-    List<String> bundles =
-        c.getWebhooks().stream().map(w -> w.getClientConfig().getCaBundle()).distinct().toList();
-    return bundles.size() == 1 ? bundles.get(0) : null;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
-  /** What kubectl apply printed and its exit code. */
-  private record Applied(int exitCode, String output) {}
-
-  private static Applied kubectlApply(String name, String spec) throws Exception {
-    return kubectlApply("MySQLCluster", name, spec);
-  }
-
-  private static Applied kubectlApply(String kind, String name, String spec) throws Exception {
-    String yaml =
-        "apiVersion: %s\nkind: %s\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n%s"
-            .formatted(API, kind, name, NS, spec.indent(2));
-    List<String> command = new ArrayList<>();
-    command.addAll(
-        List.of(
-            "kubectl",
-            "--kubeconfig",
-            ControlPlaneExtension.controlPlane().kubeconfig().toString(),
-            "apply",
-            "-f",
-            "-"));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    try (var in = p.getOutputStream()) {
-      in.write(yaml.getBytes(StandardCharsets.UTF_8));
-    }
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new Applied(p.exitValue(), output);
-  }
-
-  private static MySQLCluster get(String name) {
+  private MySQLCluster get(String name) {
     return client.resources(MySQLCluster.class).inNamespace(NS).withName(name).get();
   }
 
@@ -270,48 +133,35 @@ class MySQLAdmissionIT {
 
   private static Arguments ofKind(String kind, Arguments row) {
     Object[] r = row.get();
-    return Arguments.of(r[0] + " (" + kind + ")", kind, r[1], r[2], r[3]);
-  }
-
-  @Order(1)
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("badObjects")
-  void kubectlApplyOfEachBadObjectIsRefusedNamingTheField(
-      String what, String kind, String name, String spec, String field) throws Exception {
-    Applied applied = kubectlApply(kind, name, spec);
-
-    String webhook = kind.toLowerCase(java.util.Locale.ROOT) + "s.mysql.bosun.dev";
-    assertThat(applied.exitCode()).as(applied.output()).isNotZero();
-    assertThat(applied.output())
-        .contains("admission webhook \"" + webhook + "\" denied the request")
-        .contains("invalid spec: ")
-        .contains(field);
-    assertThat(client.genericKubernetesResources(API, kind).inNamespace(NS).withName(name).get())
-        .isNull();
+    return Arguments.of(r[0], kind, r[1], r[2], r[3]);
   }
 
   @Order(2)
   @Test
   void aCaBundleSomeoneChangesIsPutBack() {
-    String current = caBundle();
+    String current = admission.caBundle();
     client
         .admissionRegistration()
         .v1()
         .validatingWebhookConfigurations()
-        .withName(CONFIGURATION)
+        .withName(admission.configuration())
         .edit(
             c -> {
               c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(null));
               return c;
             });
-    assertThat(caBundle()).isNull();
+    assertThat(admission.caBundle()).isNull();
 
     // The operator's keeper checks every minute; this one, on the same configuration, sooner.
     try (WebhookCaBundle keeper =
-        WebhookCaBundle.keep(client, CONFIGURATION, webhook::caBundlePem, Duration.ofMillis(200))) {
+        WebhookCaBundle.keep(
+            client,
+            admission.configuration(),
+            admission.webhook()::caBundlePem,
+            Duration.ofMillis(200))) {
       await("the caBundle put back")
           .atMost(Duration.ofSeconds(30))
-          .until(() -> current.equals(caBundle()));
+          .until(() -> current.equals(admission.caBundle()));
     }
   }
 
@@ -319,7 +169,8 @@ class MySQLAdmissionIT {
   @Test
   void aGoodBackupIsStored() throws Exception {
     Applied applied =
-        kubectlApply(
+        admission.apply(
+            API,
             "MySQLBackup",
             "nightly",
             "clusterName: db\nschedule: '@daily'\nstore: {s3: {endpoint: 'http://s3.example',"
@@ -356,13 +207,11 @@ class MySQLAdmissionIT {
   void withTheWebhookDownCreatesAreRefusedButTheOperatorsStatusWritesAndDeletesPass()
       throws Exception {
     assertThat(kubectlApply("kept", "flavour: MariaDB\nversion: '11.4'").exitCode()).isZero();
-    webhook.close();
+    admission.stopWebhook();
 
-    // failurePolicy Fail: the webhook is really down, and a spec it cannot see is not stored.
-    Applied unseen = kubectlApply("unseen", "flavour: MariaDB\nversion: '11.4'");
-    assertThat(unseen.exitCode()).as(unseen.output()).isNotZero();
-    assertThat(unseen.output()).contains("failed calling webhook");
-    assertThat(get("unseen")).isNull();
+    // Creates fail closed: the webhook is really down, and a spec it cannot see is not stored.
+    admission.assertCreateFailsClosed(
+        API, "MySQLCluster", "unseen", "flavour: MariaDB\nversion: '11.4'");
 
     // The operator's status writes go to the status subresource, which no rule matches: the
     // operator, started now, reconciles "kept" (no server answers for its Pods) and records it.
@@ -379,14 +228,13 @@ class MySQLAdmissionIT {
               });
     }
 
-    // DELETE is never sent to the webhook.
-    assertThat(client.resources(MySQLCluster.class).inNamespace(NS).withName("kept").delete())
-        .isNotEmpty();
-    await("deleted").atMost(Duration.ofSeconds(30)).until(() -> get("kept") == null);
+    // Updates fail open and DELETE is never sent: a finalizer goes on and comes off, and the
+    // delete it held completes.
+    admission.assertDeletedThroughAFinalizer(API, "MySQLCluster", "kept");
   }
 
   /** Writes, as the operator does, the status saying what the cluster runs. */
-  private static void runs(String name, String flavour, String version) {
+  private void runs(String name, String flavour, String version) {
     MySQLCluster c = get(name);
     MySQLClusterStatus status = c.getStatus() == null ? new MySQLClusterStatus() : c.getStatus();
     status.setFlavour(flavour);

@@ -1,5 +1,6 @@
 package dev.bosun.web.reconciler;
 
+import dev.bosun.common.admission.AdmissionReviews;
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.dependent.ChildInformers;
 import dev.bosun.common.dependent.DisruptionBudget;
@@ -56,7 +57,6 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -150,12 +150,15 @@ public class WebServiceReconciler implements Reconciler<WebService> {
     }
     WebServiceStatus previous = ws.getStatus();
 
-    List<String> problems = new ArrayList<>(WebServiceNames.problems(ws));
-    problems.addAll(WebServiceValidator.validate(ws.getSpec()));
+    List<String> problems = WebServiceValidator.problems(ws);
     if (!problems.isEmpty()) {
       // Nothing is applied and nothing is deleted: the last good children keep running.
       return block(
-          ws, previous, INVALID_SPEC, "invalid spec: " + String.join("; ", problems), context);
+          ws,
+          previous,
+          INVALID_SPEC,
+          AdmissionReviews.PREFIX + String.join("; ", problems),
+          context);
     }
     Optional<String> conflict = foreignChild(ws, context);
     if (conflict.isPresent()) {

@@ -1,5 +1,6 @@
 package dev.bosun.web.reconciler;
 
+import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceSpec;
 import dev.bosun.web.v1alpha1.webservicespec.Ports;
 import dev.bosun.web.v1alpha1.webservicespec.Service;
@@ -14,11 +15,20 @@ import java.util.Set;
 
 /**
  * The rules the CRD states as CEL (which a 1.20 server does not evaluate) and the ones no schema
- * can state. Each problem is a sentence telling the user what to change.
+ * can state. Each problem is a sentence telling the user what to change. The reconciler reports
+ * them as InvalidSpec and the admission webhook refuses them at apply time, both through {@link
+ * #problems(WebService)}.
  */
 public final class WebServiceValidator {
 
   private WebServiceValidator() {}
+
+  /** Problems with the WebService's name and spec; empty when it is valid. */
+  public static List<String> problems(WebService ws) {
+    List<String> problems = new ArrayList<>(WebServiceNames.problems(ws));
+    problems.addAll(validate(ws.getSpec()));
+    return problems;
+  }
 
   /** Problems with the spec; empty when it is valid. */
   public static List<String> validate(WebServiceSpec spec) {

@@ -1,0 +1,16 @@
+package dev.bosun.web.chart;
+
+import dev.bosun.common.testing.WebhookChartAssertions.Checked;
+import dev.bosun.common.testing.WebhookChartContract;
+import dev.bosun.web.reconciler.WebServiceAdmission;
+import java.util.List;
+
+/** The chart's admission webhook: off by default, and with webhook.enabled wired end to end. */
+class WebServiceWebhookChartTest extends WebhookChartContract {
+
+  WebServiceWebhookChartTest() {
+    super(
+        "bosun-bosun-webservice-operator",
+        List.of(new Checked("web.bosun.dev", "v1alpha1", "webservices", WebServiceAdmission.PATH)));
+  }
+}
