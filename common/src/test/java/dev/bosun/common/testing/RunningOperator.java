@@ -30,10 +30,14 @@ public final class RunningOperator implements AutoCloseable, BeforeAllCallback, 
   /** Reconciles JOSDK reports, for a Launch that hands it to Main as the operator's metrics. */
   public final ReconcileCounter reconciles = new ReconcileCounter();
 
+  /** Cuts the operator off the API server at a chosen request, as if it died there. */
+  public final ApiCut cut = new ApiCut();
+
   /** The operator's admin client; tests may share it. */
   public final KubernetesClient client =
       ControlPlaneExtension.controlPlane()
-          .adminClient(b -> b.addOrReplaceInterceptor("writes", writes));
+          .adminClient(
+              b -> b.addOrReplaceInterceptor("writes", writes).addOrReplaceInterceptor("cut", cut));
 
   /** The test's own admin client, so that its writes are not counted in {@link #writes}. */
   public final KubernetesClient testClient = ControlPlaneExtension.controlPlane().adminClient();

@@ -2,6 +2,7 @@ package dev.bosun.etcd.etcd;
 
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.membership.MemberNames;
 import dev.bosun.etcd.membership.ObservedMember;
 import java.net.URI;
 import java.util.ArrayList;
@@ -30,11 +31,14 @@ public final class ClusterObserver {
     this.addressing = addressing;
   }
 
-  /** Observes the cluster whose members may be any of {@code knownNames}. */
+  /**
+   * Observes the cluster whose members may be any of {@code knownNames}; names this cluster would
+   * never give a member (a status that shows an unstarted learner as "(unnamed)") are left out.
+   */
   public EtcdView observe(ClusterRef cluster, Collection<String> knownNames) {
-    List<URI> endpoints =
-        knownNames.stream().sorted().map(n -> addressing.clientUrl(cluster, n)).toList();
-    return viewOf(cluster, knownNames, etcd.list(endpoints));
+    List<String> names = ours(cluster, knownNames);
+    List<URI> endpoints = names.stream().map(n -> addressing.clientUrl(cluster, n)).toList();
+    return viewOf(cluster, names, etcd.list(endpoints));
   }
 
   /**
@@ -42,7 +46,12 @@ public final class ClusterObserver {
    * what destructive steps are decided on. Unreachable when {@code via} does not answer.
    */
   public EtcdView confirm(ClusterRef cluster, Collection<String> knownNames, URI via) {
-    return viewOf(cluster, knownNames, etcd.linearizableList(via));
+    return viewOf(cluster, ours(cluster, knownNames), etcd.linearizableList(via));
+  }
+
+  /** The names that can be members of this cluster, sorted (the order endpoints are asked in). */
+  private static List<String> ours(ClusterRef cluster, Collection<String> names) {
+    return names.stream().filter(n -> MemberNames.isOurs(cluster.name(), n)).sorted().toList();
   }
 
   private EtcdView viewOf(

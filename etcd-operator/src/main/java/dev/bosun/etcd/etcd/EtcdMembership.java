@@ -1,20 +1,24 @@
 package dev.bosun.etcd.etcd;
 
+import io.etcd.jetcd.api.DefragmentRequest;
+import io.etcd.jetcd.api.MaintenanceGrpc;
+import io.etcd.jetcd.api.StatusRequest;
+import io.etcd.jetcd.api.StatusResponse;
 import io.etcd.jetcd.cluster.Member;
 import io.etcd.jetcd.cluster.MemberAddResponse;
-import io.etcd.jetcd.maintenance.StatusResponse;
 import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
  * The etcd calls the operator makes, each with a deadline (jetcd has none by default and a call to
@@ -73,43 +77,42 @@ public final class EtcdMembership {
 
   /**
    * The status of every endpoint, asked in parallel; an endpoint that did not answer in time is
-   * missing from the result.
+   * missing from the result. Each call goes over the member's own reused channel with the timeout
+   * as its deadline, so a member that does not answer leaves neither a call nor a channel behind.
    */
   public Map<URI, MemberStatus> status(List<URI> endpoints) {
-    Map<URI, CompletableFuture<StatusResponse>> calls =
-        endpoints.stream()
-            .distinct()
-            .collect(
-                Collectors.toMap(
-                    e -> e,
-                    e ->
-                        clients
-                            .of(e)
-                            .getMaintenanceClient()
-                            .statusMember(clients.target(e))
-                            .orTimeout(STATUS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
-    Map<URI, MemberStatus> result = new java.util.LinkedHashMap<>();
+    Map<URI, Future<StatusResponse>> calls = new LinkedHashMap<>();
+    for (URI e : endpoints) {
+      calls.computeIfAbsent(
+          e, x -> member(x, STATUS_TIMEOUT).status(StatusRequest.getDefaultInstance()));
+    }
+    Map<URI, MemberStatus> result = new LinkedHashMap<>();
     calls.forEach(
         (endpoint, call) -> {
           try {
-            StatusResponse s = call.get();
+            // The deadline ends the call; waiting longer only covers a slow wake-up.
+            StatusResponse s = await(call, STATUS_TIMEOUT.plus(STATUS_TIMEOUT));
             result.put(
                 endpoint,
                 new MemberStatus(
                     s.getHeader().getMemberId(),
                     s.getLeader(),
                     s.getVersion(),
-                    s.isLearner(),
+                    s.getIsLearner(),
                     s.getRaftAppliedIndex(),
-                    s.getErrorList(),
+                    s.getErrorsList(),
                     s.getDbSize()));
-          } catch (ExecutionException e) {
+          } catch (EtcdException e) {
             // no answer: unhealthy
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
           }
         });
     return result;
+  }
+
+  /** Maintenance calls to that very member, each ending by itself after {@code deadline}. */
+  private MaintenanceGrpc.MaintenanceFutureStub member(URI endpoint, Duration deadline) {
+    return MaintenanceGrpc.newFutureStub(clients.channel(endpoint))
+        .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -164,12 +167,10 @@ public final class EtcdMembership {
   /** Defragments one member's backend; returns its database size afterwards. */
   public long defragment(URI endpoint) {
     await(
-        () ->
-            clients.of(endpoint).getMaintenanceClient().defragmentMember(clients.target(endpoint)),
+        member(endpoint, DEFRAG_TIMEOUT).defragment(DefragmentRequest.getDefaultInstance()),
         DEFRAG_TIMEOUT);
     return await(
-            () ->
-                clients.of(endpoint).getMaintenanceClient().statusMember(clients.target(endpoint)),
+            member(endpoint, STATUS_TIMEOUT).status(StatusRequest.getDefaultInstance()),
             STATUS_TIMEOUT)
         .getDbSize();
   }
@@ -203,7 +204,10 @@ public final class EtcdMembership {
   }
 
   private static <T> T await(Supplier<CompletableFuture<T>> call, Duration timeout) {
-    CompletableFuture<T> future = call.get();
+    return await(call.get(), timeout);
+  }
+
+  private static <T> T await(Future<T> future, Duration timeout) {
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {

@@ -86,7 +86,12 @@ public record MemberInventory(
     return Optional.ofNullable(labels == null ? null : labels.get(EtcdOperator.MEMBER_LABEL));
   }
 
-  /** What the planner sees: a Pod being deleted counts as gone, a volume being deleted too. */
+  /**
+   * What the planner sees: a Pod being deleted counts as gone, a volume being deleted too. A name
+   * whose Pod or volume is still terminating keeps its entry (without Pod or volume), so the
+   * planner never gives that name to a new member meanwhile: its volume would be the old one on its
+   * way out, and its Pod could not be created until the old one is gone.
+   */
   public Map<String, MemberResources> resources() {
     Set<String> names = new HashSet<>(pods.keySet());
     names.addAll(volumes.keySet());
@@ -96,11 +101,6 @@ public record MemberInventory(
       PersistentVolumeClaim volume = volumes.get(name);
       boolean podAlive = pod != null && pod.getMetadata().getDeletionTimestamp() == null;
       boolean volumeAlive = volume != null && volume.getMetadata().getDeletionTimestamp() == null;
-      if (!podAlive && !volumeAlive && pod != null) {
-        // A Pod still terminating on a deleted volume: gone for the planner, but its name stays
-        // taken until it disappears (see names()).
-        continue;
-      }
       result.put(
           name,
           new MemberResources(

@@ -131,4 +131,21 @@ class ClusterObserverTest {
     assertThat(view.dbSizes()).containsEntry("a-1", 8192L);
     assertThat(EtcdAlarm.parse("etcdserver: no leader")).isEmpty();
   }
+
+  @Test
+  void aNameNoMemberOfTheClusterCanHaveIsNotAskedFor() {
+    // The status shows a learner that never started as "(unnamed)"; the next round read it back
+    // as a member name, and the addressing threw on it: every reconcile failed until JOSDK gave up.
+    var ref = new dev.bosun.etcd.membership.ClusterRef("ns", "a", false, false);
+    try (EtcdClients clients = new EtcdClients()) {
+      EtcdView view =
+          new ClusterObserver(
+                  new EtcdMembership(clients),
+                  new dev.bosun.etcd.membership.LoopbackAddressing(250))
+              .observe(ref, List.of("(unnamed)", "a-0"));
+
+      assertThat(view.reachable()).isFalse();
+      assertThat(clients.endpoints()).containsExactly(URI.create("http://127.0.250.1:2379"));
+    }
+  }
 }

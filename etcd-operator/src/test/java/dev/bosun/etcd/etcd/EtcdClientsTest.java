@@ -23,4 +23,22 @@ class EtcdClientsTest {
       assertThat(clients.of(a)).isSameAs(first);
     }
   }
+
+  @Test
+  void eachMemberHasOneChannelForItsOwnCallsShutDownWhenItLeaves() {
+    URI a = URI.create("http://127.0.0.1:1");
+    URI b = URI.create("http://127.0.0.2:1");
+    io.grpc.ManagedChannel kept;
+    try (EtcdClients clients = new EtcdClients()) {
+      kept = clients.channel(a);
+      io.grpc.ManagedChannel left = clients.channel(b);
+      assertThat(clients.channel(a)).isSameAs(kept);
+
+      clients.retain(Set.of(a));
+
+      assertThat(left.isShutdown()).isTrue();
+      assertThat(kept.isShutdown()).isFalse();
+    }
+    assertThat(kept.isShutdown()).isTrue();
+  }
 }
