@@ -102,6 +102,7 @@ final class FailoverRun {
       writer.stop();
     }
     String out = writes.join().stdout();
+    printOperatorTimeline(faultMillis);
     db.awaitReady(3, READY_LIMIT);
     Set<Integer> acked = RealNodePods.numbered(out, "ack");
     Set<Integer> lost = new HashSet<>(acked);
@@ -112,5 +113,47 @@ final class FailoverRun {
             .findFirst()
             .orElse(Double.NaN);
     return new Row(fault, run, seconds, acked.size(), lost.size(), primary, db.primary(), note);
+  }
+
+  /**
+   * What the MySQL operator logged about this cluster after the fault, each line with its time from
+   * the fault: where the seconds to the first acknowledged write went (detection and failover in
+   * the operator, the rest in routing and the writer's reconnects).
+   */
+  private void printOperatorTimeline(long faultMillis) {
+    for (var pod : admin.pods().inAnyNamespace().list().getItems()) {
+      if (!pod.getMetadata().getName().contains("mysql-operator")) {
+        continue;
+      }
+      String log;
+      try {
+        log =
+            admin
+                .pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .tailingLines(400)
+                .getLog();
+      } catch (RuntimeException e) {
+        System.err.println("[bench]   no operator log: " + e.getMessage());
+        continue;
+      }
+      java.util.regex.Pattern line =
+          java.util.regex.Pattern.compile(
+              "^ts=(\\S+) .*resource=MySQLCluster/" + namespace + "/\\S+ msg=\"([^\"]*)\"");
+      for (String l : log.split("\n")) {
+        java.util.regex.Matcher m = line.matcher(l);
+        if (!m.find()) {
+          continue;
+        }
+        long at = java.time.Instant.parse(m.group(1)).toEpochMilli();
+        if (at >= faultMillis) {
+          System.err.printf(
+              "[bench]   %5.1f s %s%n",
+              (at - faultMillis) / 1000.0,
+              m.group(2).length() > 200 ? m.group(2).substring(0, 200) : m.group(2));
+        }
+      }
+    }
   }
 }

@@ -100,6 +100,7 @@ final class Failover {
   Outcome run(Step.Failover f, TopologyRecord rec, List<String> members, Recorder recorder)
       throws InstanceException {
     boundaries.reached(FailoverBoundaries.STARTED);
+    LOG.info("failover from {}: stopping every other member's receiver", f.oldPrimary());
     // 1. No member receives from the old primary any more (errant ones could acknowledge too): it
     // can get no acknowledgement, so none of its clients is told a commit succeeded from here on.
     List<String> receivers = members.stream().filter(n -> !n.equals(f.oldPrimary())).toList();
@@ -117,6 +118,8 @@ final class Failover {
           rec, "could not stop " + notStopped.item() + " receiving from " + f.oldPrimary());
     }
     boundaries.reached(FailoverBoundaries.RECEIVING_STOPPED);
+    LOG.info(
+        "failover from {}: receivers stopped; asking {} once more", f.oldPrimary(), f.oldPrimary());
     // 2. An old primary that answers is fenced; if it was still taking writes, the primary is
     // alive after all: re-plan (a switchover, or it simply stays the primary).
     InstanceState old = actions.probe(f.oldPrimary());
@@ -157,6 +160,11 @@ final class Failover {
     String name = chosen.get().name();
     String point = chosen.get().held(gtids);
     boundaries.reached(FailoverBoundaries.CANDIDATE_CHOSEN);
+    LOG.info(
+        "failover from {}: {} chosen; waiting for it to apply up to {}",
+        f.oldPrimary(),
+        name,
+        point);
     try (Promotion candidate = actions.candidate(name)) {
       if (!candidate.applied(point)) {
         return Outcome.warning(

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One cluster's replication loop: observe every instance, plan one step, execute it. Remembers
@@ -25,6 +27,8 @@ import java.util.function.Supplier;
  * only delays a failover).
  */
 public final class TopologyController {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TopologyController.class);
 
   private final SqlDialect dialect;
   private final Observer observer;
@@ -334,6 +338,7 @@ public final class TopologyController {
     if (primaryUnreachableSince == null || !primary.equals(unreachablePrimary)) {
       primaryUnreachableSince = asked;
       unreachablePrimary = primary;
+      LOG.info("the primary {} did not answer (asked at {})", primary, asked);
     }
     return Duration.between(primaryUnreachableSince, clock.instant());
   }
