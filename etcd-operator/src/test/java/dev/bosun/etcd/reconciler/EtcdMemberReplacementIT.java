@@ -27,7 +27,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -162,8 +161,7 @@ class EtcdMemberReplacementIT {
 
   @AfterAll
   void cleanup() {
-    TABLE.print();
-    TABLE.writeMarkdown(Path.of("target/drill-results/etcd-member-replacement.md"));
+    BoundaryRows.finish(TABLE, "etcd-member-replacement.md");
     if (kubelet != null) {
       kubelet.close();
     }
@@ -250,9 +248,7 @@ class EtcdMemberReplacementIT {
     TABLE.row(
         boundary.row,
         written.size(),
-        written.entrySet().stream()
-            .filter(e -> !e.getValue().equals(readBack.get(e.getKey())))
-            .count(),
+        BoundaryRows.lost(written, readBack),
         removed.size(),
         replaced.entrySet().stream()
             .filter(e -> !e.getValue().equals(survivorObjects.get(e.getKey())))
