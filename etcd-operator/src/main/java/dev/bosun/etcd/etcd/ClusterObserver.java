@@ -65,7 +65,7 @@ public final class ClusterObserver {
     }
     Map<Long, String> names = new LinkedHashMap<>();
     for (EtcdMember m : list.get().members()) {
-      names.put(m.id(), resolveName(m, byPeerUrl));
+      names.put(m.id(), resolveName(m, byPeerUrl, url -> ownName(cluster, url)));
     }
     List<URI> statusEndpoints =
         names.values().stream()
@@ -79,13 +79,26 @@ public final class ClusterObserver {
   }
 
   /**
-   * A member's name, or for a learner that has not started yet, the name its peer URL belongs to.
+   * A member's name, or for a learner that has not started yet, the name its peer URL belongs to:
+   * one of the known names, else any name of this cluster the addressing gives that peer URL. The
+   * second finds a learner the operator added but gave no Pod or volume before it stopped, which
+   * nothing but etcd's member list records.
    */
-  static String resolveName(EtcdMember m, Map<URI, String> byPeerUrl) {
+  static String resolveName(
+      EtcdMember m, Map<URI, String> byPeerUrl, Function<URI, Optional<String>> addressed) {
     if (!m.name().isEmpty()) {
       return m.name();
     }
-    return m.peerUrls().stream().map(byPeerUrl::get).filter(n -> n != null).findFirst().orElse("");
+    return m.peerUrls().stream()
+        .map(url -> Optional.ofNullable(byPeerUrl.get(url)).or(() -> addressed.apply(url)))
+        .flatMap(Optional::stream)
+        .findFirst()
+        .orElse("");
+  }
+
+  /** The name of this cluster whose peer URL {@code url} is, if any. */
+  private Optional<String> ownName(ClusterRef cluster, URI url) {
+    return addressing.memberAt(cluster, url).filter(n -> MemberNames.isOurs(cluster.name(), n));
   }
 
   /**
@@ -125,7 +138,8 @@ public final class ClusterObserver {
               healthy,
               leader != 0 && m.id() == leader && healthy,
               s == null ? 0 : s.raftAppliedIndex(),
-              !healthy && s != null && s.saysNoLeader()));
+              !healthy && s != null && s.saysNoLeader(),
+              !m.name().isEmpty()));
       if (s != null && !name.isEmpty()) {
         versions.put(name, s.version());
         dbSizes.put(name, s.dbSize());

@@ -2,6 +2,7 @@ package dev.bosun.etcd.membership;
 
 import java.net.URI;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -44,6 +45,25 @@ public final class LoopbackAddressing implements MemberAddressing {
   @Override
   public URI peerUrl(ClusterRef c, String member) {
     return URI.create(c.peerScheme() + "://" + host(c, member) + ":" + PEER_PORT);
+  }
+
+  /** Only for a cluster this instance already gave a subnet (it named its members before). */
+  @Override
+  public Optional<String> memberAt(ClusterRef c, URI peerUrl) {
+    Integer subnet = subnets.get(c.namespace() + "/" + c.name());
+    String host = peerUrl.getHost();
+    String prefix = "127.0." + subnet + ".";
+    if (subnet == null || host == null || !host.startsWith(prefix)) {
+      return Optional.empty();
+    }
+    try {
+      String member =
+          MemberNames.name(c.name(), Integer.parseInt(host.substring(prefix.length())) - 1);
+      return peerUrl(c, member).equals(peerUrl) ? Optional.of(member) : Optional.empty();
+    } catch (IllegalArgumentException e) {
+      // Not a number, or no member's address (index out of range).
+      return Optional.empty();
+    }
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.bosun.etcd.membership;
 
 import java.net.URI;
+import java.util.Optional;
 
 /**
  * Where a member is reached and where it listens: the one seam that feeds MemberAdd, the {@code
@@ -20,6 +21,12 @@ public interface MemberAddressing {
 
   /** The URL clients reach this member at. */
   URI clientUrl(ClusterRef cluster, String member);
+
+  /**
+   * The member whose peer URL {@code peerUrl} is, if this addressing gives it to a member of the
+   * cluster: etcd's member list keeps only the peer URL of a learner that has not started.
+   */
+  Optional<String> memberAt(ClusterRef cluster, URI peerUrl);
 
   /** What the member binds its peer port to. */
   URI listenPeerUrl(ClusterRef cluster, String member);

@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
  * function of an {@link Observation}; every change it proposes has passed the {@link QuorumGuard}.
  *
  * <p>The order matters: give members their Pods back first (never destructive), then stop at lost
- * quorum, then remove what does not belong, then finish a started learner, then scale one member at
- * a time, then upgrade one member at a time with the leader last.
+ * quorum, then remove what does not belong, then finish a started learner (or one added right
+ * before the operator stopped), then scale one member at a time, then upgrade one member at a time
+ * with the leader last.
  */
 public final class MembershipPlanner {
 
@@ -61,6 +62,9 @@ public final class MembershipPlanner {
         return remove(members, m, Step.RemovalCause.UnexpectedMember);
       }
       MemberResources r = o.resources().get(m.name());
+      if (resumable(o, m)) {
+        continue;
+      }
       // A volume being deleted counts as lost even while its Pod still runs on it: the data
       // goes with the Pod, so the member is replaced rather than left to vanish later.
       if (r == null || !r.volume()) {
@@ -87,6 +91,9 @@ public final class MembershipPlanner {
       Optional<Step.RemovalCause> stuck = stuckLearner(o, learner.get(), voters);
       if (stuck.isPresent()) {
         return remove(members, learner.get(), stuck.get());
+      }
+      if (resumable(o, learner.get())) {
+        return new Step.ResumeLearner(learner.get().name());
       }
       return promote(members, learner.get());
     }
@@ -129,6 +136,20 @@ public final class MembershipPlanner {
       return Optional.of(Step.RemovalCause.LearnerNeverStarted);
     }
     return Optional.empty();
+  }
+
+  /**
+   * A learner of ours that never started and of which Kubernetes holds nothing, not even a
+   * terminating object or a retained volume: the operator stopped between its MemberAdd and its
+   * volume. Giving it a new volume and Pod finishes that add; it has no data a new volume could
+   * lose, and etcd keeps its ID for it. A started learner without a volume lost data instead.
+   */
+  private static boolean resumable(Observation o, ObservedMember m) {
+    return m.learner()
+        && !m.started()
+        && MemberNames.isOurs(o.cluster(), m.name())
+        && !o.resources().containsKey(m.name())
+        && !o.retained().contains(m.name());
   }
 
   private static Step unreachable(Observation o) {

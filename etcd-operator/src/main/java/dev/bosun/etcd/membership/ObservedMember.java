@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param raftIndex its applied raft index (0 when unknown)
  * @param leaderless whether it answered the operator and said it has no leader: positive evidence
  *     of lost quorum, unlike a member that did not answer at all
+ * @param started whether etcd reports the member's own name, which it learns only once the member
+ *     started: a learner that never started holds no data
  */
 public record ObservedMember(
     String name,
@@ -22,16 +24,17 @@ public record ObservedMember(
     boolean healthy,
     boolean leader,
     long raftIndex,
-    boolean leaderless) {
+    boolean leaderless,
+    boolean started) {
 
   public ObservedMember {
     name = Objects.requireNonNullElse(name, "");
   }
 
-  /** A member that did not say it has no leader. */
+  /** A started member that did not say it has no leader. */
   public ObservedMember(
       String name, long id, boolean learner, boolean healthy, boolean leader, long raftIndex) {
-    this(name, id, learner, healthy, leader, raftIndex, false);
+    this(name, id, learner, healthy, leader, raftIndex, false, true);
   }
 
   public boolean voter() {

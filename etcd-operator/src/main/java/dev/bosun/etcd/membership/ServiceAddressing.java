@@ -1,6 +1,7 @@
 package dev.bosun.etcd.membership;
 
 import java.net.URI;
+import java.util.Optional;
 
 /**
  * Members addressed by the DNS names the headless peer Service gives each Pod ({@code
@@ -25,6 +26,19 @@ public final class ServiceAddressing implements MemberAddressing {
   @Override
   public URI peerUrl(ClusterRef c, String member) {
     return URI.create(c.peerScheme() + "://" + host(c, member) + ":" + PEER_PORT);
+  }
+
+  @Override
+  public Optional<String> memberAt(ClusterRef c, URI peerUrl) {
+    String host = peerUrl.getHost();
+    String suffix = "." + peerService(c.name()) + "." + c.namespace() + ".svc";
+    if (host == null || !host.endsWith(suffix)) {
+      return Optional.empty();
+    }
+    String member = host.substring(0, host.length() - suffix.length());
+    return MemberNames.isOurs(c.name(), member) && peerUrl(c, member).equals(peerUrl)
+        ? Optional.of(member)
+        : Optional.empty();
   }
 
   @Override

@@ -49,6 +49,22 @@ public sealed interface Step {
     }
   }
 
+  /**
+   * Create the volume and Pod of a learner etcd lists that never started and has neither: the
+   * operator stopped between adding it and creating them. It holds no data, so it is resumed.
+   */
+  record ResumeLearner(String member) implements Step {
+    public String reason() {
+      return "ResumingLearner";
+    }
+
+    public String message() {
+      return "creating the volume and Pod of learner "
+          + member
+          + ", which was added to etcd before the operator stopped and never started";
+    }
+  }
+
   /** Promote a learner that has caught up to a voter. */
   record Promote(String member, long id) implements Step {
     public String reason() {

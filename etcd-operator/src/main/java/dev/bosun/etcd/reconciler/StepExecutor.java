@@ -84,6 +84,8 @@ public final class StepExecutor {
         }
       } else if (step instanceof Step.AddLearner a) {
         addLearner(cluster, ref, view, a.member());
+      } else if (step instanceof Step.ResumeLearner l) {
+        resumeLearner(cluster, ref, view, l.member());
       } else if (step instanceof Step.Promote p) {
         promote(cluster, ref, view, p);
       } else if (step instanceof Step.MoveLeader m) {
@@ -201,6 +203,21 @@ public final class StepExecutor {
               : m.name().isEmpty() ? names.get(m.id()) : m.name();
       if (name != null && !name.isEmpty() && !m.peerUrls().isEmpty()) {
         initial.put(name, m.peerUrls().get(0));
+      }
+    }
+    createVolume(cluster, member);
+    createPod(cluster, ref, member, initial, MemberPods.State.EXISTING, false);
+  }
+
+  /**
+   * The second half of {@link #addLearner}, for a learner etcd already lists: its peers are every
+   * named member, itself included, at the addresses the addressing gives them.
+   */
+  private void resumeLearner(EtcdCluster cluster, ClusterRef ref, EtcdView view, String member) {
+    Map<String, URI> initial = new LinkedHashMap<>();
+    for (ObservedMember m : view.members()) {
+      if (!m.name().isEmpty()) {
+        initial.put(m.name(), addressing.peerUrl(ref, m.name()));
       }
     }
     createVolume(cluster, member);

@@ -6,6 +6,7 @@ import dev.bosun.etcd.membership.ObservedMember;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ClusterObserverTest {
@@ -102,9 +103,50 @@ class ClusterObserverTest {
   void aLearnerThatHasNotStartedIsNamedByItsPeerUrl() {
     EtcdMember unnamed = member(9, "", true);
     assertThat(
-            ClusterObserver.resolveName(unnamed, Map.of(URI.create("http://10.0.0.9:2380"), "a-3")))
+            ClusterObserver.resolveName(
+                unnamed,
+                Map.of(URI.create("http://10.0.0.9:2380"), "a-3"),
+                url -> Optional.empty()))
         .isEqualTo("a-3");
-    assertThat(ClusterObserver.resolveName(unnamed, Map.of())).isEmpty();
+    assertThat(ClusterObserver.resolveName(unnamed, Map.of(), url -> Optional.empty())).isEmpty();
+  }
+
+  @Test
+  void aLearnerNoKnownNameHasIsNamedByTheAddressingOfItsPeerUrl() {
+    // The operator stopped between MemberAdd and the learner's volume: nothing but etcd's member
+    // list knows the learner, and only by its peer URL.
+    var ref = new dev.bosun.etcd.membership.ClusterRef("ns", "a", false, false);
+    var addressing = new dev.bosun.etcd.membership.LoopbackAddressing(250);
+    URI peer = addressing.peerUrl(ref, "a-7");
+    EtcdMember unnamed = new EtcdMember(9, "", List.of(peer), true);
+    assertThat(ClusterObserver.resolveName(unnamed, Map.of(), url -> addressing.memberAt(ref, url)))
+        .isEqualTo("a-7");
+    var other = new dev.bosun.etcd.membership.ClusterRef("ns", "b", false, false);
+    assertThat(addressing.memberAt(other, peer)).isEmpty();
+    assertThat(addressing.memberAt(ref, URI.create("http://10.0.0.9:2380"))).isEmpty();
+  }
+
+  @Test
+  void theServiceAddressingNamesAPeerUrlOfItsOwnOnly() {
+    var ref = new dev.bosun.etcd.membership.ClusterRef("ns", "a", false, true);
+    var addressing = new dev.bosun.etcd.membership.ServiceAddressing();
+    assertThat(addressing.memberAt(ref, addressing.peerUrl(ref, "a-12"))).contains("a-12");
+    assertThat(addressing.memberAt(ref, URI.create("https://a-1.a-peer.other.svc:2380"))).isEmpty();
+    assertThat(addressing.memberAt(ref, URI.create("http://a-1.a-peer.ns.svc:2380"))).isEmpty();
+    assertThat(addressing.memberAt(ref, URI.create("https://x.a-peer.ns.svc:2380"))).isEmpty();
+  }
+
+  @Test
+  void onlyAMemberEtcdNamedHasStarted() {
+    EtcdView view =
+        ClusterObserver.assess(
+            7,
+            List.of(member(1, "a-0", false), member(9, "", true)),
+            Map.of(1L, "a-0", 9L, "a-1"),
+            Map.of(1L, status(1, 1)));
+    assertThat(find(view, 1).started()).isTrue();
+    assertThat(find(view, 9).started()).isFalse();
+    assertThat(find(view, 9).name()).isEqualTo("a-1");
   }
 
   @Test

@@ -26,7 +26,8 @@ class MembershipPlannerTest {
 
     /** A voter that answered the operator and said it has no leader. */
     Cluster leaderless(int index) {
-      members.add(new ObservedMember("c-" + index, 100 + index, false, false, false, 900, true));
+      members.add(
+          new ObservedMember("c-" + index, 100 + index, false, false, false, 900, true, true));
       resources.put("c-" + index, new MemberResources("c-" + index, true, true, V));
       return this;
     }
@@ -368,6 +369,51 @@ class MembershipPlannerTest {
     running.resources.put(
         "c-3", new MemberResources("c-3", true, true, V, true, c.now.minus(Duration.ofHours(1))));
     assertThat(running.plan(4).reason()).isEqualTo("LearnerCatchingUp");
+  }
+
+  /** A learner etcd lists that never started; Kubernetes holds nothing of it. */
+  static Cluster addedLearner(Cluster c, int index) {
+    c.members.add(
+        new ObservedMember("c-" + index, 100 + index, true, false, false, 0, false, false));
+    return c;
+  }
+
+  @Test
+  void aLearnerAddedRightBeforeTheOperatorStoppedGetsItsVolumeAndPod() {
+    // A replacement of c-2: removed, its objects gone, c-3 added to etcd, then the operator died.
+    Cluster c = addedLearner(new Cluster().voters(2), 3);
+    Step step = c.plan(3);
+    assertThat(step).isEqualTo(new Step.ResumeLearner("c-3"));
+    assertThat(step.reason()).isEqualTo("ResumingLearner");
+    assertThat(step.message())
+        .isEqualTo(
+            "creating the volume and Pod of learner c-3, which was added to etcd before the"
+                + " operator stopped and never started");
+  }
+
+  @Test
+  void aLearnerAddedRightBeforeTheOperatorStoppedIsRemovedWhenNoLongerNeeded() {
+    Cluster c = addedLearner(new Cluster().voters(3), 3);
+    assertThat(c.plan(3))
+        .isEqualTo(new Step.RemoveMember("c-3", 103, Step.RemovalCause.LearnerNotNeeded));
+  }
+
+  @Test
+  void aLearnerThatStartedAndLostEverythingIsReplacedNotResumed() {
+    // It has data raft counts on: a new, empty volume under its ID is not a resume.
+    Cluster started = new Cluster().voters(2);
+    started.members.add(new ObservedMember("c-3", 103, true, false, false, 0));
+    assertThat(started.plan(3))
+        .isEqualTo(new Step.RemoveMember("c-3", 103, Step.RemovalCause.DataLost));
+    // Something of the name is still there (terminating, or retained): not resumed either.
+    Cluster terminating = addedLearner(new Cluster().voters(2), 3);
+    terminating.resources("c-3", false, false, "");
+    assertThat(terminating.plan(3))
+        .isEqualTo(new Step.RemoveMember("c-3", 103, Step.RemovalCause.DataLost));
+    Cluster retained = addedLearner(new Cluster().voters(2), 3);
+    retained.retained.add("c-3");
+    assertThat(retained.plan(3))
+        .isEqualTo(new Step.RemoveMember("c-3", 103, Step.RemovalCause.DataLost));
   }
 
   @Test

@@ -62,6 +62,11 @@ class EtcdBackupIT {
 
   static RunningOperator operator;
   static S3TestServer s3;
+
+  /** The recovery boundary's row: target/drill-results/etcd-recovery-boundaries.md. */
+  static final dev.bosun.common.testing.drill.DrillTable BOUNDARIES =
+      BoundaryRows.table("etcd disaster recovery, operator killed at a boundary");
+
   String ns;
   ProcessKubelet kubelet;
 
@@ -73,6 +78,7 @@ class EtcdBackupIT {
 
   @AfterAll
   static void stop() {
+    BoundaryRows.finish(BOUNDARIES, "etcd-recovery-boundaries.md");
     s3.close();
     operator.close();
   }
@@ -514,6 +520,11 @@ class EtcdBackupIT {
   /** The member serves exactly {@code data} under {@code data/}. */
   void assertServesEveryKey(String cluster, String member, Map<String, String> data)
       throws Exception {
+    assertThat(readAll(cluster, member)).isEqualTo(data);
+  }
+
+  /** Every key under data/ as the member serves it. */
+  Map<String, String> readAll(String cluster, String member) throws Exception {
     URI endpoint =
         EtcdUnderTest.ADDRESSING.clientUrl(new ClusterRef(ns, cluster, false, false), member);
     try (Client c = Client.builder().endpoints(endpoint).keepaliveWithoutCalls(false).build()) {
@@ -523,12 +534,14 @@ class EtcdBackupIT {
                   ByteSequence.from("data/", StandardCharsets.UTF_8),
                   io.etcd.jetcd.options.GetOption.builder().isPrefix(true).build())
               .get(10, TimeUnit.SECONDS);
-      assertThat(all.getKvs()).hasSize(data.size());
+      Map<String, String> read = new TreeMap<>();
       all.getKvs()
           .forEach(
               kv ->
-                  assertThat(kv.getValue().toString(StandardCharsets.UTF_8))
-                      .isEqualTo(data.get(kv.getKey().toString(StandardCharsets.UTF_8))));
+                  read.put(
+                      kv.getKey().toString(StandardCharsets.UTF_8),
+                      kv.getValue().toString(StandardCharsets.UTF_8)));
+      return read;
     }
   }
 
@@ -562,6 +575,7 @@ class EtcdBackupIT {
     } finally {
       operator.start();
     }
+    long restarted = System.nanoTime();
 
     EtcdCluster rebuilt =
         EtcdClusters.await(
@@ -574,12 +588,20 @@ class EtcdBackupIT {
                 EtcdClusters.readyWith(1).test(c)
                     && c.getStatus().getRecoveringFrom() == null
                     && c.getStatus().getMembers().get(0).getName().equals("phoenix-1"));
+    double seconds = (System.nanoTime() - restarted) / 1e9;
+    Map<String, String> read = readAll("phoenix", "phoenix-1");
+    List<String> reasons = ClusterObjects.eventReasons(operator.client, ns, "phoenix");
+    BOUNDARIES.row(
+        "right after recording the recovery (recoveringFrom written, nothing stopped)",
+        data.size(),
+        BoundaryRows.lost(data, read),
+        BoundaryRows.destructive(reasons),
+        String.format("%.1f", seconds));
     assertThat(rebuilt.getStatus().getRestoredFrom())
         .endsWith(done.getStatus().getLastBackup().key());
     assertThat(retainedVolumes()).containsExactly("data-phoenix-0");
-    assertThat(ClusterObjects.eventReasons(operator.client, ns, "phoenix"))
-        .contains("VolumesRetained", "OldMembersStopped", "Restoring");
-    assertServesEveryKey("phoenix", "phoenix-1", data);
+    assertThat(reasons).contains("VolumesRetained", "OldMembersStopped", "Restoring");
+    assertThat(read).as("every key, restored").isEqualTo(data);
   }
 
   java.util.List<String> podUids() {

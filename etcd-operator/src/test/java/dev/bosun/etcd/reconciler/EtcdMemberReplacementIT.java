@@ -7,9 +7,11 @@ import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.Edits;
 import dev.bosun.common.testing.RunningOperator;
+import dev.bosun.common.testing.drill.DrillTable;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.dependent.MemberVolumes;
 import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.membership.MemberNames;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.EtcdUnderTest;
@@ -52,6 +54,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * on the same Pods and volumes, and every key written so far. The member replaced is a follower: a
  * leader's replacement starts by moving leadership, an etcd call after which a fresh operator
  * simply plans the replacement of a follower.
+ *
+ * <p>Each boundary is a row of a drill table (target/drill-results/etcd-member-replacement.md):
+ * keys written so far, keys lost, members removed from etcd (one, the member whose data was lost,
+ * unless a learner was thrown away too), survivors' Pods or volumes replaced, and the seconds from
+ * the restart to three healthy members.
  */
 @ExtendWith(ControlPlaneExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -71,22 +78,36 @@ class EtcdMemberReplacementIT {
   ProcessKubelet kubelet;
   final Map<String, String> written = new TreeMap<>();
 
+  static final DrillTable TABLE =
+      new DrillTable(
+          "etcd member replacement, operator killed at each boundary",
+          List.of(
+              "operator killed",
+              "keys written",
+              "lost",
+              "members removed",
+              "survivors' Pods or volumes replaced",
+              "seconds to 3 healthy"));
+
   /** Where a member replacement is interrupted, and what etcd and Kubernetes hold right then. */
   enum Boundary {
     /** etcd removed the member; its Pod and volume are untouched. */
-    MEMBER_REMOVED(true, "DELETE", "/pods/%s", 2, 0, 3),
+    MEMBER_REMOVED(true, "DELETE", "/pods/%s", 2, 0, 3, "after the lost member's MemberRemove"),
     /** ... and its Pod is deleted; its volume is not. */
-    POD_DELETED(true, "DELETE", "/persistentvolumeclaims/data-%s", 2, 0, 2),
+    POD_DELETED(
+        true, "DELETE", "/persistentvolumeclaims/data-%s", 2, 0, 2, "after its Pod's deletion"),
     /** ... and its volume is deleted too, before the step is recorded. */
-    VOLUME_DELETED(false, "DELETE", "/persistentvolumeclaims/data-%s", 2, 0, 2),
+    VOLUME_DELETED(
+        false, "DELETE", "/persistentvolumeclaims/data-%s", 2, 0, 2, "after its volume's deletion"),
     /** A new member is a learner in etcd; it has neither volume nor Pod. */
-    LEARNER_ADDED(true, "POST", "/persistentvolumeclaims", 2, 1, 2),
+    LEARNER_ADDED(
+        true, "POST", "/persistentvolumeclaims", 2, 1, 2, "after the new learner's MemberAdd"),
     /** ... with its volume, and no Pod. */
-    VOLUME_CREATED(true, "POST", "/pods", 2, 1, 2),
+    VOLUME_CREATED(true, "POST", "/pods", 2, 1, 2, "after the learner's volume"),
     /** ... with its Pod too, before the step is recorded. */
-    POD_CREATED(false, "POST", "/pods", 2, 1, 3),
+    POD_CREATED(false, "POST", "/pods", 2, 1, 3, "after the learner's Pod"),
     /** The learner is promoted; its Pod is not yet labelled a voter (behind the client Service). */
-    PROMOTED(true, "PATCH", "/pods/", 3, 0, 3);
+    PROMOTED(true, "PATCH", "/pods/", 3, 0, 3, "after the learner's promotion");
 
     final boolean before;
     final String method;
@@ -94,14 +115,23 @@ class EtcdMemberReplacementIT {
     final int voters;
     final int learners;
     final int livePods;
+    final String row;
 
-    Boundary(boolean before, String method, String path, int voters, int learners, int livePods) {
+    Boundary(
+        boolean before,
+        String method,
+        String path,
+        int voters,
+        int learners,
+        int livePods,
+        String row) {
       this.before = before;
       this.method = method;
       this.path = path;
       this.voters = voters;
       this.learners = learners;
       this.livePods = livePods;
+      this.row = row;
     }
 
     /** The operator's request the cut happens at (before it, or right after it). */
@@ -131,6 +161,7 @@ class EtcdMemberReplacementIT {
 
   @AfterAll
   void cleanup() {
+    BoundaryRows.finish(TABLE, "etcd-member-replacement.md");
     if (kubelet != null) {
       kubelet.close();
     }
@@ -171,6 +202,7 @@ class EtcdMemberReplacementIT {
     // The member's data is lost: its volume is being deleted (its Pod still runs on it).
     client.persistentVolumeClaims().inNamespace(ns).withName(claim(victim)).delete();
     String cutAt;
+    Set<String> learnersAtCut;
     boolean stopped = false;
     try {
       await("the operator dies " + boundary)
@@ -181,7 +213,7 @@ class EtcdMemberReplacementIT {
       stopped = true;
       cutAt = operator.cut.cutAt();
       operator.cut.heal();
-      assertLeftAsAtTheBoundary(boundary, cutAt, survivors.keySet(), victimId);
+      learnersAtCut = assertLeftAsAtTheBoundary(boundary, cutAt, survivors.keySet(), victimId);
     } catch (AssertionError | RuntimeException e) {
       // The next boundary needs a running operator, whatever happened to this one.
       operator.cut.heal();
@@ -207,20 +239,48 @@ class EtcdMemberReplacementIT {
                     && volumes().size() == 3
                     && memberPods().stream().allMatch(EtcdMemberReplacementIT::voterLabelled));
 
+    double seconds = (System.nanoTime() - restarted) / 1e9;
+    Map<String, String> readBack = read();
+    Map<String, String> replaced = objectUids(survivors.keySet());
+    Set<String> removed = new java.util.TreeSet<>(ids.values());
+    removed.addAll(learnersAtCut);
+    removed.removeAll(memberIds(back).values());
+    TABLE.row(
+        boundary.row,
+        written.size(),
+        BoundaryRows.lost(written, readBack),
+        removed.size(),
+        replaced.entrySet().stream()
+            .filter(e -> !e.getValue().equals(survivorObjects.get(e.getKey())))
+            .count(),
+        String.format("%.1f", seconds));
+
     assertThat(memberIds(back))
         .as("the survivors are the same members")
         .containsAllEntriesOf(survivors);
-    assertThat(objectUids(survivors.keySet()))
-        .as("no survivor's Pod or volume was replaced")
-        .isEqualTo(survivorObjects);
-    assertThat(read()).as("every key written so far").isEqualTo(written);
+    assertThat(replaced).as("no survivor's Pod or volume was replaced").isEqualTo(survivorObjects);
+    assertThat(readBack).as("every key written so far").isEqualTo(written);
+    assertThat(memberIds(back).values())
+        .as("the learner left at %s is resumed, not removed and replaced", boundary)
+        .containsAll(learnersAtCut);
+    assertThat(removed).as("members removed from etcd").containsExactly(ids.get(victim));
+    if (boundary == Boundary.LEARNER_ADDED) {
+      String learner = MemberNames.next(CLUSTER, ids.keySet());
+      assertThat(eventMessages("ResumingLearner"))
+          .as("the Event that says the learner is resumed")
+          .contains(
+              "creating the volume and Pod of learner "
+                  + learner
+                  + ", which was added to etcd before the operator stopped and never started");
+      assertThat(since(events)).doesNotContainKey("RemovingUnexpectedMember");
+    }
     assertThat(reusedMeanwhile.get(10, TimeUnit.SECONDS))
         .as("members etcd listed under %s's address while its old Pod was terminating", victim)
         .isEmpty();
     System.out.printf(
         "operator killed at %s (%s): back to 3 healthy members %.1f s after the restart;"
             + " Events %s%n",
-        boundary, cutAt, (System.nanoTime() - restarted) / 1e9, since(events));
+        boundary, cutAt, seconds, since(events));
   }
 
   /**
@@ -270,9 +330,13 @@ class EtcdMemberReplacementIT {
         });
   }
 
-  /** What etcd (asked through the survivors) and Kubernetes hold after the operator died. */
-  void assertLeftAsAtTheBoundary(
+  /**
+   * What etcd (asked through the survivors) and Kubernetes hold after the operator died; returns
+   * the IDs of the learners etcd lists then.
+   */
+  Set<String> assertLeftAsAtTheBoundary(
       Boundary boundary, String cutAt, java.util.Set<String> survivors, long victimId) {
+    Set<String> learners = new java.util.TreeSet<>();
     await("etcd's members when the operator died at " + boundary + " (" + cutAt + ")")
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
@@ -285,10 +349,15 @@ class EtcdMemberReplacementIT {
               assertThat(members.stream().filter(Member::isLearner).count())
                   .as("learners")
                   .isEqualTo(boundary.learners);
+              learners.clear();
+              members.stream()
+                  .filter(Member::isLearner)
+                  .forEach(m -> learners.add(Long.toHexString(m.getId())));
             });
     assertThat(memberPods().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null))
         .as("live member Pods at %s", boundary)
         .hasSize(boundary.livePods);
+    return learners;
   }
 
   EtcdCluster awaitReady() {
@@ -403,6 +472,14 @@ class EtcdMemberReplacementIT {
                 e -> e.getReason(),
                 TreeMap::new,
                 Collectors.summingLong(e -> e.getCount() == null ? 1 : e.getCount())));
+  }
+
+  /** The messages of the Events with that reason. */
+  List<String> eventMessages(String reason) {
+    return ClusterObjects.events(client, ns, CLUSTER).stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .map(e -> e.getMessage())
+        .toList();
   }
 
   /** The Events recorded since {@code before}. */

@@ -57,6 +57,15 @@ public final class LabAddressing implements MemberAddressing {
   }
 
   @Override
+  public Optional<String> memberAt(ClusterRef cluster, URI peerUrl) {
+    return hosts.entrySet().stream()
+        .filter(e -> e.getValue().address().equals(peerUrl.getHost()))
+        .map(Map.Entry::getKey)
+        .filter(member -> peerUrl(cluster, member).equals(peerUrl))
+        .findFirst();
+  }
+
+  @Override
   public URI clientUrl(ClusterRef cluster, String member) {
     return URI.create(cluster.clientScheme() + "://" + host(member).address() + ":" + CLIENT_PORT);
   }
