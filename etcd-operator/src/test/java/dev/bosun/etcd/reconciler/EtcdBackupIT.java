@@ -91,8 +91,10 @@ class EtcdBackupIT {
             "etcdbak-" + UUID.randomUUID().toString().substring(0, 6),
             Map.of(),
             Map.of());
+    // The test's own client: an ApiCut of the operator must not take the kubelet with it.
     kubelet =
-        new ProcessKubelet(operator.client, ns, Files.createTempDirectory("process-kubelet-" + ns))
+        new ProcessKubelet(
+                operator.testClient, ns, Files.createTempDirectory("process-kubelet-" + ns))
             .start();
   }
 
@@ -244,6 +246,13 @@ class EtcdBackupIT {
 
   /** A new cluster bootstrapped from {@code backup}, once Ready with {@code size} members. */
   EtcdCluster restoredCluster(String name, int size, String backup) {
+    operator.client.resource(restoredSpec(name, size, backup)).create();
+    return EtcdClusters.await(
+        operator.client, ns, name, Duration.ofSeconds(120), "Ready", EtcdClusters.readyWith(size));
+  }
+
+  /** A new cluster of {@code size} members to be bootstrapped from {@code backup}. */
+  EtcdCluster restoredSpec(String name, int size, String backup) {
     EtcdCluster restored = new EtcdCluster();
     restored.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
     EtcdClusterSpec spec = new EtcdClusterSpec();
@@ -255,9 +264,7 @@ class EtcdBackupIT {
     bootstrap.setFromBackup(from);
     spec.setBootstrap(bootstrap);
     restored.setSpec(spec);
-    operator.client.resource(restored).create();
-    return EtcdClusters.await(
-        operator.client, ns, name, Duration.ofSeconds(120), "Ready", EtcdClusters.readyWith(size));
+    return restored;
   }
 
   /** Every key under {@code data/} as {@code member} of {@code cluster} serves it. */
@@ -545,49 +552,62 @@ class EtcdBackupIT {
     }
   }
 
+  /** Where a disaster recovery is interrupted after its intent, and what Kubernetes holds then. */
+  enum RecoveryBoundary {
+    /** The old member's volume is labelled retained; its Pod still runs. */
+    VOLUMES_RETAINED(
+        true, "DELETE", "/pods/%s", "after the old volumes are retained (Pods running)"),
+    /** ... and its Pod is deleted; the old cluster's ID is still recorded. */
+    PODS_STOPPED(
+        false, "DELETE", "/pods/%s", "after the old Pods are deleted (cluster not forgotten)"),
+    /** The old cluster is forgotten (no cluster ID); nothing of the new one exists. */
+    OLD_CLUSTER_FORGOTTEN(
+        true,
+        "POST",
+        "/persistentvolumeclaims",
+        "after the old cluster is forgotten (restore next)"),
+    /** The restored first member's volume exists; its Pod was never created. */
+    RESTORE_VOLUME_CREATED(
+        true, "POST", "/pods", "between the restored first member's volume and its Pod");
+
+    final boolean before;
+    final String method;
+    final String path;
+    final String row;
+
+    RecoveryBoundary(boolean before, String method, String path, String row) {
+      this.before = before;
+      this.method = method;
+      this.path = path;
+      this.row = row;
+    }
+
+    /** The operator's request the cut happens at, {@code old} the member being replaced. */
+    java.util.function.Predicate<String> request(String ns, String old) {
+      String line =
+          method + " /api/v1/namespaces/" + ns + (path.contains("%s") ? path.formatted(old) : path);
+      return line::equals;
+    }
+  }
+
   @Test
-  void aRecoveryWhoseOperatorDiedRightAfterRecordingItResumesAndRestoresEveryKey()
-      throws Exception {
+  void aRecoveryWhoseOperatorDiedAtEachBoundaryResumesAndRestoresEveryKey() throws Exception {
     Map<String, String> data = clusterWithData("phoenix", 1, 50);
     EtcdBackup done = snapshotWithRecoveryOptIn("phoenix", null);
     String from = "s3://" + s3.bucket() + "/" + done.getStatus().getLastBackup().key();
 
     // The operator dies at the first boundary: the recovery is recorded, nothing is stopped yet.
     // (Its status is written here under the operator's own field manager, as it would have.)
+    int writes = operator.writes.count();
     operator.stop();
     try {
-      EtcdCluster recorded = EtcdClusters.get(operator.client, ns, "phoenix");
-      recorded.getStatus().setRecoveringFrom(from);
-      EtcdCluster body = new EtcdCluster();
-      body.setMetadata(new ObjectMetaBuilder().withName("phoenix").withNamespace(ns).build());
-      body.setSpec(null);
-      body.setStatus(recorded.getStatus());
-      operator
-          .client
-          .resource(body)
-          .subresource("status")
-          .patch(
-              new io.fabric8.kubernetes.client.dsl.base.PatchContext.Builder()
-                  .withPatchType(io.fabric8.kubernetes.client.dsl.base.PatchType.SERVER_SIDE_APPLY)
-                  .withFieldManager(dev.bosun.etcd.EtcdOperator.NAME)
-                  .withForce(true)
-                  .build());
+      recordRecovery("phoenix", from);
     } finally {
       operator.start();
     }
     long restarted = System.nanoTime();
 
-    EtcdCluster rebuilt =
-        EtcdClusters.await(
-            operator.client,
-            ns,
-            "phoenix",
-            Duration.ofSeconds(120),
-            "resumed and restored",
-            c ->
-                EtcdClusters.readyWith(1).test(c)
-                    && c.getStatus().getRecoveringFrom() == null
-                    && c.getStatus().getMembers().get(0).getName().equals("phoenix-1"));
+    EtcdCluster rebuilt = awaitRestored("phoenix", "phoenix-1");
     double seconds = (System.nanoTime() - restarted) / 1e9;
     Map<String, String> read = readAll("phoenix", "phoenix-1");
     List<String> reasons = ClusterObjects.eventReasons(operator.client, ns, "phoenix");
@@ -595,13 +615,160 @@ class EtcdBackupIT {
         "right after recording the recovery (recoveringFrom written, nothing stopped)",
         data.size(),
         BoundaryRows.lost(data, read),
-        BoundaryRows.destructive(reasons),
+        deletesSince(writes, null).size(),
         String.format("%.1f", seconds));
     assertThat(rebuilt.getStatus().getRestoredFrom())
         .endsWith(done.getStatus().getLastBackup().key());
     assertThat(retainedVolumes()).containsExactly("data-phoenix-0");
     assertThat(reasons).contains("VolumesRetained", "OldMembersStopped", "Restoring");
     assertThat(read).as("every key, restored").isEqualTo(data);
+
+    // The later boundaries, one recovery each on the same cluster: each restored cluster is
+    // recovered again from the same snapshot, so every round must end with the snapshot's keys,
+    // a new first member, and every volume retained so far still there.
+    int member = 1;
+    for (RecoveryBoundary boundary : RecoveryBoundary.values()) {
+      operatorKilledDuringARecovery(boundary, "phoenix-" + member, from, data);
+      member++;
+    }
+  }
+
+  /**
+   * Records a disaster recovery of the one-member cluster phoenix whose member is {@code old}, lets
+   * a started operator carry it out until the {@code boundary}, where it is cut off the API server
+   * and stopped; then a fresh operator must finish it.
+   */
+  void operatorKilledDuringARecovery(
+      RecoveryBoundary boundary, String old, String from, Map<String, String> data)
+      throws Exception {
+    String next = "phoenix-" + (Integer.parseInt(old.substring(old.indexOf('-') + 1)) + 1);
+    List<String> retainedBefore = retainedVolumes();
+    int writes = operator.writes.count();
+    operator.stop();
+    recordRecovery("phoenix", from);
+    BoundaryRows.Kill kill =
+        BoundaryRows.kill(
+            operator,
+            boundary.before,
+            boundary.request(ns, old),
+            operator::start,
+            cutAt -> assertLeftAt(boundary, old, next));
+    long restarted = kill.restarted();
+    EtcdCluster rebuilt = awaitRestored("phoenix", next);
+    double seconds = (System.nanoTime() - restarted) / 1e9;
+    Map<String, String> read = readAll("phoenix", next);
+    // A request cut before it was sent never reached the API server: it destroyed nothing.
+    List<String> deletes = deletesSince(writes, boundary.before ? kill.cutAt() : null);
+    long destructive = deletes.size();
+    BOUNDARIES.row(
+        boundary.row,
+        data.size(),
+        BoundaryRows.lost(data, read),
+        destructive,
+        String.format("%.1f", seconds));
+    assertThat(rebuilt.getStatus().getRestoredFrom()).isEqualTo(from);
+    assertThat(retainedVolumes())
+        .as("every volume retained so far, and the old member's")
+        .containsAll(retainedBefore)
+        .contains("data-" + old);
+    assertThat(read).as("every key of the snapshot, restored").isEqualTo(data);
+    assertThat(deletes)
+        .as("the old Pod deleted once (the recovery asked for), nothing else destroyed")
+        .containsExactly("DELETE /api/v1/namespaces/" + ns + "/pods/" + old);
+    assertThat(
+            operator.client.pods().inNamespace(ns).list().getItems().stream()
+                .map(p -> p.getMetadata().getName()))
+        .as("member Pods")
+        .containsExactly(next);
+  }
+
+  /** What Kubernetes and the status hold when the operator was killed at {@code boundary}. */
+  void assertLeftAt(RecoveryBoundary boundary, String old, String next) {
+    var status = EtcdClusters.get(operator.client, ns, "phoenix").getStatus();
+    var oldPod = operator.client.pods().inNamespace(ns).withName(old).get();
+    assertThat(status.getRecoveringFrom()).as("the recovery's intent").isNotNull();
+    assertThat(retainedVolumes()).as("retained at %s", boundary).contains("data-" + old);
+    switch (boundary) {
+      case VOLUMES_RETAINED -> {
+        assertThat(oldPod).as("the old Pod").isNotNull();
+        assertThat(oldPod.getMetadata().getDeletionTimestamp()).isNull();
+      }
+      case PODS_STOPPED -> {
+        assertThat(oldPod == null || oldPod.getMetadata().getDeletionTimestamp() != null)
+            .as("the old Pod is deleted")
+            .isTrue();
+        assertThat(status.getClusterId()).as("the old cluster, not yet forgotten").isNotNull();
+      }
+      case OLD_CLUSTER_FORGOTTEN -> {
+        assertThat(status.getClusterId()).as("the old cluster is forgotten").isNull();
+        assertThat(volume("data-" + next)).as("the restored member's volume").isNull();
+      }
+      case RESTORE_VOLUME_CREATED -> {
+        assertThat(status.getClusterId()).isNull();
+        assertThat(volume("data-" + next)).as("the restored member's volume").isNotNull();
+        assertThat(operator.client.pods().inNamespace(ns).withName(next).get())
+            .as("the restored member's Pod")
+            .isNull();
+      }
+    }
+  }
+
+  io.fabric8.kubernetes.api.model.PersistentVolumeClaim volume(String name) {
+    return operator.client.persistentVolumeClaims().inNamespace(ns).withName(name).get();
+  }
+
+  EtcdCluster awaitRestored(String cluster, String member) {
+    return EtcdClusters.await(
+        operator.client,
+        ns,
+        cluster,
+        Duration.ofSeconds(120),
+        "resumed and restored as " + member,
+        c ->
+            EtcdClusters.readyWith(1).test(c)
+                && c.getStatus().getRecoveringFrom() == null
+                && c.getStatus().getMembers().get(0).getName().equals(member));
+  }
+
+  /**
+   * Writes {@code recoveringFrom} as the operator does when it starts a recovery (under its own
+   * field manager); the operator must be stopped, so that its cached status cannot overwrite it.
+   */
+  void recordRecovery(String cluster, String from) {
+    EtcdCluster recorded = EtcdClusters.get(operator.client, ns, cluster);
+    recorded.getStatus().setRecoveringFrom(from);
+    EtcdCluster body = new EtcdCluster();
+    body.setMetadata(new ObjectMetaBuilder().withName(cluster).withNamespace(ns).build());
+    body.setSpec(null);
+    body.setStatus(recorded.getStatus());
+    operator
+        .testClient
+        .resource(body)
+        .subresource("status")
+        .patch(
+            new io.fabric8.kubernetes.client.dsl.base.PatchContext.Builder()
+                .withPatchType(io.fabric8.kubernetes.client.dsl.base.PatchType.SERVER_SIDE_APPLY)
+                .withFieldManager(dev.bosun.etcd.EtcdOperator.NAME)
+                .withForce(true)
+                .build());
+  }
+
+  /**
+   * The Pods and volumes the operator deleted in this namespace since its {@code from}th write:
+   * every destructive API request it sent ({@code notSent}, a request cut before it was sent, is
+   * left out once).
+   */
+  List<String> deletesSince(int from, String notSent) {
+    List<String> deletes =
+        new ArrayList<>(
+            operator.writes.since(from).stream()
+                .filter(w -> w.startsWith("DELETE /api/v1/namespaces/" + ns + "/"))
+                .filter(w -> w.contains("/pods/") || w.contains("/persistentvolumeclaims/"))
+                .toList());
+    if (notSent != null) {
+      deletes.remove(notSent);
+    }
+    return deletes;
   }
 
   java.util.List<String> podUids() {

@@ -191,40 +191,24 @@ class EtcdMemberReplacementIT {
 
     Map<String, Long> events = eventCounts();
 
-    if (boundary.before) {
-      operator.cut.before(boundary.request(ns, victim));
-    } else {
-      operator.cut.after(boundary.request(ns, victim));
-    }
     long victimId = Long.parseUnsignedLong(ids.get(victim), 16);
-    CompletableFuture<List<String>> reusedMeanwhile =
-        holdTermination(victim, victimId, survivors.keySet());
-    // The member's data is lost: its volume is being deleted (its Pod still runs on it).
-    client.persistentVolumeClaims().inNamespace(ns).withName(claim(victim)).delete();
-    String cutAt;
-    Set<String> learnersAtCut;
-    boolean stopped = false;
-    try {
-      await("the operator dies " + boundary)
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(50))
-          .until(() -> operator.cut.cutAt() != null);
-      operator.stop();
-      stopped = true;
-      cutAt = operator.cut.cutAt();
-      operator.cut.heal();
-      learnersAtCut = assertLeftAsAtTheBoundary(boundary, cutAt, survivors.keySet(), victimId);
-    } catch (AssertionError | RuntimeException e) {
-      // The next boundary needs a running operator, whatever happened to this one.
-      operator.cut.heal();
-      if (stopped) {
-        operator.start();
-      }
-      throw e;
-    }
-
-    long restarted = System.nanoTime();
-    operator.start();
+    List<CompletableFuture<List<String>>> reusedMeanwhile = new java.util.ArrayList<>();
+    Set<String> learnersAtCut = new java.util.TreeSet<>();
+    BoundaryRows.Kill kill =
+        BoundaryRows.kill(
+            operator,
+            boundary.before,
+            boundary.request(ns, victim),
+            () -> {
+              reusedMeanwhile.add(holdTermination(victim, victimId, survivors.keySet()));
+              // The member's data is lost: its volume is being deleted (its Pod still runs on it).
+              client.persistentVolumeClaims().inNamespace(ns).withName(claim(victim)).delete();
+            },
+            cutAt ->
+                learnersAtCut.addAll(
+                    assertLeftAsAtTheBoundary(boundary, cutAt, survivors.keySet(), victimId)));
+    String cutAt = kill.cutAt();
+    long restarted = kill.restarted();
     EtcdCluster back =
         EtcdClusters.await(
             client,
@@ -274,7 +258,7 @@ class EtcdMemberReplacementIT {
                   + ", which was added to etcd before the operator stopped and never started");
       assertThat(since(events)).doesNotContainKey("RemovingUnexpectedMember");
     }
-    assertThat(reusedMeanwhile.get(10, TimeUnit.SECONDS))
+    assertThat(reusedMeanwhile.get(0).get(10, TimeUnit.SECONDS))
         .as("members etcd listed under %s's address while its old Pod was terminating", victim)
         .isEmpty();
     System.out.printf(

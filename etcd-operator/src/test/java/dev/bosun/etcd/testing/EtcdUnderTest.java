@@ -23,8 +23,13 @@ public final class EtcdUnderTest {
 
   public static final String[] CRDS = {"etcdclusters.etcd.bosun.dev", "etcdbackups.etcd.bosun.dev"};
 
-  /** Shared by every operator a test JVM starts: a cluster keeps its subnet across restarts. */
-  public static final LoopbackAddressing ADDRESSING = new LoopbackAddressing(101);
+  /**
+   * Shared by every operator a test JVM starts: a cluster keeps its subnet across restarts. Two
+   * test runs on one machine at once must not share addresses (one run's member would answer for
+   * the other's), so a second run picks other subnets with {@code -Dbosun.etcd.firstSubnet}.
+   */
+  public static final LoopbackAddressing ADDRESSING =
+      new LoopbackAddressing(Integer.getInteger("bosun.etcd.firstSubnet", 101));
 
   /** The operator's backup volume. */
   public static final Path BACKUP_DIR = RunningOperator.tempDir("etcd-operator-backups");
