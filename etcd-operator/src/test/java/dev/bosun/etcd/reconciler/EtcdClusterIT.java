@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -80,7 +81,8 @@ class EtcdClusterIT {
             Map.of(),
             Map.of());
     Path root = Files.createTempDirectory("process-kubelet-" + ns);
-    kubelet = new ProcessKubelet(operator.client, ns, root).start();
+    // The test's own client: an ApiCut of the operator must not take the kubelet with it.
+    kubelet = new ProcessKubelet(operator.testClient, ns, root).start();
   }
 
   @AfterEach
@@ -301,34 +303,81 @@ class EtcdClusterIT {
   }
 
   @Test
-  void aBootstrapKilledBetweenTheVolumeAndThePodStartsItsFirstMemberAgain() {
-    // What an operator killed between creating the first member's volume and its Pod leaves:
-    // the volume, no Pod, no cluster ID. Recreated as a member joining peers, it crash-loops.
-    EtcdCluster local = new EtcdCluster();
-    local.setMetadata(new ObjectMetaBuilder().withName("kappa").withNamespace(ns).build());
-    local.setSpec(new EtcdClusterSpec());
-    operator
-        .client
-        .persistentVolumeClaims()
-        .inNamespace(ns)
-        .resource(dev.bosun.etcd.dependent.MemberVolumes.desired(local, "kappa-0"))
-        .create();
-    long created = System.nanoTime();
-    EtcdClusters.create(operator.client, ns, "kappa", 1, VERSION);
+  void aBootstrapKilledBetweenTheVolumeAndThePodStartsItsFirstMemberAgain() throws Exception {
+    // Killed right before the first member's Pod is created: its volume exists, no Pod, no cluster
+    // ID. Recreated as a member joining peers (the old code), it crash-loops.
+    String pods = "POST /api/v1/namespaces/" + ns + "/pods";
+    bootstrapKilledAt(
+        "kappa",
+        1,
+        pods::equals,
+        "between the first member's volume and its Pod (no cluster ID yet)",
+        () -> {
+          assertThat(operator.client.persistentVolumeClaims().inNamespace(ns).list().getItems())
+              .extracting(v -> v.getMetadata().getName())
+              .containsExactly("data-kappa-0");
+          assertThat(operator.client.pods().inNamespace(ns).list().getItems()).isEmpty();
+        });
+    // Killed at the status write that follows the first member's Pod: the member runs, its
+    // cluster ID was never recorded, and two members are still to be added to it.
+    boolean[] created = {false};
+    String status = "/etcdclusters/lambda/status";
+    bootstrapKilledAt(
+        "lambda",
+        3,
+        line -> {
+          created[0] |= line.equals(pods);
+          return created[0] && line.contains("/namespaces/" + ns + "/") && line.endsWith(status);
+        },
+        "at the status write after the first member's Pod (cluster ID not recorded)",
+        () -> {
+          assertThat(podNames()).containsExactly("kappa-0", "lambda-0");
+          EtcdCluster left = EtcdClusters.get(operator.client, ns, "lambda");
+          assertThat(left.getStatus() == null || left.getStatus().getClusterId() == null)
+              .as("no cluster ID recorded")
+              .isTrue();
+        });
+  }
 
-    EtcdCluster ready = awaitReady("kappa", 1);
-    List<String> reasons = eventReasons("kappa");
+  /**
+   * Creates an EtcdCluster of {@code size} members with the operator cut off the API server at
+   * {@code request} (before it is sent), checks what it left with {@code left}, and a fresh
+   * operator must start the cluster: Ready, the first member never recreated as one joining peers.
+   */
+  void bootstrapKilledAt(
+      String name, int size, Predicate<String> request, String row, Runnable left)
+      throws Exception {
+    long createdAt = System.nanoTime();
+    BoundaryRows.Kill kill =
+        BoundaryRows.kill(
+            operator,
+            true,
+            request,
+            () -> EtcdClusters.create(operator.testClient, ns, name, size, VERSION),
+            cutAt -> left.run());
+    // The Pods at the kill: none may be recreated (a first member recreated as joining
+    // crash-loops).
+    List<String> podsAtKill = ClusterObjects.podUids(operator.client, ns);
+    EtcdCluster ready = awaitReady(name, size);
+    double seconds = (System.nanoTime() - kill.restarted()) / 1e9;
+    List<String> reasons = eventReasons(name);
     // A new cluster holds no keys yet: what counts is that it starts, and destroys nothing.
     BOUNDARIES.row(
-        "between the first member's volume and its Pod (no cluster ID yet)",
+        row + ", " + size + (size == 1 ? " member" : " members"),
         0,
         0,
         BoundaryRows.destructive(reasons),
-        String.format("%.1f", (System.nanoTime() - created) / 1e9));
-    assertThat(ready.getStatus().getMembers())
-        .extracting(Members::getName)
-        .containsExactly("kappa-0");
+        String.format("%.1f", seconds));
+    System.out.printf(
+        "bootstrap of %s killed at %s: Ready %.1f s after the restart (%.1f s after its"
+            + " creation)%n",
+        name, kill.cutAt(), seconds, (System.nanoTime() - createdAt) / 1e9);
+    assertThat(ready.getStatus().getMembers()).extracting(Members::getName).startsWith(name + "-0");
     assertThat(reasons).contains("Bootstrapping").doesNotContain("RecreatingPods");
+    assertThat(BoundaryRows.destructive(reasons)).as("destructive actions").isZero();
+    assertThat(ClusterObjects.podUids(operator.client, ns))
+        .as("the first member's Pod at the kill still serves")
+        .containsAll(podsAtKill);
   }
 
   /** Writes 20 kB values under {@code keys} distinct keys until etcd refuses: NOSPACE. */
