@@ -492,9 +492,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
    */
   private UpdateControl<EtcdCluster> recordStatus(Round r, StepExecutor.Outcome outcome) {
     EtcdClusterStatus status = statusOf(r, outcome.step(), r.recovery.condition());
-    if (outcome.done() && r.restore.isPresent()) {
-      status.setRestoredFrom(r.restore.get().location());
-    }
+    // Also when the operator died between creating the restored member's Pod and this write.
+    status.setRestoredFrom(
+        EtcdClusterStatusBuilder.restoredFrom(
+            r.previous,
+            outcome.done() && r.restore.isPresent() ? r.restore.get().location() : null,
+            r.inventory.pods().values()));
     if (recovering(r.previous) && status.getClusterId() == null) {
       // Until the restored member answers, a restart must still restore, never start empty.
       status.setRecoveringFrom(r.previous.getRecoveringFrom());

@@ -2,6 +2,7 @@ package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.etcd.EtcdView;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
@@ -47,6 +48,34 @@ public final class EtcdClusterStatusBuilder {
 
   public EtcdClusterStatusBuilder(Clock clock) {
     this.clock = clock;
+  }
+
+  /**
+   * The snapshot the cluster was restored from: the restore this round started ({@code
+   * restoredNow}, null when none), else what the status already says, else (a new cluster, or one a
+   * disaster recovery is restoring) the annotation its restored first member's Pod carries. The Pod
+   * is created with it, so an operator that died before the status said so still records it.
+   */
+  static String restoredFrom(
+      EtcdClusterStatus previous,
+      String restoredNow,
+      java.util.Collection<io.fabric8.kubernetes.api.model.Pod> pods) {
+    if (restoredNow != null) {
+      return restoredNow;
+    }
+    boolean recovering = previous != null && previous.getRecoveringFrom() != null;
+    String recorded = previous == null ? null : previous.getRestoredFrom();
+    if (recorded != null && !recovering) {
+      return recorded;
+    }
+    // A recovery reaches here only once the old members' Pods are gone: these are the new ones.
+    return pods.stream()
+        .filter(p -> p.getMetadata().getAnnotations() != null)
+        .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
+        .map(p -> p.getMetadata().getAnnotations().get(EtcdOperator.RESTORED_FROM_ANNOTATION))
+        .filter(Objects::nonNull)
+        .findFirst()
+        .orElse(recorded);
   }
 
   /** The status after a reconcile that observed {@code view} and chose {@code step}. */

@@ -67,6 +67,10 @@ class EtcdBackupIT {
   static final dev.bosun.common.testing.drill.DrillTable BOUNDARIES =
       BoundaryRows.table("etcd disaster recovery, operator killed at a boundary");
 
+  /** The restore boundaries' rows: target/drill-results/etcd-restore-boundaries.md. */
+  static final dev.bosun.common.testing.drill.DrillTable RESTORES =
+      BoundaryRows.table("etcd restore from a backup, operator killed at a boundary");
+
   String ns;
   ProcessKubelet kubelet;
 
@@ -79,6 +83,7 @@ class EtcdBackupIT {
   @AfterAll
   static void stop() {
     BoundaryRows.finish(BOUNDARIES, "etcd-recovery-boundaries.md");
+    BoundaryRows.finish(RESTORES, "etcd-restore-boundaries.md");
     s3.close();
     operator.close();
   }
@@ -242,6 +247,81 @@ class EtcdBackupIT {
         .isEqualTo("s3://" + s3.bucket() + "/" + done.getStatus().getLastBackup().key());
     // The members that joined later got the data from the restored one: read from the newest.
     assertThat(readData("dst", "dst-2")).isEqualTo(data);
+
+    // The same restore with the operator killed between the first member's volume and its Pod,
+    // and at the status write after its Pod: a fresh operator restores it all the same.
+    String pods = "POST /api/v1/namespaces/" + ns + "/pods";
+    restoreKilledAt(
+        "dst-pod",
+        pods::equals,
+        "restore: between the first member's volume and its Pod (no cluster ID yet)",
+        () -> {
+          assertThat(volume("data-dst-pod-0")).as("the first member's volume").isNotNull();
+          assertThat(operator.client.pods().inNamespace(ns).withName("dst-pod-0").get())
+              .as("the first member's Pod")
+              .isNull();
+        },
+        data,
+        done);
+    boolean[] created = {false};
+    restoreKilledAt(
+        "dst-status",
+        line -> {
+          created[0] |= line.equals(pods);
+          return created[0]
+              && line.startsWith("PATCH /apis/")
+              && line.endsWith("/namespaces/" + ns + "/etcdclusters/dst-status/status");
+        },
+        "restore: at the status write after the first member's Pod (cluster ID not recorded)",
+        () ->
+            assertThat(operator.client.pods().inNamespace(ns).withName("dst-status-0").get())
+                .as("the restored first member's Pod")
+                .isNotNull(),
+        data,
+        done);
+  }
+
+  /**
+   * A one-member cluster bootstrapped from src-backup with the operator cut off the API server at
+   * {@code request} (before it is sent); {@code left} checks what it left, and a fresh operator
+   * must restore the cluster from the snapshot with every key, having destroyed nothing.
+   */
+  void restoreKilledAt(
+      String name,
+      java.util.function.Predicate<String> request,
+      String row,
+      Runnable left,
+      Map<String, String> data,
+      EtcdBackup done)
+      throws Exception {
+    int writes = operator.writes.count();
+    BoundaryRows.Kill kill =
+        BoundaryRows.kill(
+            operator,
+            true,
+            request,
+            () -> operator.testClient.resource(restoredSpec(name, 1, "src-backup")).create(),
+            cutAt -> left.run());
+    EtcdCluster ready =
+        EtcdClusters.await(
+            operator.client, ns, name, Duration.ofSeconds(120), "Ready", EtcdClusters.readyWith(1));
+    double seconds = (System.nanoTime() - kill.restarted()) / 1e9;
+    Map<String, String> read = readData(name, name + "-0");
+    List<String> deletes = deletesSince(writes, null);
+    RESTORES.row(
+        row,
+        data.size(),
+        BoundaryRows.lost(data, read),
+        deletes.size(),
+        String.format("%.1f", seconds));
+    assertThat(read).as("every key of the snapshot").isEqualTo(data);
+    assertThat(deletes).as("Pods or volumes deleted").isEmpty();
+    assertThat(ClusterObjects.eventReasons(operator.client, ns, name))
+        .contains("Restoring")
+        .doesNotContain("RecreatingPods");
+    assertThat(ready.getStatus().getRestoredFrom())
+        .as("the snapshot the cluster was restored from")
+        .isEqualTo("s3://" + s3.bucket() + "/" + done.getStatus().getLastBackup().key());
   }
 
   /** A new cluster bootstrapped from {@code backup}, once Ready with {@code size} members. */
@@ -568,7 +648,10 @@ class EtcdBackupIT {
         "after the old cluster is forgotten (restore next)"),
     /** The restored first member's volume exists; its Pod was never created. */
     RESTORE_VOLUME_CREATED(
-        true, "POST", "/pods", "between the restored first member's volume and its Pod");
+        true, "POST", "/pods", "between the restored first member's volume and its Pod"),
+    /** Its Pod is created; the status write that follows (its snapshot, its cluster) is not. */
+    RESTORE_POD_CREATED(
+        true, "PATCH", "/status", "at the status write after the restored member's Pod");
 
     final boolean before;
     final String method;
@@ -584,6 +667,16 @@ class EtcdBackupIT {
 
     /** The operator's request the cut happens at, {@code old} the member being replaced. */
     java.util.function.Predicate<String> request(String ns, String old) {
+      if (this == RESTORE_POD_CREATED) {
+        String pod = "POST /api/v1/namespaces/" + ns + "/pods";
+        boolean[] created = {false};
+        return request -> {
+          created[0] |= request.equals(pod);
+          return created[0]
+              && request.startsWith("PATCH /apis/")
+              && request.endsWith("/namespaces/" + ns + "/etcdclusters/phoenix/status");
+        };
+      }
       String line =
           method + " /api/v1/namespaces/" + ns + (path.contains("%s") ? path.formatted(old) : path);
       return line::equals;
@@ -709,6 +802,12 @@ class EtcdBackupIT {
         assertThat(operator.client.pods().inNamespace(ns).withName(next).get())
             .as("the restored member's Pod")
             .isNull();
+      }
+      case RESTORE_POD_CREATED -> {
+        assertThat(status.getClusterId()).isNull();
+        assertThat(operator.client.pods().inNamespace(ns).withName(next).get())
+            .as("the restored member's Pod")
+            .isNotNull();
       }
     }
   }

@@ -214,4 +214,49 @@ class EtcdClusterStatusBuilderTest {
     // Only a loss on evidence starts the disaster recovery clock.
     assertThat(s.getQuorumLostSince()).isNull();
   }
+
+  static io.fabric8.kubernetes.api.model.Pod pod(String name, String restoredFrom) {
+    var meta = new ObjectMetaBuilder().withName(name);
+    if (restoredFrom != null) {
+      meta.addToAnnotations(dev.bosun.etcd.EtcdOperator.RESTORED_FROM_ANNOTATION, restoredFrom);
+    }
+    return new io.fabric8.kubernetes.api.model.PodBuilder().withMetadata(meta.build()).build();
+  }
+
+  @Test
+  void aRestoreWhoseStatusWriteWasLostIsRecordedFromItsFirstMembersPod() {
+    // The operator died after creating the restored first member's Pod, before the status write
+    // that said where it came from: the next operator never plans that bootstrap again.
+    EtcdClusterStatus previous = new EtcdClusterStatus();
+    assertThat(
+            EtcdClusterStatusBuilder.restoredFrom(
+                previous, null, List.of(pod("c-0", "s3://b/c/1.db"), pod("c-1", null))))
+        .isEqualTo("s3://b/c/1.db");
+    assertThat(EtcdClusterStatusBuilder.restoredFrom(null, null, List.of(pod("c-0", "s3://b/1"))))
+        .isEqualTo("s3://b/1");
+  }
+
+  @Test
+  void theRestoreOfThisRoundWinsAndARecordedOneIsKept() {
+    EtcdClusterStatus previous = new EtcdClusterStatus();
+    previous.setRestoredFrom("s3://b/old.db");
+    assertThat(EtcdClusterStatusBuilder.restoredFrom(null, "s3://b/new.db", List.of()))
+        .isEqualTo("s3://b/new.db");
+    // A member Pod recreated later (an upgrade) carries no annotation: the record stays.
+    assertThat(EtcdClusterStatusBuilder.restoredFrom(previous, null, List.of(pod("c-0", null))))
+        .isEqualTo("s3://b/old.db");
+    assertThat(EtcdClusterStatusBuilder.restoredFrom(new EtcdClusterStatus(), null, List.of()))
+        .isNull();
+  }
+
+  @Test
+  void aDisasterRecoveryRecordsItsNewFirstMembersSnapshotOverTheEarlierRestore() {
+    EtcdClusterStatus previous = new EtcdClusterStatus();
+    previous.setRestoredFrom("s3://b/old.db");
+    previous.setRecoveringFrom("s3://b/new.db");
+    assertThat(
+            EtcdClusterStatusBuilder.restoredFrom(
+                previous, null, List.of(pod("c-3", "s3://b/new.db"))))
+        .isEqualTo("s3://b/new.db");
+  }
 }
