@@ -41,6 +41,16 @@ public final class Observer {
    * once, then the primary, so a healthy replica never appears ahead of it.
    */
   public List<InstanceState> observe(Map<String, Address> instances, String primary) {
+    return observe(instances, primary, timeout);
+  }
+
+  /**
+   * The same, waiting at most {@code primaryTimeout} for the primary: a primary silent for most of
+   * the detection window is asked only until the window ends, so the round that can decide a
+   * failover does not run a whole SQL timeout past it.
+   */
+  public List<InstanceState> observe(
+      Map<String, Address> instances, String primary, Duration primaryTimeout) {
     List<String> others =
         instances.keySet().stream().filter(n -> !n.equals(primary)).sorted().toList();
     List<InstanceState> out = new ArrayList<>();
@@ -48,7 +58,7 @@ public final class Observer {
       out.add(r.value());
     }
     if (primary != null && instances.containsKey(primary)) {
-      out.add(observe(primary, ordinal(primary), instances.get(primary)));
+      out.add(observe(primary, ordinal(primary), instances.get(primary), primaryTimeout));
     }
     out.sort(Comparator.comparingInt(InstanceState::ordinal));
     return out;
@@ -66,8 +76,12 @@ public final class Observer {
 
   /** Observes one instance over one connection; any failure makes it unreachable. */
   public InstanceState observe(String name, int ordinal, Address address) {
-    InstanceClient client =
-        new InstanceClient(address, credentials, timeout, dialect.jdbcOptions());
+    return observe(name, ordinal, address, timeout);
+  }
+
+  /** Observes one instance, waiting at most {@code wait} for it. */
+  public InstanceState observe(String name, int ordinal, Address address, Duration wait) {
+    InstanceClient client = new InstanceClient(address, credentials, wait, dialect.jdbcOptions());
     try (InstanceClient.Session session = client.open()) {
       queries.incrementAndGet();
       Map<String, String> st = first(session.query(dialect.stateQuery()));

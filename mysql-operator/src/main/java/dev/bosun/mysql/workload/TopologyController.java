@@ -38,6 +38,10 @@ public final class TopologyController {
   private final Clock clock;
   private final Duration timeout;
   private Instant primaryUnreachableSince;
+
+  /** The shortest a silent primary is waited for: a live one answers well within it. */
+  static final Duration SHORTEST_WAIT = Duration.ofMillis(500);
+
   private String unreachablePrimary;
 
   /** A controller for one cluster of one flavour. */
@@ -153,7 +157,11 @@ public final class TopologyController {
     // A primary that does not answer was already silent when the attempt began, a connect timeout
     // before the observation ends: the detection window counts from then.
     Instant asked = clock.instant();
-    List<InstanceState> observed = observer.observe(addresses, record.primary());
+    List<InstanceState> observed =
+        observer.observe(
+            addresses,
+            record.primary(),
+            primaryWait(record.primary(), desired.failoverEnabled(), desired.failoverAfter()));
     Duration unreachableFor = unreachableFor(record.primary(), observed, asked);
     TopologyInput input =
         new TopologyInput(
@@ -305,6 +313,30 @@ public final class TopologyController {
     return failoverEnabled
         ? nextRoundAfter(primaryUnreachableSince, clock.instant(), poll, failoverAfter, timeout)
         : poll;
+  }
+
+  /**
+   * How long this round waits for the primary: the SQL timeout, or for a primary already silent,
+   * what is left of the detection window (at least {@link #SHORTEST_WAIT}), so the round that can
+   * decide a failover ends as the window does.
+   */
+  private Duration primaryWait(String primary, boolean failoverEnabled, Duration failoverAfter) {
+    if (!failoverEnabled || primary == null || !primary.equals(unreachablePrimary)) {
+      return timeout;
+    }
+    return primaryWait(primaryUnreachableSince, clock.instant(), failoverAfter, timeout);
+  }
+
+  /** What is left of the window begun at {@code since}, at least the shortest wait. */
+  static Duration primaryWait(
+      Instant since, Instant now, Duration failoverAfter, Duration timeout) {
+    if (since == null) {
+      return timeout;
+    }
+    Duration left = failoverAfter.minus(Duration.between(since, now));
+    return left.compareTo(SHORTEST_WAIT) < 0
+        ? SHORTEST_WAIT
+        : left.compareTo(timeout) > 0 ? timeout : left;
   }
 
   /**

@@ -200,4 +200,21 @@ class TopologyControllerTest {
             TopologyController.nextRoundAfter(since, since.plusSeconds(11), poll, window, timeout))
         .isEqualTo(poll);
   }
+
+  @Test
+  void aPrimarySilentForMostOfTheWindowIsWaitedForOnlyUntilTheWindowEnds() {
+    java.time.Instant since = java.time.Instant.parse("2026-11-27T13:00:00Z");
+    java.time.Duration window = java.time.Duration.ofSeconds(10);
+    java.time.Duration timeout = java.time.Duration.ofSeconds(3);
+    assertThat(TopologyController.primaryWait(null, since, window, timeout)).isEqualTo(timeout);
+    assertThat(TopologyController.primaryWait(since, since.plusSeconds(4), window, timeout))
+        .isEqualTo(timeout);
+    assertThat(TopologyController.primaryWait(since, since.plusMillis(8100), window, timeout))
+        .isEqualTo(java.time.Duration.ofMillis(1900));
+    // Never shorter than half a second, which a live server needs far less of.
+    assertThat(TopologyController.primaryWait(since, since.plusMillis(9800), window, timeout))
+        .isEqualTo(TopologyController.SHORTEST_WAIT);
+    assertThat(TopologyController.primaryWait(since, since.plusSeconds(30), window, timeout))
+        .isEqualTo(TopologyController.SHORTEST_WAIT);
+  }
 }
