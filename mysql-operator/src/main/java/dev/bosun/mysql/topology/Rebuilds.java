@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Decides whether a replica is rebuilt next, from which source, or why not. A pure function of the
@@ -103,7 +104,7 @@ public final class Rebuilds {
     // Then members whose server cannot even start on its data: a copy needs a running server,
     // so they get a new volume first.
     broken =
-        java.util.stream.Stream.concat(
+        Stream.concat(
                 broken.stream(),
                 in.instances().stream()
                     .filter(i -> !i.name().equals(primary.name()))
@@ -179,18 +180,7 @@ public final class Rebuilds {
     if (policy.unsupported() != null) {
       return new Step.Blocked("RebuildUnsupported", policy.unsupported());
     }
-    Address primaryAddress = in.addresses().get(primary.name());
-    boolean sourceExists =
-        in.instances().stream()
-            .filter(i -> !i.name().equals(target.name()) && !i.name().equals(primary.name()))
-            .anyMatch(
-                i ->
-                    i.reachable()
-                        && !errant.contains(i.name())
-                        && !i.replicationBroken()
-                        && primaryAddress != null
-                        && i.replicatesFrom(primaryAddress));
-    if (!sourceExists) {
+    if (sources(in, primary, errant, target).findAny().isEmpty()) {
       return blocked(
           target.name()
               + " "
@@ -233,18 +223,12 @@ public final class Rebuilds {
               + " holds errant transactions and the operator has no backup volume to export them"
               + " to (chart value backupVolume.claimName); nothing is wiped");
     }
-    Address primaryAddress = in.addresses().get(primary.name());
     // What the member received that the primary also has: an acknowledged commit may have its
     // only replica copy there. Errant transactions are exported instead.
     String mustHold =
         gtids.common(gtids.union(target.replicated(), target.received()), primary.executed());
     Optional<InstanceState> source =
-        in.instances().stream()
-            .filter(i -> !i.name().equals(target.name()) && !i.name().equals(primary.name()))
-            .filter(i -> i.reachable() && !errant.contains(i.name()) && !i.replicationBroken())
-            .filter(i -> primaryAddress != null && i.replicatesFrom(primaryAddress))
-            .filter(i -> !policy.state().holds(i.name()))
-            .max(Comparator.comparing(i -> i, this::moreCurrent));
+        sources(in, primary, errant, target).max(Comparator.comparing(i -> i, this::moreCurrent));
     if (source.isEmpty()) {
       return blocked(
           "no healthy replica to copy "
@@ -267,6 +251,20 @@ public final class Rebuilds {
               + " is wiped");
     }
     return new Step.Rebuild(target.name(), source.get().name(), why, errantAfter);
+  }
+
+  /**
+   * The members a copy into {@code target} may come from: healthy replicas that follow the primary,
+   * never the primary itself nor a member held out by a rebuild.
+   */
+  private static Stream<InstanceState> sources(
+      TopologyInput in, InstanceState primary, Set<String> errant, InstanceState target) {
+    Address primaryAddress = in.addresses().get(primary.name());
+    return in.instances().stream()
+        .filter(i -> !i.name().equals(target.name()) && !i.name().equals(primary.name()))
+        .filter(i -> i.reachable() && !errant.contains(i.name()) && !i.replicationBroken())
+        .filter(i -> primaryAddress != null && i.replicatesFrom(primaryAddress))
+        .filter(i -> !in.rebuild().state().holds(i.name()));
   }
 
   /**
