@@ -93,6 +93,35 @@ public final class LocalProcess implements AutoCloseable {
    * A free TCP port on {@code loopbackHost}, below the ephemeral range (32768+) where outgoing
    * connections would collide with it.
    */
+  /**
+   * Ports this JVM handed out: never twice, because a port chosen for a server that is not
+   * listening at the moment (an operator's restore route between a stop and a start) looks free and
+   * was once given to the operator's health endpoint as well.
+   */
+  private static final java.util.Set<Integer> HANDED_OUT =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * A port in 20000-32000 that no address of this machine has bound now: for a server that binds
+   * the wildcard address (the operator's HTTP endpoint), which a port free only on 127.0.0.1 can
+   * still refuse when a test's etcd member or MariaDB listens on it at 127.0.x.y.
+   */
+  public static int freePortOnEveryAddress() {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int port = ThreadLocalRandom.current().nextInt(20000, 32000);
+      if (!HANDED_OUT.add(port)) {
+        continue;
+      }
+      try (ServerSocket s = new ServerSocket(port, 1)) {
+        s.setReuseAddress(true);
+        return port;
+      } catch (IOException busy) {
+        // try another
+      }
+    }
+    throw new IllegalStateException("no port in 20000-32000 free on every address");
+  }
+
   public static int freePort(String loopbackHost) {
     try {
       InetAddress address = InetAddress.getByName(loopbackHost);
@@ -101,6 +130,9 @@ public final class LocalProcess implements AutoCloseable {
       }
       for (int attempt = 0; attempt < 200; attempt++) {
         int port = ThreadLocalRandom.current().nextInt(20000, 32000);
+        if (!HANDED_OUT.add(port)) {
+          continue;
+        }
         try (ServerSocket s = new ServerSocket(port, 1, address)) {
           s.setReuseAddress(true);
           return port;

@@ -67,7 +67,9 @@ public final class RunningOperator implements AutoCloseable, BeforeAllCallback, 
   public RunningOperator start() {
     int port = -1;
     if (servesHttp) {
-      port = LocalProcess.freePort("127.0.0.1");
+      // The endpoint binds every address, so its port must be free on all of them: a port free
+      // on 127.0.0.1 alone can be a test etcd member's or server's at 127.0.x.y.
+      port = LocalProcess.freePortOnEveryAddress();
       operatorUrl = URI.create("http://127.0.0.1:" + port);
     }
     runtime = launch.create(OperatorSettings.local(name).withHttpPort(port), this).start();
