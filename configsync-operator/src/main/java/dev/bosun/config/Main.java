@@ -38,8 +38,10 @@ public final class Main {
             OperatorSettings.fromMap(ConfigSyncOperator.NAME, env),
             client,
             destinationConsentRequired(env));
-    // Every replica answers admission reviews, leader or not: the Service needs an endpoint.
-    WebhookSettings.fromEnvironment(env).ifPresent(w -> runtime.onClose(serveAdmission(client, w)));
+    // Every replica answers admission reviews, leader or not, and is ready once the API server
+    // trusts it: the Service needs an endpoint that works.
+    WebhookSettings.fromEnvironment(env)
+        .ifPresent(w -> serveAdmission(client, w).servesFor(runtime));
     return runtime;
   }
 

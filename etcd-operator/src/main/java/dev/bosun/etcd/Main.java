@@ -187,12 +187,13 @@ public final class Main {
                     certificates.orElseThrow(),
                     SnapshotRoute.of(
                         backupDir.orElseThrow(), settings.watchNamespaces(), client))));
-    // Every replica answers admission reviews too: the Service needs an endpoint.
+    // Every replica answers admission reviews too, and is ready once the API server trusts it:
+    // the Service needs an endpoint that works.
     webhook.ifPresent(
         w ->
-            runtime.onClose(
-                AdmissionWebhook.start(
-                    client, w, certificates.orElseThrow(), admissionRoutes(client, backupDir))));
+            AdmissionWebhook.start(
+                    client, w, certificates.orElseThrow(), admissionRoutes(client, backupDir))
+                .servesFor(runtime));
     return runtime;
   }
 

@@ -94,8 +94,9 @@ public final class Main {
     ReplicaRebuilder rebuilder =
         new ReplicaRebuilder(backupRoot, Duration.ofSeconds(3), Clock.systemUTC());
     OperatorRuntime runtime = new OperatorRuntime(settings, client).onClose(rebuilder);
-    // Every replica answers admission reviews, leader or not: the Service needs an endpoint.
-    webhook.ifPresent(w -> runtime.onClose(serveAdmission(client, w, stores)));
+    // Every replica answers admission reviews, leader or not, and is ready once the API server
+    // trusts it: the Service needs an endpoint that works.
+    webhook.ifPresent(w -> serveAdmission(client, w, stores).servesFor(runtime));
     return runtime
         .register(
             new MySQLClusterReconciler(

@@ -43,8 +43,9 @@ public final class Main {
   public static OperatorRuntime create(
       OperatorSettings settings, KubernetesClient client, Optional<WebhookSettings> webhook) {
     OperatorRuntime runtime = new OperatorRuntime(settings, client);
-    // Every replica answers admission reviews, leader or not: the Service needs an endpoint.
-    webhook.ifPresent(w -> runtime.onClose(serveAdmission(client, w)));
+    // Every replica answers admission reviews, leader or not, and is ready once the API server
+    // trusts it: the Service needs an endpoint that works.
+    webhook.ifPresent(w -> serveAdmission(client, w).servesFor(runtime));
     return runtime.register(
         new WebServiceReconciler(new EventRecorder(client, WebServiceOperator.NAME)));
   }

@@ -1,6 +1,7 @@
 package dev.bosun.common.admission;
 
 import com.sun.net.httpserver.HttpHandler;
+import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.tls.HttpsEndpoint;
 import dev.bosun.common.tls.ServingCertificates;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -28,6 +29,7 @@ public final class AdmissionWebhook implements AutoCloseable {
   private final boolean ownsCertificates;
   private final HttpsEndpoint endpoint;
   private final WebhookCaBundle caBundle;
+  private volatile boolean closed;
 
   private AdmissionWebhook(
       ServingCertificates certificates,
@@ -43,7 +45,7 @@ public final class AdmissionWebhook implements AutoCloseable {
   /**
    * Reads (and the first time writes) the certificate Secret, serves {@code routes} (path to {@link
    * ValidatingRoute}) on the settings' port, and keeps the configuration's {@code caBundle} checked
-   * every {@code caCheckEvery}, until closed.
+   * every {@code caCheckEvery} (sooner while it is not current), until closed.
    */
   public static AdmissionWebhook start(
       KubernetesClient client,
@@ -106,8 +108,32 @@ public final class AdmissionWebhook implements AutoCloseable {
         settings.configuration());
     WebhookCaBundle bundle =
         WebhookCaBundle.keep(
-            client, settings.configuration(), certificates::caBundlePem, caCheckEvery);
+            client,
+            settings.configuration(),
+            certificates::caBundlePem,
+            certificates::check,
+            caCheckEvery);
+    // A CA this replica replaces must reach the API server now, not at the next check.
+    certificates.whenCaChanges(bundle::checkSoon);
     return new AdmissionWebhook(certificates, owned, endpoint, bundle);
+  }
+
+  /**
+   * Whether the API server can call this replica: it serves, and the configuration's caBundle was
+   * this replica's CA at the last check. Until then its answers would fail the API server's TLS
+   * check, and creates (which fail closed) would be refused.
+   */
+  public boolean ready() {
+    return !closed && caBundle.current();
+  }
+
+  /**
+   * Ties this webhook to {@code runtime}: it closes with the runtime, and the runtime reports ready
+   * only while this webhook is, so that a Pod joins the webhook Service's endpoints, and a rolling
+   * update or {@code helm install --wait} goes on, only once the API server can call it.
+   */
+  public OperatorRuntime servesFor(OperatorRuntime runtime) {
+    return runtime.onClose(this).readyOnlyWhen(this::ready);
   }
 
   /** The port it listens on. */
@@ -122,6 +148,7 @@ public final class AdmissionWebhook implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     caBundle.close();
     endpoint.close();
     if (ownsCertificates) {

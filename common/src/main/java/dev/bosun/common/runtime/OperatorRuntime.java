@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +44,8 @@ public final class OperatorRuntime implements AutoCloseable {
   private volatile boolean closing;
   private HealthServer health;
   private final java.util.List<AutoCloseable> closeAfterStop =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final java.util.List<BooleanSupplier> readyOnlyWhen =
       new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** An operator runtime with JOSDK's metrics published to Prometheus. */
@@ -169,7 +172,17 @@ public final class OperatorRuntime implements AutoCloseable {
 
   private boolean isReady() {
     return operator.getRuntimeInfo().isStarted()
-        && operator.getRuntimeInfo().allEventSourcesAreHealthy();
+        && operator.getRuntimeInfo().allEventSourcesAreHealthy()
+        && readyOnlyWhen.stream().allMatch(BooleanSupplier::getAsBoolean);
+  }
+
+  /**
+   * Reports ready (/readyz) only while {@code condition} holds too, such as a service every replica
+   * offers (the admission webhook) that cannot be used before it is set up.
+   */
+  public OperatorRuntime readyOnlyWhen(BooleanSupplier condition) {
+    readyOnlyWhen.add(condition);
+    return this;
   }
 
   /** The port /healthz, /readyz, /metrics and the added routes answer on, or -1 when disabled. */

@@ -8,6 +8,8 @@ import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +39,7 @@ public final class ServingCertificates implements AutoCloseable {
   private final AtomicReference<CertificateBundle> current = new AtomicReference<>();
   private final SSLContext context;
   private final ScheduledExecutorService checks;
+  private final List<Runnable> caChanged = new CopyOnWriteArrayList<>();
 
   private ServingCertificates(CertificateSecretStore store, Duration checkEvery) {
     this.store = store;
@@ -61,10 +64,17 @@ public final class ServingCertificates implements AutoCloseable {
     return new ServingCertificates(store, checkEvery);
   }
 
-  /** Looks at the Secret again now; the next handshake serves what it holds. */
+  /**
+   * Looks at the Secret again now (this replica may renew it); the next handshake serves what it
+   * holds, and a new CA is announced to {@link #whenCaChanges} listeners.
+   */
   public void check() {
     try {
-      current.set(store.ensure());
+      CertificateBundle before = current.getAndSet(store.ensure());
+      if (!before.caBundlePem().equals(caBundlePem())) {
+        LOG.info("serving a certificate signed by a new CA");
+        caChanged.forEach(Runnable::run);
+      }
     } catch (RuntimeException e) {
       // The certificate in use is still valid for weeks: keep it, and try at the next check.
       LOG.warn(
@@ -72,6 +82,14 @@ public final class ServingCertificates implements AutoCloseable {
           current.get().serving().notAfter(),
           HumanMessages.describe(e));
     }
+  }
+
+  /**
+   * Runs {@code listener} (on the checking thread) whenever a check finds a new CA: its clients
+   * must be given it, such as a webhook configuration's {@code caBundle}.
+   */
+  public void whenCaChanges(Runnable listener) {
+    caChanged.add(listener);
   }
 
   /** The context of a server presenting the current serving certificate. */

@@ -152,7 +152,7 @@ class MySQLAdmissionIT extends AdmissionContract {
             });
     assertThat(admission.caBundle()).isNull();
 
-    // The operator's keeper checks every minute; this one, on the same configuration, sooner.
+    // The operator's keeper checks every 15 s; this one, on the same configuration, sooner.
     try (WebhookCaBundle keeper =
         WebhookCaBundle.keep(
             client,
