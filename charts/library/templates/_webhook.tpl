@@ -1,5 +1,5 @@
 {{/*
-The validating admission webhook every operator chart can switch on with webhook.enabled: a
+The validating admission webhook of every operator chart (webhook.enabled, on by default): a
 Service in front of every replica's HTTPS webhook port, the ValidatingWebhookConfiguration that
 sends the chart's kinds to it, RBAC to keep that configuration's caBundle (get and patch, by name
 only) and the Role on the certificate Secret. Called with (dict "root" . "webhooks" <list>), each
@@ -18,10 +18,10 @@ webhook a dict of group, version, resource (plural) and path (the operator's rou
 
 {{/*
 The ValidatingWebhookConfiguration's name: cluster-scoped, so it carries the release namespace to
-keep two installs of one chart apart.
+keep two installs of one chart apart (helm lint renders without a namespace: no leading dash).
 */}}
 {{- define "bosun.webhookConfiguration" -}}
-{{- printf "%s-%s" .Release.Namespace (include "bosun.fullname" .) | trunc 253 | trimSuffix "-" }}
+{{- printf "%s-%s" .Release.Namespace (include "bosun.fullname" .) | trunc 253 | trimSuffix "-" | trimPrefix "-" }}
 {{- end }}
 
 {{/*

@@ -7,6 +7,7 @@ import static dev.bosun.common.testing.HelmChartFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bosun.common.admission.WebhookSettings;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
@@ -174,7 +175,22 @@ class NamespacedInstallIT {
     assertThat(account.may("|namespaces|list", EVERY_NAMESPACE)).isEqualTo(configsync);
     assertThat(account.may("|namespaces|watch", EVERY_NAMESPACE)).isEqualTo(configsync);
     assertThat(account.may("|namespaces|update", EVERY_NAMESPACE)).isFalse();
+    // Besides, only the webhook's own configuration (cluster-scoped), by name: no object of a
+    // namespace.
     assertThat(all(rendered.get(operator), ClusterRole.class))
+        .filteredOn(r -> r.getMetadata().getName().endsWith("-webhook"))
+        .singleElement()
+        .satisfies(
+            r ->
+                assertThat(r.getRules())
+                    .allSatisfy(
+                        rule -> {
+                          assertThat(rule.getResources())
+                              .containsExactly("validatingwebhookconfigurations");
+                          assertThat(rule.getResourceNames()).hasSize(1);
+                        }));
+    assertThat(all(rendered.get(operator), ClusterRole.class))
+        .filteredOn(r -> !r.getMetadata().getName().endsWith("-webhook"))
         .allSatisfy(
             r ->
                 assertThat(permissions(r.getRules()))
@@ -190,6 +206,9 @@ class NamespacedInstallIT {
             resolvedEnv(only(rendered.get(operator), Deployment.class), RELEASE_NAMESPACE));
     assertThat(env).containsEntry(OperatorSettings.WATCH_NAMESPACES, TEAM_A);
     env.put(OperatorSettings.HTTP_PORT, "-1");
+    // The webhook on a free port of this JVM: it keeps its certificate in the release namespace
+    // under the chart's Role there (its configuration is not installed here).
+    env.put(WebhookSettings.PORT, "0");
     // Without leader election start() returns only once every informer has listed: a list or
     // watch outside team-a would fail it with the API server's 403.
     env.put(OperatorSettings.LEADER_ELECTION, "false");

@@ -19,8 +19,9 @@ import org.awaitility.core.ConditionTimeoutException;
 /**
  * The umbrella chart installed by helm-java, once per test JVM: its CRDs, ServiceAccounts, RBAC and
  * operator Deployments. On the local control plane the kubelet simulator marks those Pods Ready
- * while the operators run in this JVM (or as child processes) under the ServiceAccounts' tokens; on
- * kind the Pods run the operator images.
+ * while the operators run in this JVM (or as child processes) under the ServiceAccounts' tokens,
+ * without the admission webhooks (nothing there routes a Service to a Pod); on kind the Pods run
+ * the operator images, webhooks on.
  */
 final class PlatformRelease {
 
@@ -63,6 +64,14 @@ final class PlatformRelease {
             .withNamespace(NAMESPACE)
             .createNamespace()
             .withKubeConfig(cluster.kubeconfig());
+    if (!cluster.operatorsInCluster()) {
+      // The simulated kubelet runs no Pod and no kube-proxy: the API server could not reach a
+      // webhook Service, and every create would be refused. The webhook is proven where its Pods
+      // run (RealNodePlatformIT) and in each operator's AdmissionIT.
+      for (String operator : PlatformChart.OPERATORS) {
+        install.set(operator + ".webhook.enabled", "false");
+      }
+    }
     install.call();
     try {
       await("the operators' Deployments and ServiceAccount tokens of the release")

@@ -1,6 +1,7 @@
 package dev.bosun.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.Edits;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,10 +30,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The platform on the real node, checked as a user would: the operators are the charts' Pods (two
- * each, one leading) running as non-root on a read-only root filesystem; a WebService answers HTTP
- * through its Service from another Pod, keeps answering while its image rolls, and serves new
- * content after its synced ConfigMap changes and the ConfigMonitor rolls it; deleting the leading
- * operator Pod hands the Lease to the other replica, which goes on reconciling.
+ * each, one leading) running as non-root on a read-only root filesystem; each operator's admission
+ * webhook (on by default) refuses a bad spec through its Service; a WebService answers HTTP through
+ * its Service from another Pod, keeps answering while its image rolls, and serves new content after
+ * its synced ConfigMap changes and the ConfigMonitor rolls it; deleting the leading operator Pod
+ * hands the Lease to the other replica, which goes on reconciling.
  */
 @ExtendWith(RealNodeExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -39,6 +42,7 @@ class RealNodePlatformIT {
 
   private static final String SOURCE_NS = "platform-config";
   private static final String APP_NS = "web-team";
+  private static final String ADMISSION_NS = "admission-check";
   private static RealNodePlatform platform;
   private static KubernetesClient admin;
   private static String image;
@@ -83,8 +87,101 @@ class RealNodePlatformIT {
     }
   }
 
+  /**
+   * One kind of each operator: a spec only the operator's checks refuse (the CRD schema passes it)
+   * and one it accepts, the good one as a server-side dry run (through the same admission, with
+   * nothing left for an operator to run).
+   *
+   * @param apiVersion the kind's API version
+   * @param kind the kind
+   * @param webhook the webhook entry that answers its creates
+   * @param bad a spec the webhook refuses
+   * @param field what the refusal names
+   * @param good a spec the webhook accepts
+   */
+  private record AdmissionCase(
+      String apiVersion, String kind, String webhook, String bad, String field, String good) {}
+
+  private static final List<AdmissionCase> ADMISSION_CASES =
+      List.of(
+          new AdmissionCase(
+              "web.bosun.dev/v1alpha1",
+              "WebService",
+              "webservices.web.bosun.dev",
+              "{image: nginx, ports: [{name: http, port: 80}],"
+                  + " autoscaling: {minReplicas: 5, maxReplicas: 2}}",
+              "spec.autoscaling.minReplicas",
+              "{image: nginx, ports: [{name: http, port: 80}]}"),
+          new AdmissionCase(
+              "config.bosun.dev/v1alpha1",
+              "ConfigMapSync",
+              "configmapsyncs.config.bosun.dev",
+              "{source: {name: site}, destinations: {namespaceSelector:"
+                  + " {matchExpressions: [{key: tier, operator: In}]}}}",
+              "spec.destinations.namespaceSelector.matchExpressions[0] (tier In)",
+              "{source: {name: site}, destinations: {namespaces: [web-team]}}"),
+          new AdmissionCase(
+              "etcd.bosun.dev/v1alpha1",
+              "EtcdCluster",
+              "etcdclusters.etcd.bosun.dev",
+              "{version: 3.5.17, metrics: {enabled: true, port: 2379}}",
+              "metrics.port 2379",
+              "{version: 3.5.17}"),
+          new AdmissionCase(
+              "mysql.bosun.dev/v1alpha1",
+              "MySQLCluster",
+              "mysqlclusters.mysql.bosun.dev",
+              "{port: 9104, metrics: {enabled: true, port: 9104}}",
+              "metrics.port",
+              "{flavour: MariaDB, version: '11.4', replicas: 1}"));
+
+  /**
+   * The webhooks on by default, through the real route: the API server (a host process) calls each
+   * chart's webhook Service, kube-proxy sends it to an operator Pod on the pod network, and the Pod
+   * answers over TLS with the certificate whose CA the operator put in the configuration.
+   */
   @Test
   @Order(2)
+  void everyOperatorsWebhookRefusesABadSpecNamingTheFieldAndAcceptsAGoodOne() {
+    RealNodePods.namespace(admin, ADMISSION_NS, Map.of());
+    for (AdmissionCase c : ADMISSION_CASES) {
+      Instant start = Instant.now();
+      assertThatThrownBy(() -> admin.resource(object(c, "bad", c.bad())).create())
+          .as(c.kind() + " with a bad spec")
+          .isInstanceOfSatisfying(
+              KubernetesClientException.class,
+              e ->
+                  assertThat(e.getMessage())
+                      .contains("admission webhook \"" + c.webhook() + "\" denied the request")
+                      .contains(c.field()));
+      Duration refused = Duration.between(start, Instant.now());
+      assertThat(
+              admin
+                  .genericKubernetesResources(c.apiVersion(), c.kind())
+                  .inNamespace(ADMISSION_NS)
+                  .withName("bad")
+                  .get())
+          .as("a refused " + c.kind() + " is not stored")
+          .isNull();
+
+      start = Instant.now();
+      admin.resource(object(c, "good", c.good())).dryRun().create();
+      Duration accepted = Duration.between(start, Instant.now());
+      System.err.printf(
+          "[e2e] %s: bad refused by its webhook in %d ms, good accepted in %d ms%n",
+          c.kind(), refused.toMillis(), accepted.toMillis());
+    }
+  }
+
+  private static GenericKubernetesResource object(AdmissionCase c, String name, String spec) {
+    return Serialization.unmarshal(
+        "{apiVersion: %s, kind: %s, metadata: {name: %s, namespace: %s}, spec: %s}"
+            .formatted(c.apiVersion(), c.kind(), name, ADMISSION_NS, spec),
+        GenericKubernetesResource.class);
+  }
+
+  @Test
+  @Order(3)
   void webServiceAnswersThroughItsServiceKeepsAnsweringWhileItRollsAndServesSyncedConfig() {
     createNamespaces();
     admin
@@ -200,7 +297,7 @@ class RealNodePlatformIT {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void theLeadingOperatorPodDeletedTheOtherLeadsWithinItsLeaseAndReconciles() {
     Lease before = platform.lease("webservice");
     String leader = before.getSpec().getHolderIdentity();

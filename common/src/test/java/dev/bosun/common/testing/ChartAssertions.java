@@ -356,7 +356,11 @@ public final class ChartAssertions {
             o ->
                 !(o instanceof ClusterRole
                     || o instanceof ClusterRoleBinding
-                    || o instanceof CustomResourceDefinition))
+                    || o instanceof CustomResourceDefinition
+                    || o
+                        instanceof
+                        io.fabric8.kubernetes.api.model.admissionregistration.v1
+                            .ValidatingWebhookConfiguration))
         .allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo(namespace));
     assertThat(objects)
         .allSatisfy(

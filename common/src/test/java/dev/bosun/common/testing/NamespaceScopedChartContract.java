@@ -81,7 +81,7 @@ public abstract class NamespaceScopedChartContract extends OperatorChartContract
 
   @Test
   void namespaceScopeGrantsRolesInTheWatchedNamespacesOnly() {
-    List<HasMetadata> objects = chart().render(TWO_NAMESPACES.toArray(String[]::new));
+    List<HasMetadata> objects = renderOperator(TWO_NAMESPACES.toArray(String[]::new));
     String fullname = fullname();
     String namespace = chart().namespace();
 

@@ -96,6 +96,20 @@ public abstract class OperatorChartContract {
     return chart;
   }
 
+  /**
+   * The operator's own objects with the given --set pairs: rendered with the admission webhook off,
+   * whose Service, configuration, RBAC and container port {@link WebhookChartContract} checks.
+   */
+  protected List<HasMetadata> renderOperator(String... keysAndValues) {
+    return chart.render(withoutWebhook(keysAndValues));
+  }
+
+  private static String[] withoutWebhook(String... keysAndValues) {
+    List<String> values = new ArrayList<>(List.of("webhook.enabled", "false"));
+    values.addAll(List.of(keysAndValues));
+    return values.toArray(String[]::new);
+  }
+
   /** The operator's name. */
   protected String operatorName() {
     return operatorName;
@@ -161,7 +175,14 @@ public abstract class OperatorChartContract {
                 "Role/" + fullname() + "-leader-election",
                 "RoleBinding/" + fullname() + "-leader-election",
                 "Service/" + fullname() + "-metrics",
-                "Deployment/" + fullname()));
+                "Deployment/" + fullname(),
+                // The admission webhook, on by default (WebhookChartContract checks what they do).
+                "Service/" + fullname() + "-webhook",
+                "ValidatingWebhookConfiguration/" + chart().namespace() + "-" + fullname(),
+                "ClusterRole/" + fullname() + "-webhook",
+                "ClusterRoleBinding/" + fullname() + "-webhook",
+                "Role/" + fullname() + "-tls",
+                "RoleBinding/" + fullname() + "-tls"));
     shippedCrds()
         .forEach(crd -> expected.add("CustomResourceDefinition/" + crd.getMetadata().getName()));
 
@@ -265,7 +286,7 @@ public abstract class OperatorChartContract {
 
   @Test
   void withoutLeaderElectionTheOldPodStopsFirstAndNoLeaseIsGranted() {
-    List<HasMetadata> objects = chart().render("leaderElection.enabled", "false");
+    List<HasMetadata> objects = renderOperator("leaderElection.enabled", "false");
     Deployment deployment = only(objects, Deployment.class);
 
     assertThat(env(deployment).get(OperatorSettings.LEADER_ELECTION).getValue()).isEqualTo("false");
@@ -294,7 +315,8 @@ public abstract class OperatorChartContract {
     assertThat(objects)
         .map(HasMetadata::getKind)
         .filteredOn(kind -> !kind.equals("CustomResourceDefinition"))
-        .containsExactlyInAnyOrder("Service", "Deployment");
+        .containsExactlyInAnyOrder(
+            "Service", "Deployment", "Service", "ValidatingWebhookConfiguration");
     assertThat(serviceAccountName(only(objects, Deployment.class))).isEqualTo("ops");
   }
 
@@ -316,23 +338,23 @@ public abstract class OperatorChartContract {
 
   @Test
   void noRoleUsesAWildcard() {
-    List<HasMetadata> objects = new ArrayList<>(chart().render());
+    List<HasMetadata> objects = new ArrayList<>(renderOperator());
     for (List<String> variant : rbacVariants()) {
-      objects.addAll(chart().render(variant.toArray(String[]::new)));
+      objects.addAll(renderOperator(variant.toArray(String[]::new)));
     }
     assertNoWildcards(objects);
   }
 
   @Test
   void clusterRoleGrantsExactlyWhatTheOperatorNeeds() {
-    assertClusterRoleGrantsExactly(chart().render(), operatorPermissions(), chart().namespace());
+    assertClusterRoleGrantsExactly(renderOperator(), operatorPermissions(), chart().namespace());
   }
 
   @Test
   void clusterRoleCoversEveryKindTheChartShips() {
     Set<String> granted =
         ChartAssertions.permissions(
-            only(chart().render(), io.fabric8.kubernetes.api.model.rbac.ClusterRole.class)
+            only(renderOperator(), io.fabric8.kubernetes.api.model.rbac.ClusterRole.class)
                 .getRules());
     for (CustomResourceDefinition crd : shippedCrds()) {
       String group = crd.getSpec().getGroup();
@@ -346,7 +368,7 @@ public abstract class OperatorChartContract {
   @Test
   void leaderElectionRoleCoversTheOperatorsLeaseOnly() {
     assertLeaderElectionRoleLimitedToLease(
-        chart().render(),
+        renderOperator(),
         fullname(),
         chart().namespace(),
         OperatorSettings.local(operatorName()).leaseName());
@@ -354,7 +376,7 @@ public abstract class OperatorChartContract {
 
   @Test
   void deploymentIsHardened() {
-    Deployment deployment = only(chart().render(), Deployment.class);
+    Deployment deployment = only(renderOperator(), Deployment.class);
 
     assertHardened(deployment);
     assertResources(operatorContainer(deployment), "100m", "256Mi", "512Mi");
@@ -363,7 +385,7 @@ public abstract class OperatorChartContract {
 
   @Test
   void probesAndMetricsUseTheOperatorsHttpPort() {
-    assertMetricsAndProbesOn(chart().render(), 8080);
+    assertMetricsAndProbesOn(renderOperator(), 8080);
   }
 
   @Test
@@ -437,7 +459,7 @@ public abstract class OperatorChartContract {
 
   /** Renders a copy of the chart in {@code copy} as on a cluster serving ServiceMonitors. */
   private List<HasMetadata> renderWhereMonitorsAreServed(Path copy, String... keysAndValues) {
-    return chart().copyServing(copy, SERVICE_MONITOR_API).render(keysAndValues);
+    return chart().copyServing(copy, SERVICE_MONITOR_API).render(withoutWebhook(keysAndValues));
   }
 
   private static GenericKubernetesResource serviceMonitor(List<HasMetadata> objects) {

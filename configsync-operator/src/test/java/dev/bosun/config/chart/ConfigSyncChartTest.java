@@ -113,7 +113,8 @@ class ConfigSyncChartTest extends NamespaceScopedChartContract {
 
   @Test
   void environmentFollowsTheOperatorsSettingsContract() {
-    Deployment deployment = only(CHART.render(), Deployment.class);
+    // The webhook's variables are WebhookChartContract's.
+    Deployment deployment = only(CHART.render("webhook.enabled", "false"), Deployment.class);
     Map<String, EnvVar> env = env(deployment);
 
     assertThat(env)

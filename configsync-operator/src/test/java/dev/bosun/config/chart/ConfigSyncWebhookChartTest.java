@@ -6,7 +6,7 @@ import dev.bosun.config.reconciler.MonitorAdmission;
 import dev.bosun.config.reconciler.SyncAdmission;
 import java.util.List;
 
-/** The chart's admission webhook: off by default, and with webhook.enabled wired end to end. */
+/** The chart's admission webhook: on by default and wired end to end, gone when turned off. */
 class ConfigSyncWebhookChartTest extends WebhookChartContract {
 
   private static final String GROUP = "config.bosun.dev";

@@ -146,7 +146,14 @@ class EtcdChartTest extends NamespaceScopedChartContract {
   @Test
   void withTheBackupVolumeRestoringMembersFetchOverHttpsFromTheRestoreServiceOfEveryReplica() {
     List<HasMetadata> objects =
-        CHART.render("backup.volume.enabled", "true", "backup.volume.restorePort", "9443");
+        // The route alone (EtcdWebhookChartTest has it next to the webhook, on another port).
+        CHART.render(
+            "webhook.enabled",
+            "false",
+            "backup.volume.enabled",
+            "true",
+            "backup.volume.restorePort",
+            "9443");
     Deployment deployment = only(objects, Deployment.class);
     Service restore = service(objects, FULLNAME + "-restore");
 
@@ -199,8 +206,9 @@ class EtcdChartTest extends NamespaceScopedChartContract {
         List.of("backup.volume.enabled", "true", "backup.volume.operatorUrl", "http://op:8080"),
         "operatorUrl");
 
-    // Without the volume there is nothing to serve: no URL, no restore Service, no certificate.
-    List<HasMetadata> plain = CHART.render();
+    // Without the volume (nor the webhook) there is nothing to serve: no URL, no restore Service,
+    // no certificate.
+    List<HasMetadata> plain = CHART.render("webhook.enabled", "false");
     assertThat(
             RestoreEndpoint.fromEnvironment(resolvedEnv(only(plain, Deployment.class), NAMESPACE)))
         .isEmpty();

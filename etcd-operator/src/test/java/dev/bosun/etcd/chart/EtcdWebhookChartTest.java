@@ -24,8 +24,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chart's admission webhook: off by default, with webhook.enabled wired end to end, and next to
- * the restore route one certificate Secret for both.
+ * The chart's admission webhook: on by default and wired end to end, gone when turned off, and next
+ * to the restore route one certificate Secret for both.
  */
 class EtcdWebhookChartTest extends WebhookChartContract {
 
@@ -68,7 +68,8 @@ class EtcdWebhookChartTest extends WebhookChartContract {
 
   @Test
   void theRestoreRouteAloneKeepsItsCertificateEnvironmentAndRole() {
-    List<HasMetadata> objects = CHART.render("backup.volume.enabled", "true");
+    List<HasMetadata> objects =
+        CHART.render("webhook.enabled", "false", "backup.volume.enabled", "true");
     Map<String, String> env = resolvedEnv(only(objects, Deployment.class), CHART.namespace());
     assertThat(WebhookSettings.fromEnvironment(env)).isEmpty();
     assertThat(RestoreEndpoint.fromEnvironment(env).orElseThrow().tlsSecret())

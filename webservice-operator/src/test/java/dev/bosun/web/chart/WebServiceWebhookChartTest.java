@@ -5,7 +5,7 @@ import dev.bosun.common.testing.WebhookChartContract;
 import dev.bosun.web.reconciler.WebServiceAdmission;
 import java.util.List;
 
-/** The chart's admission webhook: off by default, and with webhook.enabled wired end to end. */
+/** The chart's admission webhook: on by default and wired end to end, gone when turned off. */
 class WebServiceWebhookChartTest extends WebhookChartContract {
 
   WebServiceWebhookChartTest() {
