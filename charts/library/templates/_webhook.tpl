@@ -191,3 +191,13 @@ subjects:
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/* What NOTES.txt says of the webhook: creates wait for a ready operator Pod. */}}
+{{- define "bosun.webhookNote" -}}
+{{- if .Values.webhook.enabled }}
+Its admission webhook refuses a bad spec at kubectl apply. Until an operator Pod is ready (its
+webhook answers with the CA the API server was given), creates of its kinds are refused; wait with:
+
+kubectl --namespace {{ .Release.Namespace }} rollout status deployment/{{ include "bosun.fullname" . }}
+{{- end }}
+{{- end }}

@@ -59,6 +59,13 @@ public abstract class WebhookChartContract {
   }
 
   @Test
+  void notesSayCreatesWaitForAReadyOperatorPod() {
+    String wait = "rollout status deployment/" + fullname;
+    assertThat(CHART.notes()).contains(wait);
+    assertThat(CHART.notes("webhook.enabled", "false")).doesNotContain(wait);
+  }
+
+  @Test
   void staysWhenTheOperatorWatchesSomeNamespaces() {
     WebhookChartAssertions.assertWebhook(
         CHART.render("watchNamespaces[0]", "team-a"), fullname, CHART.namespace(), kinds);
