@@ -108,8 +108,23 @@ class PlatformChartTest {
   void sharedWatchedNamespacesConfineEveryOperatorsRbacToThem() {
     List<HasMetadata> objects = chart.render("global.watchNamespaces[0]", "team-a");
 
-    // Only configsync keeps a ClusterRole, and it reads Namespace objects and nothing else.
+    // Besides each operator's webhook ClusterRole (its own configuration, by name), only
+    // configsync keeps a ClusterRole, and it reads Namespace objects and nothing else.
     assertThat(all(objects, ClusterRole.class))
+        .filteredOn(r -> r.getMetadata().getName().endsWith("-webhook"))
+        .hasSize(PlatformChart.OPERATORS.size())
+        .allSatisfy(
+            r ->
+                assertThat(r.getRules())
+                    .singleElement()
+                    .satisfies(
+                        rule -> {
+                          assertThat(rule.getResources())
+                              .containsExactly("validatingwebhookconfigurations");
+                          assertThat(rule.getResourceNames()).hasSize(1);
+                        }));
+    assertThat(all(objects, ClusterRole.class))
+        .filteredOn(r -> !r.getMetadata().getName().endsWith("-webhook"))
         .singleElement()
         .satisfies(
             r ->

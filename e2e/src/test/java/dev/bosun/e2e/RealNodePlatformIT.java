@@ -151,7 +151,7 @@ class RealNodePlatformIT {
           .isInstanceOfSatisfying(
               KubernetesClientException.class,
               e ->
-                  assertThat(e.getMessage())
+                  assertThat(refusal(e))
                       .contains("admission webhook \"" + c.webhook() + "\" denied the request")
                       .contains(c.field()));
       Duration refused = Duration.between(start, Instant.now());
@@ -173,9 +173,22 @@ class RealNodePlatformIT {
     }
   }
 
+  /** What the API server answered, wherever in the client's exception chain it is. */
+  private static String refusal(Throwable thrown) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable t = thrown; t != null; t = t.getCause()) {
+      text.append(t.getMessage()).append('\n');
+      if (t instanceof KubernetesClientException k && k.getStatus() != null) {
+        text.append(k.getStatus().getMessage()).append('\n');
+      }
+    }
+    return text.toString();
+  }
+
   private static GenericKubernetesResource object(AdmissionCase c, String name, String spec) {
     return Serialization.unmarshal(
-        "{apiVersion: %s, kind: %s, metadata: {name: %s, namespace: %s}, spec: %s}"
+        // Block style at the top: a text starting with "{" would be read as JSON.
+        "apiVersion: %s\nkind: %s\nmetadata: {name: %s, namespace: %s}\nspec: %s\n"
             .formatted(c.apiVersion(), c.kind(), name, ADMISSION_NS, spec),
         GenericKubernetesResource.class);
   }
