@@ -666,18 +666,6 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     Map<String, Address> addresses = r.addresses;
     String primary = tick.record().primary();
     Address primaryAddress = primary == null ? null : addresses.get(primary);
-    Map<String, String> roles = new HashMap<>();
-    for (InstanceState i : tick.observed()) {
-      String role = null;
-      if (i.name().equals(primary) && i.writable()) {
-        role = MySQLOperator.PRIMARY;
-      } else if (primaryAddress != null
-          && i.replicatesFrom(primaryAddress)
-          && !tick.plan().errant().contains(i.name())) {
-        role = MySQLOperator.REPLICA;
-      }
-      roles.put(i.name(), role);
-    }
     List<Pod> pods = pods(cache, c);
     Map<String, Pod> byName = new HashMap<>();
     Map<String, String> current = new HashMap<>();
@@ -688,6 +676,26 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
           pod.getMetadata().getLabels() == null
               ? null
               : pod.getMetadata().getLabels().get(MySQLOperator.ROLE));
+    }
+    // What was observed precedes this round's step: a member it just promoted takes writes now
+    // (labelled at once, not a poll later, so clients reach it), and the replicas it repointed
+    // keep their label until the next round observes them.
+    String promoted = tick.promoted();
+    Map<String, String> roles = new HashMap<>();
+    for (InstanceState i : tick.observed()) {
+      String role = null;
+      boolean errant = tick.plan().errant().contains(i.name());
+      if (i.name().equals(primary) && (i.writable() || i.name().equals(promoted))) {
+        role = MySQLOperator.PRIMARY;
+      } else if (primaryAddress != null && i.replicatesFrom(primaryAddress) && !errant) {
+        role = MySQLOperator.REPLICA;
+      } else if (promoted != null
+          && i.reachable()
+          && !errant
+          && MySQLOperator.REPLICA.equals(current.get(i.name()))) {
+        role = MySQLOperator.REPLICA;
+      }
+      roles.put(i.name(), role);
     }
     for (RoleLabels.Change change : RoleLabels.changes(roles, current)) {
       // A merge patch of the one label: no read of the pod first.
