@@ -699,12 +699,24 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     }
     for (RoleLabels.Change change : RoleLabels.changes(roles, current)) {
       // A merge patch of the one label: no read of the pod first.
-      Pod patched =
-          client
-              .pods()
-              .inNamespace(c.getMetadata().getNamespace())
-              .withName(change.pod())
-              .patch(MERGE, RoleLabels.patch(change.role()));
+      Pod patched;
+      try {
+        patched =
+            client
+                .pods()
+                .inNamespace(c.getMetadata().getNamespace())
+                .withName(change.pod())
+                .patch(MERGE, RoleLabels.patch(change.role()));
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404) {
+          throw e;
+        }
+        // The Pod went since the informer saw it (force-deleted, evicted): its successor starts
+        // without the label, and failing the round here would hold back the failover by the
+        // error retries' back-off.
+        LOG.info("{}/{}: pod {} is gone; not labelled", r.m.namespace(), r.m.name(), change.pod());
+        continue;
+      }
       cache.written(patched, byName.get(change.pod()));
     }
   }
