@@ -12,6 +12,8 @@ import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.tls.HttpsEndpoint;
 import dev.bosun.common.tls.ServingCertificates;
+import dev.bosun.common.transfer.OperatorCertificate;
+import dev.bosun.common.transfer.RestoreEndpoint;
 import dev.bosun.etcd.backup.SnapshotJobs;
 import dev.bosun.etcd.dependent.MemberPods;
 import dev.bosun.etcd.etcd.EtcdConnections;
@@ -22,8 +24,6 @@ import dev.bosun.etcd.reconciler.EtcdBackupAdmission;
 import dev.bosun.etcd.reconciler.EtcdBackupReconciler;
 import dev.bosun.etcd.reconciler.EtcdClusterAdmission;
 import dev.bosun.etcd.reconciler.EtcdClusterReconciler;
-import dev.bosun.etcd.restore.OperatorCertificate;
-import dev.bosun.etcd.restore.RestoreEndpoint;
 import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.restore.SnapshotRoute;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
@@ -145,7 +145,7 @@ public final class Main {
     // Only a backup volume has snapshots to serve: no restore route without one.
     Optional<RestoreEndpoint> serving = backupDir.isPresent() ? restore : Optional.empty();
     Optional<ServingCertificates> certificates =
-        OperatorCertificate.store(client, clock, serving, webhook)
+        OperatorCertificate.store(client, EtcdOperator.NAME, clock, serving, webhook)
             .map(store -> ServingCertificates.start(store, ServingCertificates.CHECK_EVERY));
     EtcdClusterReconciler clusters =
         new EtcdClusterReconciler(
