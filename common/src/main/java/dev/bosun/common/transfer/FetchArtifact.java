@@ -30,12 +30,20 @@ public final class FetchArtifact {
 
   private FetchArtifact() {}
 
-  /** {@code fetch <target file>}. */
-  public static void main(String[] args) throws IOException {
-    if (args.length != 2 || !args[0].equals("fetch")) {
-      throw new IllegalArgumentException("usage: FetchArtifact fetch <target file>");
+  /**
+   * {@code fetch <target file>}. A failure ends the process with 1 and one line on standard error,
+   * the last line of the log, which the kubelet keeps as the container's termination message.
+   */
+  public static void main(String[] args) {
+    try {
+      if (args.length != 2 || !args[0].equals("fetch")) {
+        throw new IllegalArgumentException("usage: FetchArtifact fetch <target file>");
+      }
+      fetch(System.getenv(), Path.of(args[1]), ArtifactDownload::standard);
+    } catch (IOException | IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(1);
     }
-    fetch(System.getenv(), Path.of(args[1]), ArtifactDownload::standard);
   }
 
   /** Whether {@code env} asks for a fetch from the operator (else the caller fetches otherwise). */

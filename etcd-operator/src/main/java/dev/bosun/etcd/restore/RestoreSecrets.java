@@ -2,6 +2,7 @@ package dev.bosun.etcd.restore;
 
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.transfer.AccessTokens;
+import dev.bosun.common.transfer.RestoreGrants;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -69,20 +70,12 @@ public final class RestoreSecrets {
    * operator and owned by the EtcdCluster of that name. Anything else under the name is ignored.
    */
   public static boolean isFor(Secret secret, String cluster) {
-    var meta = secret.getMetadata();
-    return meta != null
-        && meta.getLabels() != null
-        && EtcdOperator.NAME.equals(meta.getLabels().get(Labels.MANAGED_BY))
-        && meta.getOwnerReferences() != null
-        && meta.getOwnerReferences().stream()
-            .anyMatch(o -> "EtcdCluster".equals(o.getKind()) && cluster.equals(o.getName()));
+    return RestoreGrants.isFor(secret, EtcdOperator.NAME, "EtcdCluster", cluster);
   }
 
   /** The snapshot key the Secret grants, if it names one. */
   public static Optional<String> key(Secret secret) {
-    var annotations = secret.getMetadata() == null ? null : secret.getMetadata().getAnnotations();
-    return Optional.ofNullable(annotations == null ? null : annotations.get(KEY_ANNOTATION))
-        .filter(k -> !k.isBlank());
+    return RestoreGrants.annotation(secret, KEY_ANNOTATION);
   }
 
   /** Whether {@code presented} is the Secret's token ({@link AccessTokens#accepts}). */

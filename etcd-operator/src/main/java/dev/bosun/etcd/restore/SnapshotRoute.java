@@ -86,7 +86,7 @@ public final class SnapshotRoute implements HttpHandler {
             cluster,
             key);
       }
-      return file.map(f -> new ArtifactRoute.Artifact(f, "snapshot volume:" + key));
+      return file.map(f -> new ArtifactRoute.Artifact(f, "volume:" + key));
     }
   }
 }

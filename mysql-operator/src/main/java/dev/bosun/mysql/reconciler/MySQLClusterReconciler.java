@@ -33,7 +33,6 @@ import dev.bosun.mysql.workload.MetricsUsers;
 import dev.bosun.mysql.workload.RebuildRecord;
 import dev.bosun.mysql.workload.Rebuilder;
 import dev.bosun.mysql.workload.RecordSink;
-import dev.bosun.mysql.workload.Restorer;
 import dev.bosun.mysql.workload.TopologyController;
 import dev.bosun.mysql.workload.TopologyRecord;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -42,6 +41,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -92,7 +92,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private final Duration sqlTimeout;
   private final Clock clock;
   private final ClusterStatusBuilder statusBuilder;
-  private final BiFunction<MySQLCluster, ClusterModel, Restorer> restorers;
+  private final Restorers restorers;
   private final BiFunction<MySQLCluster, ClusterModel, Rebuilder> rebuilders;
   private final Map<String, Controller> controllers = new ConcurrentHashMap<>();
   private final Map<String, String> upgradeSwitchovers = new ConcurrentHashMap<>();
@@ -113,7 +113,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
       Duration pollInterval,
       Duration sqlTimeout,
       Clock clock,
-      BiFunction<MySQLCluster, ClusterModel, Restorer> restorers,
+      Restorers restorers,
       BiFunction<MySQLCluster, ClusterModel, Rebuilder> rebuilders) {
     this.events = events;
     this.addressing = addressing;
@@ -140,6 +140,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
         ChildInformers.of(Service.class, MySQLCluster.class, managed, context),
         ChildInformers.of(ConfigMap.class, MySQLCluster.class, managed, context),
         ChildInformers.of(Secret.class, MySQLCluster.class, managed, context),
+        // A restore Job's end wakes its cluster: the load is never polled.
+        ChildInformers.following(Job.class, MySQLCluster.class, managed, context),
         ChildInformers.of(
             PodDisruptionBudgets.groupVersionKind(context.getClient()),
             MySQLCluster.class,
@@ -269,7 +271,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             record,
             r.addresses,
             knownErrant(r.previous),
-            restorers.apply(r.c, r.m),
+            restorers.of(r.c, r.m, r.cache),
             new VolumeReplacement(r.context.getClient(), r.c)
                 .around(
                     rebuilders.apply(r.c, r.m), ServerCrashes.unrecoverable(pods(r.cache, r.c))),
