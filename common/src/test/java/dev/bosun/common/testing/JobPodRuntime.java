@@ -46,6 +46,7 @@ public final class JobPodRuntime implements AutoCloseable {
   private final Path root;
   private final LocalContainers containers;
   private final Set<String> started = ConcurrentHashMap.newKeySet();
+  private final List<Pod> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final ExecutorService workers =
       Executors.newCachedThreadPool(
           r -> {
@@ -89,14 +90,27 @@ public final class JobPodRuntime implements AutoCloseable {
   }
 
   /**
-   * Holds every Pod's main container back, after its init containers, until {@link #release}: a
-   * test stops the operator while a Job runs.
+   * Holds every Pod back before its first container until {@link #release}: a test stops and starts
+   * the operator while a Job it made waits to run.
    */
   public void hold() {
     gate = new CompletableFuture<>();
   }
 
-  /** Lets held containers run. */
+  /**
+   * The Pods of {@code namespace} this runtime was given, as the API server stored them (after
+   * admission), even once their Job is gone.
+   */
+  public List<Pod> ran(String namespace) {
+    return ran.stream().filter(p -> namespace.equals(p.getMetadata().getNamespace())).toList();
+  }
+
+  /** Whether a Pod is being held back now. */
+  public boolean holding() {
+    return !gate.isDone();
+  }
+
+  /** Lets held Pods run. */
   public void release() {
     gate.complete(null);
   }
@@ -104,6 +118,7 @@ public final class JobPodRuntime implements AutoCloseable {
   private void begin(Pod pod) {
     if (pod.getMetadata().getDeletionTimestamp() == null
         && started.add(pod.getMetadata().getUid())) {
+      ran.add(pod);
       workers.execute(() -> run(pod));
     }
   }
@@ -112,6 +127,7 @@ public final class JobPodRuntime implements AutoCloseable {
     String ns = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
     Path logs = root.resolve("logs");
+    gate.join();
     report(pod, "Running", List.of(), List.of());
     List<ContainerStatus> inits = new ArrayList<>();
     for (Container init : pod.getSpec().getInitContainers()) {
@@ -125,7 +141,6 @@ public final class JobPodRuntime implements AutoCloseable {
         return;
       }
     }
-    gate.join();
     List<ContainerStatus> mains = new ArrayList<>();
     boolean failed = false;
     for (Container c : pod.getSpec().getContainers()) {
