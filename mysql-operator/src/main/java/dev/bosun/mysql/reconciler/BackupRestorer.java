@@ -2,6 +2,7 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.backup.BackupTarget;
 import dev.bosun.common.dependent.ChildCache;
+import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.transfer.AccessTokens;
 import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.backup.BackgroundJobs;
@@ -27,6 +28,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Loads a new cluster's fromBackup (the named dump of the MySQLBackup, else its newest) through a
@@ -40,6 +43,8 @@ public final class BackupRestorer implements Restorers {
 
   /** Where restore Jobs fetch checked dumps: the operator's route URL and CA. */
   public record Route(URI operatorUrl, Supplier<String> caBundle) {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackupRestorer.class);
 
   private final KubernetesClient client;
   private final MySQLBackupStores stores;
@@ -205,32 +210,47 @@ public final class BackupRestorer implements Restorers {
     SqlDialect dialect = SqlDialect.of(m.flavour());
     // Checked here first: a refused dump is reported at once, naming the line, and no Job runs.
     dumps.prepare(DumpRoute.restoreId(cluster), target.store(), dump, dialect);
-    // A new token for each attempt; the Secret of an attempt before is replaced whole.
-    client
-        .resource(
-            LoadSecrets.desired(
-                cluster, dump, AccessTokens.newToken(), r.caBundle().get(), secrets.credentials()))
-        .fieldManager(MySQLOperator.NAME)
-        .forceConflicts()
-        .serverSideApply();
     String location = target.store().location(dump);
-    Job job =
-        LoadJobs.desired(
-            cluster,
-            new LoadJobs.Spec(
-                m.image(),
-                operatorImage,
-                DumpRoute.url(r.operatorUrl(), cluster),
-                primary,
-                dialect.clientCommand(primary.host(), primary.port()),
-                location));
     try {
-      cache.written(client.batch().v1().jobs().inNamespace(ns).resource(job).create(), null);
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
+      // A new token for each attempt; the Secret of an attempt before is replaced whole.
+      client
+          .resource(
+              LoadSecrets.desired(
+                  cluster,
+                  dump,
+                  AccessTokens.newToken(),
+                  r.caBundle().get(),
+                  secrets.credentials()))
+          .fieldManager(MySQLOperator.NAME)
+          .forceConflicts()
+          .serverSideApply();
+      Job job =
+          LoadJobs.desired(
+              cluster,
+              new LoadJobs.Spec(
+                  m.image(),
+                  operatorImage,
+                  DumpRoute.url(r.operatorUrl(), cluster),
+                  primary,
+                  dialect.clientCommand(primary.host(), primary.port()),
+                  location));
+      try {
+        cache.written(client.batch().v1().jobs().inNamespace(ns).resource(job).create(), null);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        // Made by this restore before (the same name for the cluster's life): it stands as it is.
       }
-      // Made by this restore before (the same name for the cluster's life): it stands as it is.
+    } catch (KubernetesClientException e) {
+      // Nothing was loaded: no Job runs. The worker's end without a Job makes the next round ask
+      // the primary, which is empty, so the load starts again.
+      LOG.warn(
+          "the restore Job of {}/{} could not be made; it is made in a later round: {}",
+          ns,
+          m.name(),
+          HumanMessages.describe(e));
+      return null;
     }
     return location;
   }

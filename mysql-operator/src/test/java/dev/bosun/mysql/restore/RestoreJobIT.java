@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A restore from a backup loads through a Job in the cluster's own namespace, with no
@@ -208,6 +210,44 @@ class RestoreJobIT {
         .contains("the token was not accepted");
     assertThat(AppClient.adminQuery(FX.server("db-0").address(), "SHOW DATABASES LIKE 'shop'"))
         .isNull();
+  }
+
+  /**
+   * The operator dies at a boundary of the restore (its API requests cut there, as a crash leaves
+   * them): before the Job is made ("loading" and the Secret are recorded), right after it is made,
+   * or after the finished load was recorded and before the Job is deleted. A fresh operator ends in
+   * a good restore every time, never RestoreInterrupted.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"before POST jobs", "after POST jobs", "before DELETE jobs"})
+  void anOperatorThatDiesAtABoundaryOfTheRestoreEndsInAGoodRestore(String boundary)
+      throws Exception {
+    String location = storedDump(GOOD);
+    String method = boundary.split(" ")[1];
+    java.util.function.Predicate<String> at =
+        r -> r.startsWith(method + " /apis/batch/v1/namespaces/" + FX.namespace() + "/jobs");
+    if (boundary.startsWith("before")) {
+      FX.operator().cut.before(at);
+    } else {
+      FX.operator().cut.after(at);
+    }
+    try {
+      restoredCluster();
+      await().atMost(Duration.ofSeconds(60)).until(() -> FX.operator().cut.cutAt() != null);
+      FX.operator().stop();
+    } finally {
+      FX.operator().cut.heal();
+    }
+    FX.operator().start();
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> condition("Ready") != null && condition("Ready").startsWith("True/"));
+    assertThat(cluster().getStatus().getRestoredFrom()).isEqualTo(location);
+    assertThat(AppClient.adminQuery(FX.server("db-0").address(), "SELECT COUNT(*) FROM shop.t"))
+        .isEqualTo("2");
+    assertThat(FX.client().v1().events().inNamespace(FX.namespace()).list().getItems())
+        .noneMatch(e -> "RestoreInterrupted".equals(e.getReason()));
   }
 
   @Test
