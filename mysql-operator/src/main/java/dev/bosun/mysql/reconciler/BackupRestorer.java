@@ -4,7 +4,6 @@ import dev.bosun.common.backup.BackupTarget;
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.transfer.AccessTokens;
-import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.backup.BackgroundJobs;
 import dev.bosun.mysql.backup.MySQLBackupStores;
 import dev.bosun.mysql.model.ClusterModel;
@@ -19,6 +18,7 @@ import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.InstanceException;
 import dev.bosun.mysql.workload.Restorer;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -212,18 +212,13 @@ public final class BackupRestorer implements Restorers {
     dumps.prepare(DumpRoute.restoreId(cluster), target.store(), dump, dialect);
     String location = target.store().location(dump);
     try {
-      // A new token for each attempt; the Secret of an attempt before is replaced whole.
-      client
-          .resource(
-              LoadSecrets.desired(
-                  cluster,
-                  dump,
-                  AccessTokens.newToken(),
-                  r.caBundle().get(),
-                  secrets.credentials()))
-          .fieldManager(MySQLOperator.NAME)
-          .forceConflicts()
-          .serverSideApply();
+      // A new token for each attempt: the Secret of an attempt before (made, then the operator
+      // stopped before its Job) goes first. Delete and create: no right to patch Secrets needed.
+      Secret grant =
+          LoadSecrets.desired(
+              cluster, dump, AccessTokens.newToken(), r.caBundle().get(), secrets.credentials());
+      client.secrets().inNamespace(ns).withName(grant.getMetadata().getName()).delete();
+      client.secrets().inNamespace(ns).resource(grant).create();
       Job job =
           LoadJobs.desired(
               cluster,
