@@ -17,6 +17,7 @@ import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.InstanceException;
 import dev.bosun.mysql.workload.Restorer;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -128,7 +129,7 @@ public final class BackupRestorer implements Restorers {
             .jobs()
             .inNamespace(ns)
             .withName(jobName)
-            .withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
+            .withPropagationPolicy(DeletionPropagation.BACKGROUND)
             .delete();
         client
             .secrets()

@@ -10,6 +10,7 @@ import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.workload.TopologyRecord;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -75,13 +76,23 @@ public final class DumpRoute implements ArtifactRoute.Artifacts {
     return LoadSecrets.isFor(secret, cluster);
   }
 
+  /**
+   * Whether the cluster's status says its load started and is not recorded as ended: a token left
+   * behind by a load that finished (its Secret not deleted yet) is worth nothing.
+   */
+  private static boolean loading(MySQLCluster cluster) {
+    String restoredFrom =
+        cluster.getStatus() == null ? null : cluster.getStatus().getRestoredFrom();
+    return TopologyRecord.RESTORE_LOADING.equals(restoredFrom);
+  }
+
   @Override
   public Optional<ArtifactRoute.Artifact> resolve(String ns, String name, Secret grant)
       throws IOException {
     MySQLCluster cluster =
         client.resources(MySQLCluster.class).inNamespace(ns).withName(name).get();
     Optional<String> key = LoadSecrets.key(grant);
-    if (cluster == null || key.isEmpty()) {
+    if (cluster == null || key.isEmpty() || !loading(cluster)) {
       return Optional.empty();
     }
     ClusterModel m = ClusterModel.of(cluster);

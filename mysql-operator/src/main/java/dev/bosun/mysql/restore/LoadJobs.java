@@ -12,6 +12,7 @@ import dev.bosun.mysql.workload.Restorer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -293,7 +294,7 @@ public final class LoadJobs {
         .build();
   }
 
-  private static io.fabric8.kubernetes.api.model.EnvVar env(String name, String value) {
+  private static EnvVar env(String name, String value) {
     return new EnvVarBuilder().withName(name).withValue(value).build();
   }
 
