@@ -15,6 +15,7 @@ import dev.bosun.mysql.dependent.Applier;
 import dev.bosun.mysql.dependent.ClusterNames;
 import dev.bosun.mysql.dependent.ClusterObjects;
 import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.restore.LoadJobs;
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.Addressing;
@@ -278,6 +279,32 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             statusSink(r.context, r.c));
     report(r.c, r.m, r.tick);
     clearRebuildRequest(r);
+    forgetRecordedRestore(r);
+  }
+
+  /**
+   * Step 3b: a restore Job left behind by an operator that stopped between recording the finished
+   * load and deleting the Job (the record names the dump, the Job is still there) goes now, with
+   * its token Secret. A failed Job stays (the record still says loading) for a person to read.
+   */
+  private void forgetRecordedRestore(Round r) {
+    String from = r.tick.record().restoredFrom();
+    if (from == null
+        || TopologyRecord.RESTORE_PENDING.equals(from)
+        || TopologyRecord.RESTORE_LOADING.equals(from)
+        || r.cache.named(Job.class, LoadJobs.name(r.c)).isEmpty()) {
+      return;
+    }
+    try {
+      restorers.of(r.c, r.m, r.cache).forget();
+    } catch (KubernetesClientException e) {
+      // Nothing waits on it: the next round tries again.
+      LOG.warn(
+          "{}/{}: the finished restore Job could not be deleted yet: {}",
+          r.m.namespace(),
+          r.m.name(),
+          HumanMessages.describe(e));
+    }
   }
 
   /** The member a person asked to rebuild through the cluster's annotation, or null. */

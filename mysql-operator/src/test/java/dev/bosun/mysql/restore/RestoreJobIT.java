@@ -248,6 +248,18 @@ class RestoreJobIT {
         .isEqualTo("2");
     assertThat(FX.client().v1().events().inNamespace(FX.namespace()).list().getItems())
         .noneMatch(e -> "RestoreInterrupted".equals(e.getReason()));
+    // Even a Job whose deletion the crash cut off goes, with its token.
+    await().atMost(Duration.ofSeconds(30)).until(() -> jobs().isEmpty());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                FX.client()
+                        .secrets()
+                        .inNamespace(FX.namespace())
+                        .withName(LoadSecrets.name("db"))
+                        .get()
+                    == null);
   }
 
   @Test
