@@ -3,6 +3,19 @@ What only this chart defines; the names, labels and objects every operator chart
 from the bosun-library chart (charts/library), as "bosun.*".
 */}}
 
+{{/* The Service restore Jobs reach the operator's restore route through. */}}
+{{- define "bosun-mysql-operator.restoreService" -}}
+{{- printf "%s-restore" (include "bosun.fullname" .) }}
+{{- end }}
+
+{{/*
+The URL restore Jobs fetch checked dumps from: restore.operatorUrl, else the restore Service by its
+cluster DNS name (one of the names on the operator's certificate).
+*/}}
+{{- define "bosun-mysql-operator.operatorUrl" -}}
+{{- .Values.restore.operatorUrl | default (printf "https://%s.%s.svc:%v" (include "bosun-mysql-operator.restoreService" .) .Release.Namespace .Values.restore.port) }}
+{{- end }}
+
 {{/*
 The rules the operator needs on the objects it reconciles and creates: shared by the ClusterRole
 (operator watching every namespace) and the per-namespace Roles (watchNamespaces set). No wildcards.
@@ -22,7 +35,12 @@ The rules the operator needs on the objects it reconciles and creates: shared by
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
 - apiGroups: [""]
   resources: ["secrets"]
-  verbs: ["get", "list", "watch", "create"]
+  # delete: the restore Secret (token, CA, client options) of a finished or repeated restore.
+  verbs: ["get", "list", "watch", "create", "delete"]
+- apiGroups: ["batch"]
+  # The Job that loads a cluster's bootstrap.fromBackup in the cluster's own namespace.
+  resources: ["jobs"]
+  verbs: ["get", "list", "watch", "create", "delete"]
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "watch", "patch", "update", "delete"]

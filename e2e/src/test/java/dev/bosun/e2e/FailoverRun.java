@@ -121,6 +121,7 @@ final class FailoverRun {
    * the operator, the rest in routing and the writer's reconnects).
    */
   private void printOperatorTimeline(long faultMillis) {
+    printEvents(faultMillis);
     for (var pod : admin.pods().inAnyNamespace().list().getItems()) {
       if (!pod.getMetadata().getName().contains("mysql-operator")) {
         continue;
@@ -141,9 +142,21 @@ final class FailoverRun {
       java.util.regex.Pattern line =
           java.util.regex.Pattern.compile(
               "^ts=(\\S+) .*resource=MySQLCluster/" + namespace + "/\\S+ msg=\"([^\"]*)\"");
+      java.util.regex.Pattern trouble =
+          java.util.regex.Pattern.compile("^ts=(\\S+) level=(WARN|ERROR) .*msg=\"([^\"]*)\"");
       for (String l : log.split("\n")) {
         java.util.regex.Matcher m = line.matcher(l);
         if (!m.find()) {
+          java.util.regex.Matcher t = trouble.matcher(l);
+          if (t.find()
+              && java.time.Instant.parse(t.group(1)).toEpochMilli() >= faultMillis
+              && !l.contains("resource=MySQLCluster/")) {
+            System.err.printf(
+                "[bench]   %5.1f s %s %s%n",
+                (java.time.Instant.parse(t.group(1)).toEpochMilli() - faultMillis) / 1000.0,
+                t.group(2),
+                t.group(3).length() > 200 ? t.group(3).substring(0, 200) : t.group(3));
+          }
           continue;
         }
         long at = java.time.Instant.parse(m.group(1)).toEpochMilli();
@@ -154,6 +167,30 @@ final class FailoverRun {
               m.group(2).length() > 200 ? m.group(2).substring(0, 200) : m.group(2));
         }
       }
+    }
+  }
+
+  /**
+   * The namespace's Events from the fault on (the kubelet's and the operator's, to the second as
+   * Kubernetes stores them): how long the Pod took to come back, and what the operator waited for.
+   */
+  private void printEvents(long faultMillis) {
+    for (var e : admin.v1().events().inNamespace(namespace).list().getItems()) {
+      String last = e.getLastTimestamp() != null ? e.getLastTimestamp() : e.getFirstTimestamp();
+      if (last == null) {
+        continue;
+      }
+      long at = java.time.Instant.parse(last).toEpochMilli();
+      if (at < faultMillis - 1000) {
+        continue;
+      }
+      String message = e.getMessage() == null ? "" : e.getMessage();
+      System.err.printf(
+          "[bench]   %5.0f s event %s %s: %s%n",
+          (at - faultMillis) / 1000.0,
+          e.getInvolvedObject().getName(),
+          e.getReason(),
+          message.length() > 160 ? message.substring(0, 160) : message);
     }
   }
 }

@@ -10,8 +10,10 @@ import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
-import dev.bosun.common.tls.HttpsEndpoint;
 import dev.bosun.common.tls.ServingCertificates;
+import dev.bosun.common.transfer.OperatorCertificate;
+import dev.bosun.common.transfer.RestoreEndpoint;
+import dev.bosun.common.transfer.RestoreServer;
 import dev.bosun.etcd.backup.SnapshotJobs;
 import dev.bosun.etcd.dependent.MemberPods;
 import dev.bosun.etcd.etcd.EtcdConnections;
@@ -22,16 +24,12 @@ import dev.bosun.etcd.reconciler.EtcdBackupAdmission;
 import dev.bosun.etcd.reconciler.EtcdBackupReconciler;
 import dev.bosun.etcd.reconciler.EtcdClusterAdmission;
 import dev.bosun.etcd.reconciler.EtcdClusterReconciler;
-import dev.bosun.etcd.restore.OperatorCertificate;
-import dev.bosun.etcd.restore.RestoreEndpoint;
 import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.restore.SnapshotRoute;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -145,7 +143,7 @@ public final class Main {
     // Only a backup volume has snapshots to serve: no restore route without one.
     Optional<RestoreEndpoint> serving = backupDir.isPresent() ? restore : Optional.empty();
     Optional<ServingCertificates> certificates =
-        OperatorCertificate.store(client, clock, serving, webhook)
+        OperatorCertificate.store(client, EtcdOperator.NAME, clock, serving, webhook)
             .map(store -> ServingCertificates.start(store, ServingCertificates.CHECK_EVERY));
     EtcdClusterReconciler clusters =
         new EtcdClusterReconciler(
@@ -182,9 +180,10 @@ public final class Main {
     serving.ifPresent(
         r ->
             runtime.onClose(
-                serveRestores(
+                RestoreServer.start(
                     r,
                     certificates.orElseThrow(),
+                    SnapshotRoute.PATH,
                     SnapshotRoute.of(
                         backupDir.orElseThrow(), settings.watchNamespaces(), client))));
     // Every replica answers admission reviews too, and is ready once the API server trusts it:
@@ -215,26 +214,5 @@ public final class Main {
         new ValidatingRoute<>(EtcdCluster.class, new EtcdClusterAdmission()),
         EtcdBackupAdmission.PATH,
         new ValidatingRoute<>(EtcdBackup.class, new EtcdBackupAdmission(client, backupDir)));
-  }
-
-  private static HttpsEndpoint serveRestores(
-      RestoreEndpoint restore, ServingCertificates tls, SnapshotRoute route) {
-    try {
-      HttpsEndpoint endpoint =
-          HttpsEndpoint.start(
-              restore.port(),
-              tls.sslContext(),
-              Map.of(SnapshotRoute.PATH, route),
-              SnapshotRoute.CONCURRENT_TRANSFERS + 1,
-              "restore-server");
-      LOG.info(
-          "serving snapshots to restoring members over HTTPS on port {} as {}",
-          endpoint.port(),
-          restore.url());
-      return endpoint;
-    } catch (IOException e) {
-      tls.close();
-      throw new UncheckedIOException("cannot serve the restore route on port " + restore.port(), e);
-    }
   }
 }

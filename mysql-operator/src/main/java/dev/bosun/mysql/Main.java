@@ -1,11 +1,16 @@
 package dev.bosun.mysql;
 
+import com.sun.net.httpserver.HttpHandler;
 import dev.bosun.common.admission.AdmissionWebhook;
 import dev.bosun.common.admission.ValidatingRoute;
 import dev.bosun.common.admission.WebhookSettings;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
+import dev.bosun.common.tls.ServingCertificates;
+import dev.bosun.common.transfer.OperatorCertificate;
+import dev.bosun.common.transfer.RestoreEndpoint;
+import dev.bosun.common.transfer.RestoreServer;
 import dev.bosun.mysql.backup.MySQLBackupStores;
 import dev.bosun.mysql.reconciler.BackupAdmission;
 import dev.bosun.mysql.reconciler.BackupRestorer;
@@ -13,6 +18,8 @@ import dev.bosun.mysql.reconciler.ClusterAdmission;
 import dev.bosun.mysql.reconciler.MySQLBackupReconciler;
 import dev.bosun.mysql.reconciler.MySQLClusterReconciler;
 import dev.bosun.mysql.reconciler.ReplicaRebuilder;
+import dev.bosun.mysql.restore.CheckedDumps;
+import dev.bosun.mysql.restore.DumpRoute;
 import dev.bosun.mysql.topology.Addressing;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
@@ -88,15 +95,68 @@ public final class Main {
       Duration poll,
       Path backupRoot,
       Optional<WebhookSettings> webhook) {
+    return create(
+        settings,
+        client,
+        addressing,
+        poll,
+        backupRoot,
+        RestoreEndpoint.fromEnvironment(System.getenv()),
+        webhook,
+        System.getenv()
+            .getOrDefault(MySQLOperator.OPERATOR_IMAGE_ENV, MySQLOperator.DEFAULT_OPERATOR_IMAGE));
+  }
+
+  /**
+   * The same, with restore Jobs fetching checked dumps over HTTPS from {@code restore} (empty:
+   * restores from a backup are refused, saying why) with the fetch container of {@code
+   * operatorImage}. With a restore endpoint or a webhook, this reads (and the first time writes)
+   * the one certificate Secret in the operator's namespace that both serve ({@link
+   * OperatorCertificate}), and serves each on its own port until the runtime closes.
+   */
+  public static OperatorRuntime create(
+      OperatorSettings settings,
+      KubernetesClient client,
+      Addressing addressing,
+      Duration poll,
+      Path backupRoot,
+      Optional<RestoreEndpoint> restore,
+      Optional<WebhookSettings> webhook,
+      String operatorImage) {
     EventRecorder events = new EventRecorder(client, MySQLOperator.NAME);
     Addressing where = addressing != null ? addressing : Addressing.headlessService();
     MySQLBackupStores stores = new MySQLBackupStores(client, backupRoot);
     ReplicaRebuilder rebuilder =
         new ReplicaRebuilder(backupRoot, Duration.ofSeconds(3), Clock.systemUTC());
     OperatorRuntime runtime = new OperatorRuntime(settings, client).onClose(rebuilder);
+    Optional<ServingCertificates> certificates =
+        restore.isEmpty()
+            ? Optional.empty()
+            : OperatorCertificate.store(
+                    client, MySQLOperator.NAME, Clock.systemUTC(), restore, webhook)
+                .map(store -> ServingCertificates.start(store, ServingCertificates.CHECK_EVERY));
+    certificates.ifPresent(runtime::onClose);
+    CheckedDumps dumps = new CheckedDumps();
+    // Every replica serves checked dumps (each checks what it serves), leader or not.
+    restore.ifPresent(
+        r ->
+            runtime.onClose(
+                RestoreServer.start(
+                    r,
+                    certificates.orElseThrow(),
+                    DumpRoute.PATH,
+                    new DumpRoute(client, stores, dumps).route(settings.watchNamespaces()))));
     // Every replica answers admission reviews, leader or not, and is ready once the API server
     // trusts it: the Service needs an endpoint that works.
-    webhook.ifPresent(w -> serveAdmission(client, w, stores).servesFor(runtime));
+    webhook.ifPresent(
+        w ->
+            (certificates.isPresent()
+                    ? AdmissionWebhook.start(client, w, certificates.get(), admissionRoutes(stores))
+                    : serveAdmission(client, w, stores))
+                .servesFor(runtime));
+    Optional<BackupRestorer.Route> route =
+        restore.map(
+            r -> new BackupRestorer.Route(r.url(), () -> certificates.orElseThrow().caBundlePem()));
     return runtime
         .register(
             new MySQLClusterReconciler(
@@ -105,7 +165,7 @@ public final class Main {
                 poll,
                 Duration.ofSeconds(3),
                 Clock.systemUTC(),
-                new BackupRestorer(client, stores),
+                new BackupRestorer(client, stores, dumps, route, operatorImage),
                 rebuilder))
         .register(new MySQLBackupReconciler(events, where, stores, Clock.systemUTC()));
   }
@@ -118,14 +178,14 @@ public final class Main {
    */
   public static AdmissionWebhook serveAdmission(
       KubernetesClient client, WebhookSettings webhook, MySQLBackupStores stores) {
-    return AdmissionWebhook.start(
-        client,
-        MySQLOperator.NAME,
-        webhook,
-        Map.of(
-            ClusterAdmission.PATH,
-            new ValidatingRoute<>(MySQLCluster.class, new ClusterAdmission()),
-            BackupAdmission.PATH,
-            new ValidatingRoute<>(MySQLBackup.class, new BackupAdmission(stores))));
+    return AdmissionWebhook.start(client, MySQLOperator.NAME, webhook, admissionRoutes(stores));
+  }
+
+  private static Map<String, HttpHandler> admissionRoutes(MySQLBackupStores stores) {
+    return Map.of(
+        ClusterAdmission.PATH,
+        new ValidatingRoute<>(MySQLCluster.class, new ClusterAdmission()),
+        BackupAdmission.PATH,
+        new ValidatingRoute<>(MySQLBackup.class, new BackupAdmission(stores)));
   }
 }

@@ -31,5 +31,11 @@ public final class MySQLOperator {
   /** The server container's name. */
   public static final String CONTAINER = "mysql";
 
+  /** The environment variable naming the operator's own image (restore Jobs fetch with it). */
+  public static final String OPERATOR_IMAGE_ENV = "BOSUN_OPERATOR_IMAGE";
+
+  /** The image restore Jobs fetch with when the chart does not say. */
+  public static final String DEFAULT_OPERATOR_IMAGE = "bosun/mysql-operator:0.1.0";
+
   private MySQLOperator() {}
 }

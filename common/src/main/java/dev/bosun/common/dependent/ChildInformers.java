@@ -31,6 +31,23 @@ public final class ChildInformers {
         context);
   }
 
+  /**
+   * An informer on children that change on their own and whose owner waits for it (Jobs run to
+   * their end): every change after the operator made one wakes the owner, so it never polls.
+   */
+  public static <T extends HasMetadata, P extends HasMetadata> InformerEventSource<T, P> following(
+      Class<T> kind, Class<P> owner, String managedSelector, EventSourceContext<P> context) {
+    return new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(kind, owner)
+            .withName(kind.getSimpleName().toLowerCase(Locale.ROOT))
+            .withItemStore(new TrimmedItemStore<>())
+            .withOnAddFilter(child -> false)
+            .withSecondaryToPrimaryMapper(Labels.toInstanceOwner())
+            .withLabelSelector(managedSelector)
+            .build(),
+        context);
+  }
+
   /** The same for a kind served in a version known only at run time (a generic resource). */
   public static <P extends HasMetadata> InformerEventSource<GenericKubernetesResource, P> of(
       GroupVersionKind kind,

@@ -297,21 +297,30 @@ public final class ChartAssertions {
   }
 
   /**
-   * Asserts that the operator's one port {@value #METRICS_PORT} is {@code port}, serves both probes
-   * and Prometheus scraping, and is the only port of the one Service, a ClusterIP selecting the
-   * pod.
+   * Asserts that the operator's port {@value #METRICS_PORT} is {@code port}, serves both probes and
+   * Prometheus scraping, and is the only port of the metrics Service (the Service serving it), a
+   * ClusterIP selecting the pod. Other ports (a restore route) belong to other Services.
    */
+  /** The one Service exposing the {@value #METRICS_PORT} port. */
+  public static Service metricsService(List<HasMetadata> objects) {
+    List<Service> metrics =
+        all(objects, Service.class).stream()
+            .filter(
+                s ->
+                    s.getSpec().getPorts().stream().anyMatch(p -> METRICS_PORT.equals(p.getName())))
+            .toList();
+    assertThat(metrics).as("Services with a %s port", METRICS_PORT).hasSize(1);
+    return metrics.get(0);
+  }
+
   public static void assertMetricsAndProbesOn(List<HasMetadata> objects, int port) {
     Deployment deployment = only(objects, Deployment.class);
     Container container = operatorContainer(deployment);
 
     assertThat(container.getPorts())
+        .filteredOn(p -> METRICS_PORT.equals(p.getName()))
         .singleElement()
-        .satisfies(
-            p -> {
-              assertThat(p.getName()).isEqualTo(METRICS_PORT);
-              assertThat(p.getContainerPort()).isEqualTo(port);
-            });
+        .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(port));
     assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(container.getLivenessProbe().getHttpGet().getPort().getStrVal())
         .isEqualTo(METRICS_PORT);
@@ -328,7 +337,7 @@ public final class ChartAssertions {
         .containsEntry("prometheus.io/scrape", "true")
         .containsEntry("prometheus.io/port", String.valueOf(port));
 
-    Service service = only(objects, Service.class);
+    Service service = metricsService(objects);
     assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
     assertThat(service.getSpec().getPorts())
         .singleElement()

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * simulated Node, then reports it Running and Ready after a delay, or failing the way it was told
  * to ({@link #fail}). Pods being deleted are removed at once so rollouts, scale-down, garbage
  * collection and namespace deletion complete. Pod IPs are only written into status: nothing ever
- * connects to them.
+ * connects to them. The Pods of Jobs are only bound: {@link JobPodRuntime} runs them.
  */
 public final class KubeletSimulator implements AutoCloseable {
 
@@ -193,7 +193,7 @@ public final class KubeletSimulator implements AutoCloseable {
                     .endTarget()
                     .build())
             .create();
-      } else if (!alreadyReported(pod)) {
+      } else if (!ownedByJob(pod) && !alreadyReported(pod)) {
         executor.schedule(
             () -> report(ns, name, pod.getMetadata().getUid()),
             readinessDelay.toMillis(),
@@ -204,6 +204,12 @@ public final class KubeletSimulator implements AutoCloseable {
         LOG.warn("kubelet simulator: {}/{}: {}", ns, name, e.getMessage());
       }
     }
+  }
+
+  /** A Job's Pod runs to its end: {@link JobPodRuntime} reports it, never as Ready. */
+  private static boolean ownedByJob(Pod pod) {
+    return pod.getMetadata().getOwnerReferences().stream()
+        .anyMatch(o -> "Job".equals(o.getKind()) && Boolean.TRUE.equals(o.getController()));
   }
 
   private PodFailure failureFor(Pod pod) {

@@ -3,7 +3,8 @@ package dev.bosun.etcd.restore;
 import dev.bosun.common.backup.S3BackupStore;
 import dev.bosun.common.backup.S3Credentials;
 import dev.bosun.common.backup.S3Location;
-import dev.bosun.common.tls.TrustedCa;
+import dev.bosun.common.transfer.ArtifactDownload;
+import dev.bosun.common.transfer.FetchArtifact;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.GeneralSecurityException;
 import java.util.Map;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
@@ -36,16 +36,13 @@ public final class FetchSnapshot {
   public static final String SECRET_ACCESS_KEY = "BOSUN_RESTORE_SECRET_ACCESS_KEY";
 
   /** The operator's HTTPS URL of the snapshot, for a snapshot on its backup volume. */
-  public static final String URL = "BOSUN_RESTORE_URL";
+  public static final String URL = FetchArtifact.URL;
 
-  /**
-   * The file holding the bearer token the operator expects (the cluster's restore Secret, mounted):
-   * read here and sent only in the Authorization header.
-   */
-  public static final String TOKEN_FILE = "BOSUN_RESTORE_TOKEN_FILE";
+  /** The file holding the bearer token the operator expects (the restore Secret, mounted). */
+  public static final String TOKEN_FILE = FetchArtifact.TOKEN_FILE;
 
   /** The file holding the operator's CA (PEM), the only CA the download trusts. */
-  public static final String CA_FILE = "BOSUN_RESTORE_CA_FILE";
+  public static final String CA_FILE = FetchArtifact.CA_FILE;
 
   private FetchSnapshot() {}
 
@@ -96,7 +93,7 @@ public final class FetchSnapshot {
   }
 
   static void fetch(Map<String, String> env, Path target) throws IOException {
-    fetch(env, target, SnapshotDownload::standard);
+    fetch(env, target, ArtifactDownload::standard);
   }
 
   /**
@@ -104,24 +101,10 @@ public final class FetchSnapshot {
    * {@code downloads} makes for a client trusting the operator's CA; else from S3.
    */
   static void fetch(
-      Map<String, String> env, Path target, Function<SSLContext, SnapshotDownload> downloads)
+      Map<String, String> env, Path target, Function<SSLContext, ArtifactDownload> downloads)
       throws IOException {
-    String url = env.get(URL);
-    if (url != null && !url.isBlank()) {
-      URI uri = URI.create(url.trim());
-      if (!"https".equals(uri.getScheme())) {
-        throw new IllegalArgumentException(
-            URL + " must be an https URL; the token is never sent in clear: " + uri);
-      }
-      String token = Files.readString(Path.of(require(env, TOKEN_FILE))).trim();
-      String ca = Files.readString(Path.of(require(env, CA_FILE)));
-      SSLContext trust;
-      try {
-        trust = TrustedCa.sslContext(ca);
-      } catch (GeneralSecurityException e) {
-        throw new IOException("the operator's CA in " + env.get(CA_FILE) + " cannot be used", e);
-      }
-      downloads.apply(trust).fetch(uri, token, target);
+    if (FetchArtifact.fromOperator(env)) {
+      FetchArtifact.fetch(env, target, downloads);
       return;
     }
     S3Location location =
@@ -149,10 +132,6 @@ public final class FetchSnapshot {
   }
 
   private static String require(Map<String, String> env, String name) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(name + " is not set");
-    }
-    return value;
+    return FetchArtifact.require(env, name);
   }
 }

@@ -1,15 +1,12 @@
 package dev.bosun.etcd.restore;
 
 import dev.bosun.common.meta.Labels;
+import dev.bosun.common.transfer.AccessTokens;
+import dev.bosun.common.transfer.RestoreGrants;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,22 +21,20 @@ import java.util.Optional;
 public final class RestoreSecrets {
 
   /** Data key of the token. */
-  public static final String TOKEN = "token";
+  public static final String TOKEN = AccessTokens.TOKEN;
 
   /**
    * Data key of the operator's CA (PEM): the fetch container trusts only it. Kept with the token so
    * that one Secret volume, readable in the cluster's own namespace, gives the fetch container
    * everything it needs, and a new restore replaces both at once.
    */
-  public static final String CA = "ca.crt";
+  public static final String CA = AccessTokens.CA;
 
   /** Annotation naming the snapshot key the token grants (relative to the backup directory). */
   public static final String KEY_ANNOTATION = "etcd.bosun.dev/restore-key";
 
   /** The Secret's component label. */
   static final String COMPONENT = "restore";
-
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private RestoreSecrets() {}
 
@@ -48,11 +43,9 @@ public final class RestoreSecrets {
     return cluster + "-restore";
   }
 
-  /** A new token: 32 random bytes, URL-safe base64 without padding. */
+  /** A new token ({@link AccessTokens#newToken}). */
   public static String newToken() {
-    byte[] bytes = new byte[32];
-    RANDOM.nextBytes(bytes);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    return AccessTokens.newToken();
   }
 
   /**
@@ -77,50 +70,20 @@ public final class RestoreSecrets {
    * operator and owned by the EtcdCluster of that name. Anything else under the name is ignored.
    */
   public static boolean isFor(Secret secret, String cluster) {
-    var meta = secret.getMetadata();
-    return meta != null
-        && meta.getLabels() != null
-        && EtcdOperator.NAME.equals(meta.getLabels().get(Labels.MANAGED_BY))
-        && meta.getOwnerReferences() != null
-        && meta.getOwnerReferences().stream()
-            .anyMatch(o -> "EtcdCluster".equals(o.getKind()) && cluster.equals(o.getName()));
+    return RestoreGrants.isFor(secret, EtcdOperator.NAME, "EtcdCluster", cluster);
   }
 
   /** The snapshot key the Secret grants, if it names one. */
   public static Optional<String> key(Secret secret) {
-    var annotations = secret.getMetadata() == null ? null : secret.getMetadata().getAnnotations();
-    return Optional.ofNullable(annotations == null ? null : annotations.get(KEY_ANNOTATION))
-        .filter(k -> !k.isBlank());
+    return RestoreGrants.annotation(secret, KEY_ANNOTATION);
   }
 
-  /**
-   * Whether {@code presented} is the Secret's token. Both are hashed first and the digests compared
-   * in constant time, so neither the content nor the length of the token leaks through timing.
-   */
+  /** Whether {@code presented} is the Secret's token ({@link AccessTokens#accepts}). */
   public static boolean accepts(Secret secret, String presented) {
-    String encoded = secret.getData() == null ? null : secret.getData().get(TOKEN);
-    if (encoded == null || encoded.isEmpty() || presented == null || presented.isEmpty()) {
-      return false;
-    }
-    byte[] expected;
-    try {
-      expected = Base64.getDecoder().decode(encoded);
-    } catch (IllegalArgumentException notBase64) {
-      return false;
-    }
-    return MessageDigest.isEqual(
-        sha256(expected), sha256(presented.getBytes(StandardCharsets.UTF_8)));
+    return AccessTokens.accepts(secret, presented);
   }
 
   private static String base64(String text) {
-    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static byte[] sha256(byte[] bytes) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(bytes);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
+    return AccessTokens.base64(text);
   }
 }

@@ -8,6 +8,7 @@ import dev.bosun.common.tls.CertificateBundle;
 import dev.bosun.common.tls.CertificateIssuer;
 import dev.bosun.common.tls.HttpsEndpoint;
 import dev.bosun.common.tls.IssuedCertificate;
+import dev.bosun.common.transfer.ArtifactDownload;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -111,18 +112,18 @@ class FetchSnapshotTest {
     exchange.close();
   }
 
-  Function<SSLContext, SnapshotDownload> download(int attempts) {
+  Function<SSLContext, ArtifactDownload> download(int attempts) {
     return tls -> download(attempts, tls);
   }
 
-  SnapshotDownload download(int attempts, SSLContext tls) {
-    return new SnapshotDownload(
+  ArtifactDownload download(int attempts, SSLContext tls) {
+    return new ArtifactDownload(
         java.net.http.HttpClient.newBuilder()
             .sslContext(tls)
             .version(java.net.http.HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2))
             .build(),
-        new SnapshotDownload.Retries(attempts, Duration.ofMillis(1000), Duration.ofMillis(4000)),
+        new ArtifactDownload.Retries(attempts, Duration.ofMillis(1000), Duration.ofMillis(4000)),
         pauses::add,
         new PrintStream(log, true, StandardCharsets.UTF_8));
   }
@@ -199,7 +200,7 @@ class FetchSnapshotTest {
     Path target = tmp.resolve("restore/snapshot.db");
 
     assertThatThrownBy(() -> FetchSnapshot.fetch(env("wrong"), target, download(30)))
-        .isInstanceOf(SnapshotDownload.Refused.class)
+        .isInstanceOf(ArtifactDownload.Refused.class)
         .hasMessageContaining("403");
     assertThat(requests).hasValue(1);
     assertThat(pauses).isEmpty();
@@ -226,7 +227,7 @@ class FetchSnapshotTest {
 
     assertThatThrownBy(
             () -> FetchSnapshot.fetch(env("https", token, otherCa), target, download(30)))
-        .isInstanceOf(SnapshotDownload.Refused.class)
+        .isInstanceOf(ArtifactDownload.Refused.class)
         .hasMessageContaining("certificate");
     assertThat(requests).as("no request reached the route").hasValue(0);
     assertThat(pauses).isEmpty();
@@ -248,7 +249,7 @@ class FetchSnapshotTest {
 
   @Test
   void pausesDoubleUpToTheLongest() {
-    SnapshotDownload.Retries r = SnapshotDownload.Retries.DEFAULT;
+    ArtifactDownload.Retries r = ArtifactDownload.Retries.DEFAULT;
     assertThat(r.attempts()).isEqualTo(30);
     Duration total = Duration.ZERO;
     for (int attempt = 1; attempt < r.attempts(); attempt++) {

@@ -1,26 +1,20 @@
 package dev.bosun.etcd.testing;
 
 import dev.bosun.common.testing.Edits;
+import dev.bosun.common.testing.LocalContainers;
 import dev.bosun.common.testing.LocalProcess;
 import dev.bosun.common.testing.ScratchDirectories;
 import dev.bosun.etcd.EtcdOperator;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,6 +41,7 @@ public final class ProcessKubelet implements AutoCloseable {
   private final KubernetesClient client;
   private final String namespace;
   private final Path root;
+  private final LocalContainers containers;
   private final Map<String, LocalProcess> processes = new ConcurrentHashMap<>();
   private final Map<String, String> podUids = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Void>> stopping = new ConcurrentHashMap<>();
@@ -68,6 +63,9 @@ public final class ProcessKubelet implements AutoCloseable {
     this.client = client;
     this.namespace = namespace;
     this.root = root;
+    this.containers =
+        new LocalContainers(
+            client, root, Map.of("etcd", "/usr/bin/etcd", "etcdctl", "/usr/bin/etcdctl"));
   }
 
   public ProcessKubelet start() {
@@ -221,136 +219,17 @@ public final class ProcessKubelet implements AutoCloseable {
         });
   }
 
-  /**
-   * The container's command as a local process: the binaries of this machine (etcd, etcdctl, this
-   * JVM with the test classpath) and every mount path replaced by the directory playing that
-   * volume.
-   */
+  /** The container's command as a local process ({@link LocalContainers}). */
   private List<String> command(Pod pod, Container container) {
-    Map<String, Path> mounts = mounts(pod, container);
-    List<String> command = new ArrayList<>();
-    List<String> original = new ArrayList<>(container.getCommand());
-    original.addAll(container.getArgs() == null ? List.of() : container.getArgs());
-    for (int i = 0; i < original.size(); i++) {
-      String arg = original.get(i);
-      if (i == 0) {
-        command.add(
-            switch (arg) {
-              case "etcd" -> "/usr/bin/etcd";
-              case "etcdctl" -> "/usr/bin/etcdctl";
-              case "java" -> ProcessHandle.current().info().command().orElse("java");
-              default -> throw new IllegalArgumentException("no local binary for " + arg);
-            });
-      } else if (i > 0 && original.get(i - 1).equals("-cp")) {
-        command.add(System.getProperty("java.class.path"));
-      } else {
-        command.add(mapPaths(arg, mounts));
-      }
-    }
-    return command;
+    return containers.command(pod, container);
   }
 
   private Map<String, String> environment(Pod pod, Container container) {
-    Map<String, String> env = new java.util.HashMap<>();
-    if (container.getEnv() == null) {
-      return env;
-    }
-    for (EnvVar e : container.getEnv()) {
-      if (e.getValue() != null) {
-        env.put(e.getName(), mapPaths(e.getValue(), mounts(pod, container)));
-      } else if (e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null) {
-        var ref = e.getValueFrom().getSecretKeyRef();
-        Secret secret = client.secrets().inNamespace(namespace).withName(ref.getName()).get();
-        env.put(
-            e.getName(),
-            new String(
-                Base64.getDecoder().decode(secret.getData().get(ref.getKey())),
-                StandardCharsets.UTF_8));
-      }
-    }
-    return env;
+    return containers.environment(pod, container);
   }
 
   private boolean runToCompletion(Pod pod, Container container, Path log) {
-    try {
-      Files.createDirectories(log.getParent());
-      ProcessBuilder builder =
-          new ProcessBuilder(command(pod, container))
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile());
-      builder.environment().putAll(environment(pod, container));
-      Process p = builder.start();
-      if (!p.waitFor(120, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return false;
-      }
-      return p.exitValue() == 0;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  /** The local directory of each mount: a claim's directory, or the Pod's own for an emptyDir. */
-  private Map<String, Path> mounts(Pod pod, Container container) {
-    Map<String, Path> mounts = new java.util.LinkedHashMap<>();
-    for (VolumeMount m : container.getVolumeMounts()) {
-      Volume v =
-          pod.getSpec().getVolumes().stream()
-              .filter(x -> x.getName().equals(m.getName()))
-              .findFirst()
-              .orElseThrow();
-      Path dir;
-      if (v.getPersistentVolumeClaim() != null) {
-        dir = root.resolve("volumes").resolve(v.getPersistentVolumeClaim().getClaimName());
-      } else if (v.getEmptyDir() != null) {
-        dir = root.resolve("pods").resolve(pod.getMetadata().getUid()).resolve(v.getName());
-      } else if (v.getSecret() != null) {
-        dir = root.resolve("pods").resolve(pod.getMetadata().getUid()).resolve(v.getName());
-        writeSecret(v.getSecret().getSecretName(), dir);
-      } else {
-        continue;
-      }
-      try {
-        Files.createDirectories(dir);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      mounts.put(m.getMountPath(), dir);
-    }
-    return mounts;
-  }
-
-  /** A Secret volume: one file per key, as the kubelet projects it. */
-  private void writeSecret(String name, Path dir) {
-    Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
-    try {
-      Files.createDirectories(dir);
-      for (Map.Entry<String, String> e : secret.getData().entrySet()) {
-        Files.write(dir.resolve(e.getKey()), Base64.getDecoder().decode(e.getValue()));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * Maps mount paths where a path starts: at the start of the value or after {@code =} or {@code ,}
-   * (flags such as {@code --data-dir=/var/lib/etcd/data}), and only whole path segments, so that a
-   * URL whose path merely contains a mount path (for example {@code http://host/restore/v1}) is
-   * left alone.
-   */
-  private static String mapPaths(String value, Map<String, Path> mounts) {
-    String result = value;
-    for (Map.Entry<String, Path> m : mounts.entrySet()) {
-      result =
-          result.replaceAll(
-              "(^|[=,])" + java.util.regex.Pattern.quote(m.getKey()) + "(?=/|,|$)",
-              "$1" + java.util.regex.Matcher.quoteReplacement(m.getValue().toString()));
-    }
-    return result;
+    return containers.run(pod, container, log, 120) == 0;
   }
 
   private void stop(String name, String uid) {
@@ -373,7 +252,7 @@ public final class ProcessKubelet implements AutoCloseable {
   }
 
   private void wipe(String claim) {
-    ScratchDirectories.delete(root.resolve("volumes").resolve(claim));
+    ScratchDirectories.delete(containers.claim(claim));
   }
 
   /**

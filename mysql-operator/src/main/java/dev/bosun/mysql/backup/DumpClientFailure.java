@@ -10,10 +10,10 @@ import java.util.regex.Pattern;
  * and its last line of error output, bounded. A server error while loading is cut to its code and
  * line number, since the server's text quotes the dump's rows (the user's data).
  */
-final class DumpClientFailure {
+public final class DumpClientFailure {
 
   /** Longest part of the client's own output that is kept. */
-  static final int MAX_LINE = 200;
+  public static final int MAX_LINE = 200;
 
   private static final Pattern SERVER_ERROR =
       Pattern.compile("^(ERROR \\d+ \\([0-9A-Z]+\\)(?: at line \\d+)?)");
@@ -21,7 +21,7 @@ final class DumpClientFailure {
   private DumpClientFailure() {}
 
   /** "mariadb-dump exited with 2: mariadb-dump: Got error: 1045: ..." and the like. */
-  static String describe(String command, int exitCode, String stderr) {
+  public static String describe(String command, int exitCode, String stderr) {
     String client = Path.of(command).getFileName().toString();
     String line = lastLine(stderr);
     if (line.isEmpty()) {

@@ -99,20 +99,7 @@ public final class LogicalDump {
     Path filtered = Files.createTempFile("bosun-restore-", ".sql");
     Path err = Files.createTempFile("bosun-restore-", ".err");
     try {
-      try (BufferedReader r =
-              new BufferedReader(new InputStreamReader(store.read(key), StandardCharsets.UTF_8));
-          BufferedWriter w =
-              new BufferedWriter(
-                  new OutputStreamWriter(
-                      Files.newOutputStream(filtered), StandardCharsets.UTF_8))) {
-        DumpText.filter(r, w, dialect);
-        // Last, after every statement of the dump succeeded (the client stops at the first
-        // error): the record that this load finished.
-        for (String statement : dialect.restoreFinished(store.location(key))) {
-          w.write(statement);
-          w.write(";\n");
-        }
-      }
+      writeLoadable(store, key, dialect, filtered);
       List<String> cmd = new ArrayList<>(dialect.clientCommand(target.host(), target.port()));
       cmd.add(1, "--defaults-extra-file=" + secrets);
       run(cmd, filtered, null, err);
@@ -120,6 +107,28 @@ public final class LogicalDump {
       Files.deleteIfExists(secrets);
       Files.deleteIfExists(filtered);
       Files.deleteIfExists(err);
+    }
+  }
+
+  /**
+   * Writes into {@code out} what a load of the stored dump {@code key} feeds the client: the dump
+   * checked ({@link DumpText#filter}: refused whole, naming the line, when it holds a client
+   * command) without the source's replication position, then the record that the load finished.
+   */
+  public static void writeLoadable(BackupStore store, String key, SqlDialect dialect, Path out)
+      throws IOException, InstanceException {
+    try (BufferedReader r =
+            new BufferedReader(new InputStreamReader(store.read(key), StandardCharsets.UTF_8));
+        BufferedWriter w =
+            new BufferedWriter(
+                new OutputStreamWriter(Files.newOutputStream(out), StandardCharsets.UTF_8))) {
+      DumpText.filter(r, w, dialect);
+      // Last, after every statement of the dump succeeded (the client stops at the first
+      // error): the record that this load finished.
+      for (String statement : dialect.restoreFinished(store.location(key))) {
+        w.write(statement);
+        w.write(";\n");
+      }
     }
   }
 
@@ -143,14 +152,17 @@ public final class LogicalDump {
             "bosun-client-",
             ".cnf",
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(
-        f,
-        "[client]\nuser="
-            + credentials.operatorUser()
-            + "\npassword=\""
-            + credentials.operatorPassword().replace("\\", "\\\\").replace("\"", "\\\"")
-            + "\"\n");
+    Files.writeString(f, clientDefaults(credentials));
     return f;
+  }
+
+  /** A client option file logging in as the operator's user of {@code credentials}. */
+  public static String clientDefaults(Credentials credentials) {
+    return "[client]\nuser="
+        + credentials.operatorUser()
+        + "\npassword=\""
+        + credentials.operatorPassword().replace("\\", "\\\\").replace("\"", "\\\"")
+        + "\"\n";
   }
 
   /** The size of a file being written, or {@code otherwise} when it cannot be read now. */

@@ -1,83 +1,192 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.backup.BackupTarget;
+import dev.bosun.common.dependent.ChildCache;
+import dev.bosun.common.status.HumanMessages;
+import dev.bosun.common.transfer.AccessTokens;
 import dev.bosun.mysql.backup.BackgroundJobs;
-import dev.bosun.mysql.backup.LogicalDump;
 import dev.bosun.mysql.backup.MySQLBackupStores;
 import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.restore.CheckedDumps;
+import dev.bosun.mysql.restore.DumpRoute;
+import dev.bosun.mysql.restore.LoadJobs;
+import dev.bosun.mysql.restore.LoadSecrets;
 import dev.bosun.mysql.sql.SqlDialect;
+import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.InstanceException;
 import dev.bosun.mysql.workload.Restorer;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.function.BiFunction;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Loads a new cluster's fromBackup (the named dump of the MySQLBackup, else its newest) on a
- * background worker, one load per cluster, never on a reconcile thread.
+ * Loads a new cluster's fromBackup (the named dump of the MySQLBackup, else its newest) through a
+ * Job in the cluster's own namespace ({@link LoadJobs}), never in the operator's container. A
+ * background worker fetches the dump from the tenant's store and checks it (a dump holding a client
+ * command is refused here, naming the line, and no Job is made), writes the restore Secret with a
+ * new token, and creates the Job; from then on the Job, read from the informer cache, says where
+ * the load stands, so an operator that restarts finds it and carries on.
  */
-public final class BackupRestorer implements BiFunction<MySQLCluster, ClusterModel, Restorer> {
+public final class BackupRestorer implements Restorers {
+
+  /** Where restore Jobs fetch checked dumps: the operator's route URL and CA. */
+  public record Route(URI operatorUrl, Supplier<String> caBundle) {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackupRestorer.class);
 
   private final KubernetesClient client;
   private final MySQLBackupStores stores;
+  private final CheckedDumps dumps;
+  private final Optional<Route> route;
+  private final String operatorImage;
   private final Clock clock;
-  private final BackgroundJobs<String> loads = new BackgroundJobs<>("mysql-restore", 1, 16);
+  private final BackgroundJobs<String> starts = new BackgroundJobs<>("mysql-restore", 1, 16);
 
-  public BackupRestorer(KubernetesClient client, MySQLBackupStores stores) {
-    this(client, stores, Clock.systemUTC());
+  /** Job UID -> why it failed: its Pod is read once. */
+  private final Map<String, String> failures = new ConcurrentHashMap<>();
+
+  /**
+   * A restorer whose Jobs run {@code operatorImage} to fetch dumps from {@code route} (empty: this
+   * operator serves no route, and restores are refused, saying why).
+   */
+  public BackupRestorer(
+      KubernetesClient client,
+      MySQLBackupStores stores,
+      CheckedDumps dumps,
+      Optional<Route> route,
+      String operatorImage) {
+    this(client, stores, dumps, route, operatorImage, Clock.systemUTC());
   }
 
-  BackupRestorer(KubernetesClient client, MySQLBackupStores stores, Clock clock) {
+  BackupRestorer(
+      KubernetesClient client,
+      MySQLBackupStores stores,
+      CheckedDumps dumps,
+      Optional<Route> route,
+      String operatorImage,
+      Clock clock) {
     this.client = client;
     this.stores = stores;
+    this.dumps = dumps;
+    this.route = route;
+    this.operatorImage = operatorImage;
     this.clock = clock;
   }
 
   @Override
-  public Restorer apply(MySQLCluster cluster, ClusterModel m) {
+  public Restorer of(MySQLCluster cluster, ClusterModel m, ChildCache<MySQLCluster> cache) {
     String key = cluster.getMetadata().getUid();
+    String jobName = LoadJobs.name(cluster);
     return new Restorer() {
       @Override
-      public boolean start(dev.bosun.mysql.topology.Address primary) {
-        return loads.submit(
+      public boolean start(Address primary) {
+        return starts.submit(
             key,
-            "load of fromBackup " + m.fromBackup(),
+            "start of the load of fromBackup " + m.fromBackup(),
             clock.instant(),
-            () -> load(cluster, m, primary));
+            () -> startJob(cluster, m, primary, cache));
       }
 
       @Override
       public Progress progress() {
-        return loads
-            .state(key)
-            .map(
-                s ->
-                    s instanceof BackgroundJobs.Done<String> d
-                        ? new Progress(false, d.result(), null)
-                        : s instanceof BackgroundJobs.Failed<String> f
-                            ? new Progress(false, null, f.message())
-                            : new Progress(true, null, null))
-            .orElse(null);
+        Optional<Job> job = cache.named(Job.class, jobName);
+        if (job.isPresent()) {
+          return jobProgress(cluster, job.get());
+        }
+        var state = starts.state(key).orElse(null);
+        if (state instanceof BackgroundJobs.Failed<String> f) {
+          return new Progress(false, null, f.message());
+        }
+        if (state instanceof BackgroundJobs.Done<String>) {
+          // Made, and handed to the cache at once: gone since, so someone deleted it. The
+          // primary says how far it came (the caller asks it when no load is known).
+          starts.forget(key);
+          return null;
+        }
+        return state == null ? null : new Progress(true, null, null);
       }
 
       @Override
       public void forget() {
-        loads.forget(key);
+        starts.forget(key);
+        String ns = cluster.getMetadata().getNamespace();
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(ns)
+            .withName(jobName)
+            .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+            .delete();
+        client
+            .secrets()
+            .inNamespace(ns)
+            .withName(LoadSecrets.name(cluster.getMetadata().getName()))
+            .delete();
+        dumps.forget(DumpRoute.restoreId(cluster));
       }
     };
   }
 
-  private String load(MySQLCluster cluster, ClusterModel m, dev.bosun.mysql.topology.Address to)
+  private Restorer.Progress jobProgress(MySQLCluster cluster, Job job) {
+    if (!LoadJobs.finished(job)) {
+      return new Restorer.Progress(true, null, null);
+    }
+    // The Job fetched its dump: the operator's copy is no longer needed.
+    dumps.forget(DumpRoute.restoreId(cluster));
+    Restorer.Progress done = LoadJobs.progress(job, Optional.empty());
+    if (done.failure() == null) {
+      return done;
+    }
+    String why =
+        failures.computeIfAbsent(
+            job.getMetadata().getUid(), uid -> LoadJobs.progress(job, podOf(job)).failure());
+    return new Restorer.Progress(false, null, why);
+  }
+
+  /** The Pod the Job ran (read once, when it failed: what its containers said). */
+  private Optional<Pod> podOf(Job job) {
+    try {
+      return client
+          .pods()
+          .inNamespace(job.getMetadata().getNamespace())
+          .withLabel("controller-uid", job.getMetadata().getUid())
+          .list()
+          .getItems()
+          .stream()
+          .findFirst();
+    } catch (KubernetesClientException e) {
+      // The failure is then told from the Job's own condition.
+      return Optional.empty();
+    }
+  }
+
+  private String startJob(
+      MySQLCluster cluster, ClusterModel m, Address primary, ChildCache<MySQLCluster> cache)
       throws Exception {
+    Route r =
+        route.orElseThrow(
+            () ->
+                new InstanceException(
+                    "a restore runs as a Job that fetches the checked dump from the operator's"
+                        + " restore route, and this operator serves none (its chart sets"
+                        + " BOSUN_OPERATOR_URL)"));
+    String ns = m.namespace();
     MySQLBackup b =
-        client
-            .resources(MySQLBackup.class)
-            .inNamespace(m.namespace())
-            .withName(m.fromBackup())
-            .get();
+        client.resources(MySQLBackup.class).inNamespace(ns).withName(m.fromBackup()).get();
     if (b == null) {
       throw new InstanceException("MySQLBackup " + m.fromBackup() + " does not exist");
     }
@@ -99,8 +208,46 @@ public final class BackupRestorer implements BiFunction<MySQLCluster, ClusterMod
     if (secrets.credentials() == null) {
       throw new InstanceException(secrets.problem());
     }
-    new LogicalDump(SqlDialect.of(m.flavour()), secrets.credentials(), Duration.ofSeconds(10))
-        .load(target.store(), dump, to);
-    return target.store().location(dump);
+    SqlDialect dialect = SqlDialect.of(m.flavour());
+    // Checked here first: a refused dump is reported at once, naming the line, and no Job runs.
+    dumps.prepare(DumpRoute.restoreId(cluster), target.store(), dump, dialect);
+    String location = target.store().location(dump);
+    try {
+      // A new token for each attempt: the Secret of an attempt before (made, then the operator
+      // stopped before its Job) goes first. Delete and create: no right to patch Secrets needed.
+      Secret grant =
+          LoadSecrets.desired(
+              cluster, dump, AccessTokens.newToken(), r.caBundle().get(), secrets.credentials());
+      client.secrets().inNamespace(ns).withName(grant.getMetadata().getName()).delete();
+      client.secrets().inNamespace(ns).resource(grant).create();
+      Job job =
+          LoadJobs.desired(
+              cluster,
+              new LoadJobs.Spec(
+                  m.image(),
+                  operatorImage,
+                  DumpRoute.url(r.operatorUrl(), cluster),
+                  primary,
+                  dialect.clientCommand(primary.host(), primary.port()),
+                  location));
+      try {
+        cache.written(client.batch().v1().jobs().inNamespace(ns).resource(job).create(), null);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        // Made by this restore before (the same name for the cluster's life): it stands as it is.
+      }
+    } catch (KubernetesClientException e) {
+      // Nothing was loaded: no Job runs. The worker's end without a Job makes the next round ask
+      // the primary, which is empty, so the load starts again.
+      LOG.warn(
+          "the restore Job of {}/{} could not be made; it is made in a later round: {}",
+          ns,
+          m.name(),
+          HumanMessages.describe(e));
+      return null;
+    }
+    return location;
   }
 }

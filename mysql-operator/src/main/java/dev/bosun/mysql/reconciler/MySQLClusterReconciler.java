@@ -15,6 +15,7 @@ import dev.bosun.mysql.dependent.Applier;
 import dev.bosun.mysql.dependent.ClusterNames;
 import dev.bosun.mysql.dependent.ClusterObjects;
 import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.restore.LoadJobs;
 import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.Addressing;
@@ -33,7 +34,6 @@ import dev.bosun.mysql.workload.MetricsUsers;
 import dev.bosun.mysql.workload.RebuildRecord;
 import dev.bosun.mysql.workload.Rebuilder;
 import dev.bosun.mysql.workload.RecordSink;
-import dev.bosun.mysql.workload.Restorer;
 import dev.bosun.mysql.workload.TopologyController;
 import dev.bosun.mysql.workload.TopologyRecord;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -42,6 +42,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -92,7 +93,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private final Duration sqlTimeout;
   private final Clock clock;
   private final ClusterStatusBuilder statusBuilder;
-  private final BiFunction<MySQLCluster, ClusterModel, Restorer> restorers;
+  private final Restorers restorers;
   private final BiFunction<MySQLCluster, ClusterModel, Rebuilder> rebuilders;
   private final Map<String, Controller> controllers = new ConcurrentHashMap<>();
   private final Map<String, String> upgradeSwitchovers = new ConcurrentHashMap<>();
@@ -113,7 +114,7 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
       Duration pollInterval,
       Duration sqlTimeout,
       Clock clock,
-      BiFunction<MySQLCluster, ClusterModel, Restorer> restorers,
+      Restorers restorers,
       BiFunction<MySQLCluster, ClusterModel, Rebuilder> rebuilders) {
     this.events = events;
     this.addressing = addressing;
@@ -140,6 +141,8 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
         ChildInformers.of(Service.class, MySQLCluster.class, managed, context),
         ChildInformers.of(ConfigMap.class, MySQLCluster.class, managed, context),
         ChildInformers.of(Secret.class, MySQLCluster.class, managed, context),
+        // A restore Job's end wakes its cluster: the load is never polled.
+        ChildInformers.following(Job.class, MySQLCluster.class, managed, context),
         ChildInformers.of(
             PodDisruptionBudgets.groupVersionKind(context.getClient()),
             MySQLCluster.class,
@@ -269,13 +272,39 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             record,
             r.addresses,
             knownErrant(r.previous),
-            restorers.apply(r.c, r.m),
+            restorers.of(r.c, r.m, r.cache),
             new VolumeReplacement(r.context.getClient(), r.c)
                 .around(
                     rebuilders.apply(r.c, r.m), ServerCrashes.unrecoverable(pods(r.cache, r.c))),
             statusSink(r.context, r.c));
     report(r.c, r.m, r.tick);
     clearRebuildRequest(r);
+    forgetRecordedRestore(r);
+  }
+
+  /**
+   * Step 3b: a restore Job left behind by an operator that stopped between recording the finished
+   * load and deleting the Job (the record names the dump, the Job is still there) goes now, with
+   * its token Secret. A failed Job stays (the record still says loading) for a person to read.
+   */
+  private void forgetRecordedRestore(Round r) {
+    String from = r.tick.record().restoredFrom();
+    if (from == null
+        || TopologyRecord.RESTORE_PENDING.equals(from)
+        || TopologyRecord.RESTORE_LOADING.equals(from)
+        || r.cache.named(Job.class, LoadJobs.name(r.c)).isEmpty()) {
+      return;
+    }
+    try {
+      restorers.of(r.c, r.m, r.cache).forget();
+    } catch (KubernetesClientException e) {
+      // Nothing waits on it: the next round tries again.
+      LOG.warn(
+          "{}/{}: the finished restore Job could not be deleted yet: {}",
+          r.m.namespace(),
+          r.m.name(),
+          HumanMessages.describe(e));
+    }
   }
 
   /** The member a person asked to rebuild through the cluster's annotation, or null. */
@@ -666,18 +695,6 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     Map<String, Address> addresses = r.addresses;
     String primary = tick.record().primary();
     Address primaryAddress = primary == null ? null : addresses.get(primary);
-    Map<String, String> roles = new HashMap<>();
-    for (InstanceState i : tick.observed()) {
-      String role = null;
-      if (i.name().equals(primary) && i.writable()) {
-        role = MySQLOperator.PRIMARY;
-      } else if (primaryAddress != null
-          && i.replicatesFrom(primaryAddress)
-          && !tick.plan().errant().contains(i.name())) {
-        role = MySQLOperator.REPLICA;
-      }
-      roles.put(i.name(), role);
-    }
     List<Pod> pods = pods(cache, c);
     Map<String, Pod> byName = new HashMap<>();
     Map<String, String> current = new HashMap<>();
@@ -689,14 +706,46 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
               ? null
               : pod.getMetadata().getLabels().get(MySQLOperator.ROLE));
     }
+    // What was observed precedes this round's step: a member it just promoted takes writes now
+    // (labelled at once, not a poll later, so clients reach it), and the replicas it repointed
+    // keep their label until the next round observes them.
+    String promoted = tick.promoted();
+    Map<String, String> roles = new HashMap<>();
+    for (InstanceState i : tick.observed()) {
+      String role = null;
+      boolean errant = tick.plan().errant().contains(i.name());
+      if (i.name().equals(primary) && (i.writable() || i.name().equals(promoted))) {
+        role = MySQLOperator.PRIMARY;
+      } else if (primaryAddress != null && i.replicatesFrom(primaryAddress) && !errant) {
+        role = MySQLOperator.REPLICA;
+      } else if (promoted != null
+          && i.reachable()
+          && !errant
+          && MySQLOperator.REPLICA.equals(current.get(i.name()))) {
+        role = MySQLOperator.REPLICA;
+      }
+      roles.put(i.name(), role);
+    }
     for (RoleLabels.Change change : RoleLabels.changes(roles, current)) {
       // A merge patch of the one label: no read of the pod first.
-      Pod patched =
-          client
-              .pods()
-              .inNamespace(c.getMetadata().getNamespace())
-              .withName(change.pod())
-              .patch(MERGE, RoleLabels.patch(change.role()));
+      Pod patched;
+      try {
+        patched =
+            client
+                .pods()
+                .inNamespace(c.getMetadata().getNamespace())
+                .withName(change.pod())
+                .patch(MERGE, RoleLabels.patch(change.role()));
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404) {
+          throw e;
+        }
+        // The Pod went since the informer saw it (force-deleted, evicted): its successor starts
+        // without the label, and failing the round here would hold back the failover by the
+        // error retries' back-off.
+        LOG.info("{}/{}: pod {} is gone; not labelled", r.m.namespace(), r.m.name(), change.pod());
+        continue;
+      }
       cache.written(patched, byName.get(change.pod()));
     }
   }

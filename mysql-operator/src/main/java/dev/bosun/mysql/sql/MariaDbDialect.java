@@ -11,6 +11,13 @@ import java.util.List;
 public final class MariaDbDialect implements SqlDialect {
 
   private static final GtidArithmetic GTIDS = new MariaDbGtids();
+
+  /**
+   * How long a semi-sync receiver's STOP waits for its source to end the dump thread; 0 would wait
+   * for ever on a frozen source.
+   */
+  static final int KILL_CONNECTION_TIMEOUT_SECONDS = 1;
+
   private final String jdbcOptions;
 
   /** The dialect as production uses it. */
@@ -120,7 +127,12 @@ public final class MariaDbDialect implements SqlDialect {
 
   @Override
   public List<String> stopReceiving() {
-    return List.of("STOP SLAVE IO_THREAD");
+    // A semi-sync receiver's STOP first connects to its source to end the dump thread there,
+    // waiting up to this timeout (default 5 s, seen as 2 s) for a frozen source: the failover's
+    // largest step after the window. 1 s also covers members started before the config said so.
+    return List.of(
+        "SET GLOBAL rpl_semi_sync_slave_kill_conn_timeout=" + KILL_CONNECTION_TIMEOUT_SECONDS,
+        "STOP SLAVE IO_THREAD");
   }
 
   @Override
@@ -305,6 +317,8 @@ public final class MariaDbDialect implements SqlDialect {
         "rpl_semi_sync_master_timeout",
         "slave-net-timeout",
         "slave_net_timeout",
+        "rpl-semi-sync-slave-kill-conn-timeout",
+        "rpl_semi_sync_slave_kill_conn_timeout",
         "relay_log");
   }
 
@@ -334,6 +348,7 @@ public final class MariaDbDialect implements SqlDialect {
         "sync-binlog=1",
         "rpl-semi-sync-master-enabled=OFF",
         "rpl-semi-sync-slave-enabled=ON",
+        "rpl-semi-sync-slave-kill-conn-timeout=" + KILL_CONNECTION_TIMEOUT_SECONDS,
         "rpl-semi-sync-master-wait-point=AFTER_SYNC");
   }
 }

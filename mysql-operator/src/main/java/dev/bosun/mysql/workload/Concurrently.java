@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * Runs the same call against several instances at once and waits for all of them. The calls are
@@ -42,6 +43,11 @@ final class Concurrently {
           });
 
   private Concurrently() {}
+
+  /** {@code call} started on another thread, to be joined once the caller's own calls ended. */
+  static <R> CompletableFuture<R> alongside(Supplier<R> call) {
+    return CompletableFuture.supplyAsync(call, POOL);
+  }
 
   /**
    * {@code call} on every item at once (the last one on the calling thread), every result in the

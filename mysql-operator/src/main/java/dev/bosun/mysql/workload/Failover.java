@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,8 +40,8 @@ final class Failover {
 
     /**
      * Observes the old primary, which did not answer for the whole detection window, with a short
-     * timeout: a live server answers in milliseconds, and the receivers are already stopped, so a
-     * silent one is waited for no longer than that.
+     * timeout: a live server answers in milliseconds, so a silent one is waited for no longer than
+     * that. Runs while the receivers stop; what it finds is acted on once they have.
      */
     default InstanceState probe(String member) {
       return observe(member);
@@ -100,7 +101,14 @@ final class Failover {
   Outcome run(Step.Failover f, TopologyRecord rec, List<String> members, Recorder recorder)
       throws InstanceException {
     boundaries.reached(FailoverBoundaries.STARTED);
-    LOG.info("failover from {}: stopping every other member's receiver", f.oldPrimary());
+    LOG.info(
+        "failover from {}: stopping every other member's receiver, asking {} once more",
+        f.oldPrimary(),
+        f.oldPrimary());
+    // The last question to the old primary runs while the receivers stop rather than after: it is
+    // a second of a silent server's timeout, and its answer is acted on only once they stopped.
+    CompletableFuture<InstanceState> oldAnswers =
+        Concurrently.alongside(() -> actions.probe(f.oldPrimary()));
     // 1. No member receives from the old primary any more (errant ones could acknowledge too): it
     // can get no acknowledgement, so none of its clients is told a commit succeeded from here on.
     List<String> receivers = members.stream().filter(n -> !n.equals(f.oldPrimary())).toList();
@@ -118,11 +126,14 @@ final class Failover {
           rec, "could not stop " + notStopped.item() + " receiving from " + f.oldPrimary());
     }
     boundaries.reached(FailoverBoundaries.RECEIVING_STOPPED);
-    LOG.info(
-        "failover from {}: receivers stopped; asking {} once more", f.oldPrimary(), f.oldPrimary());
     // 2. An old primary that answers is fenced; if it was still taking writes, the primary is
     // alive after all: re-plan (a switchover, or it simply stays the primary).
-    InstanceState old = actions.probe(f.oldPrimary());
+    InstanceState old = oldAnswers.join();
+    LOG.info(
+        "failover from {}: receivers stopped; {} {}",
+        f.oldPrimary(),
+        f.oldPrimary(),
+        old.reachable() ? "answered" : "did not answer");
     if (old.reachable()) {
       try {
         actions.fence(f.oldPrimary());

@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One cluster's replication loop: observe every instance, plan one step, execute it. Remembers
- * since when the primary has been unreachable (a restarted operator starts that clock again, which
- * only delays a failover).
+ * since when the primary has been silent: from the end of the round it last answered in (a
+ * restarted operator starts that clock at its first unanswered question, which only delays a
+ * failover).
  */
 public final class TopologyController {
 
@@ -43,6 +44,11 @@ public final class TopologyController {
   static final Duration SHORTEST_WAIT = Duration.ofMillis(500);
 
   private String unreachablePrimary;
+
+  /** When {@link #answeredPrimary} last answered (the end of that round), or null. */
+  private Instant lastAnswer;
+
+  private String answeredPrimary;
 
   /** A controller for one cluster of one flavour. */
   public TopologyController(
@@ -116,6 +122,23 @@ public final class TopologyController {
       return outcome.record();
     }
 
+    /**
+     * The member this round's step made the writable primary (a promotion, failover or switchover
+     * that completed), or null: what was observed before the step still shows it read-only.
+     */
+    public String promoted() {
+      String now = record().primary();
+      if (error != null || now == null) {
+        return null;
+      }
+      Step step = plan.step();
+      boolean done =
+          (step instanceof Step.Promote p && p.instance().equals(now))
+              || (step instanceof Step.Failover f && !now.equals(f.oldPrimary()))
+              || (step instanceof Step.Switchover w && w.to().equals(now));
+      return done ? now : null;
+    }
+
     /** Whether the round found nothing to do. */
     public boolean steady() {
       return plan.step() instanceof Step.Steady && error == null;
@@ -154,8 +177,6 @@ public final class TopologyController {
       Restorer restorer,
       Rebuilder rebuilder,
       RecordSink sink) {
-    // A primary that does not answer was already silent when the attempt began, a connect timeout
-    // before the observation ends: the detection window counts from then.
     Instant asked = clock.instant();
     List<InstanceState> observed =
         observer.observe(
@@ -365,14 +386,32 @@ public final class TopologyController {
     if (reachable) {
       primaryUnreachableSince = null;
       unreachablePrimary = null;
+      lastAnswer = primary == null ? null : clock.instant();
+      answeredPrimary = primary;
       return Duration.ZERO;
     }
     if (primaryUnreachableSince == null || !primary.equals(unreachablePrimary)) {
-      primaryUnreachableSince = asked;
+      primaryUnreachableSince =
+          silentSince(primary.equals(answeredPrimary) ? lastAnswer : null, asked, timeout);
       unreachablePrimary = primary;
-      LOG.info("the primary {} did not answer (asked at {})", primary, asked);
+      LOG.info(
+          "the primary {} did not answer (asked at {}; silent since {})",
+          primary,
+          asked,
+          primaryUnreachableSince);
     }
     return Duration.between(primaryUnreachableSince, clock.instant());
+  }
+
+  /**
+   * Since when a primary that did not answer the round {@code asked} counts as silent: since the
+   * end of the round it last answered in, as a lease counts from its last renewal, when that round
+   * was the one before (at most {@code horizon} earlier); otherwise, after a pause of the rounds or
+   * a restart of the operator, since this round asked: older evidence would shorten the window by
+   * however long nobody looked.
+   */
+  static Instant silentSince(Instant lastAnswer, Instant asked, Duration horizon) {
+    return lastAnswer != null && !lastAnswer.isBefore(asked.minus(horizon)) ? lastAnswer : asked;
   }
 
   /** The dialect this controller speaks. */

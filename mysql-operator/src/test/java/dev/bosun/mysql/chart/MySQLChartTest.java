@@ -5,17 +5,23 @@ import static dev.bosun.common.testing.ChartAssertions.env;
 import static dev.bosun.common.testing.ChartAssertions.grants;
 import static dev.bosun.common.testing.ChartAssertions.operatorContainer;
 import static dev.bosun.common.testing.ChartAssertions.permissions;
+import static dev.bosun.common.testing.ChartAssertions.resolvedEnv;
+import static dev.bosun.common.testing.HelmChartFixture.all;
 import static dev.bosun.common.testing.HelmChartFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.HelmChartFixture;
 import dev.bosun.common.testing.NamespaceScopedChartContract;
+import dev.bosun.common.transfer.RestoreEndpoint;
 import dev.bosun.mysql.MySQLOperator;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +54,11 @@ class MySQLChartTest extends NamespaceScopedChartContract {
           grants("apps", "statefulsets", "get list watch create patch update delete"),
           grants("", "services", "get list watch create patch update delete"),
           grants("", "configmaps", "get list watch create patch update delete"),
-          // Secrets: read and generate, never update or delete (passwords of existing data).
-          grants("", "secrets", "get list watch create"),
+          // Secrets: read and generate, never update (passwords of existing data); delete only
+          // for the restore Secret (token, CA, client options) of a finished or repeated restore.
+          grants("", "secrets", "get list watch create delete"),
+          // The Job loading a cluster's fromBackup in the cluster's own namespace.
+          grants("batch", "jobs", "get list watch create delete"),
           // Pods: the role label moves with the primary; upgrades delete one pod at a time.
           grants("", "pods", "get list watch patch update delete"),
           grants("", "events", "create patch update"),
@@ -61,6 +70,47 @@ class MySQLChartTest extends NamespaceScopedChartContract {
 
   MySQLChartTest() {
     super(CHART, MySQLOperator.NAME, "mysql.bosun.dev", OPERATOR_PERMISSIONS);
+  }
+
+  @Override
+  protected List<String> alsoRenderedByDefault() {
+    return List.of(
+        "Service/" + fullname() + "-restore",
+        "Role/" + fullname() + "-tls",
+        "RoleBinding/" + fullname() + "-tls");
+  }
+
+  @Test
+  void restoreJobsFetchFromTheRestoreServiceOverHttpsWithTheOperatorsImage() {
+    List<HasMetadata> objects = CHART.render();
+    Deployment deployment = only(objects, Deployment.class);
+    RestoreEndpoint endpoint =
+        RestoreEndpoint.fromEnvironment(resolvedEnv(deployment, NAMESPACE)).orElseThrow();
+    assertThat(endpoint.url())
+        .isEqualTo(URI.create("https://" + fullname() + "-restore." + NAMESPACE + ".svc:8444"));
+    assertThat(endpoint.port()).isEqualTo(8444);
+    assertThat(endpoint.tlsSecret()).isEqualTo(fullname() + "-tls");
+    assertThat(env(deployment).get(MySQLOperator.OPERATOR_IMAGE_ENV).getValue())
+        .isEqualTo(operatorContainer(deployment).getImage());
+    Service restore =
+        all(objects, Service.class).stream()
+            .filter(s -> s.getMetadata().getName().endsWith("-restore"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(restore.getSpec().getPorts())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getPort()).isEqualTo(8444);
+              assertThat(p.getTargetPort().getStrVal()).isEqualTo("https-restore");
+            });
+    assertThat(operatorContainer(deployment).getPorts())
+        .anySatisfy(p -> assertThat(p.getName()).isEqualTo("https-restore"));
+    // With the webhook, one certificate for both: the environment names the Secret once.
+    Deployment both = only(CHART.render("webhook.enabled", "true"), Deployment.class);
+    assertThat(operatorContainer(both).getEnv())
+        .filteredOn(e -> e.getName().equals("BOSUN_TLS_SECRET"))
+        .hasSize(1);
   }
 
   @Override
@@ -118,6 +168,8 @@ class MySQLChartTest extends NamespaceScopedChartContract {
   static Stream<Arguments> valuesTheSchemaRejects() {
     return Stream.of(
         Arguments.of(List.of("pollMillis", "10"), "/pollMillis"),
+        Arguments.of(List.of("restore.port", "80"), "/restore/port"),
+        Arguments.of(List.of("restore.operatorUrl", "http://x"), "/restore/operatorUrl"),
         Arguments.of(List.of("backupVolume.claimName", "Bad_Claim"), "/backupVolume/claimName"));
   }
 

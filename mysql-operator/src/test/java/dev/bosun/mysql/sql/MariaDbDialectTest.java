@@ -63,7 +63,9 @@ class MariaDbDialectTest {
 
   @Test
   void failoverStopsReceivingKeepsApplyingAndEndsClientConnections() {
-    assertThat(d.stopReceiving()).containsExactly("STOP SLAVE IO_THREAD");
+    assertThat(d.stopReceiving())
+        .containsExactly(
+            "SET GLOBAL rpl_semi_sync_slave_kill_conn_timeout=1", "STOP SLAVE IO_THREAD");
     assertThat(d.startApplier()).containsExactly("START SLAVE SQL_THREAD");
     assertThat(d.clientConnectionsQuery())
         .isEqualTo(

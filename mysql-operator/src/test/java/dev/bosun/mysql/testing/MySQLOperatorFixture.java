@@ -2,6 +2,7 @@ package dev.bosun.mysql.testing;
 
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.JobPodRuntime;
 import dev.bosun.common.testing.PersonText;
 import dev.bosun.common.testing.RunningOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -35,9 +36,28 @@ public final class MySQLOperatorFixture
     this.namespacePrefix = namespacePrefix;
   }
 
+  private static JobPodRuntime jobPods;
+
+  /**
+   * The runtime of restore Jobs' Pods, one per test JVM: their fetch container runs the operator's
+   * fetch main in a JVM of this classpath, their load container the local {@code mariadb} client.
+   */
+  public static synchronized JobPodRuntime jobPods() {
+    if (jobPods == null) {
+      jobPods =
+          new JobPodRuntime(
+                  ControlPlaneExtension.controlPlane().adminClient(),
+                  RunningOperator.tempDir("bosun-mysql-job-pods-"),
+                  Map.of("sh", "/bin/sh"))
+              .start();
+    }
+    return jobPods;
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) {
     ControlPlaneExtension.kubelet();
+    jobPods();
     mysql = new MySQLUnderTest();
     operator = mysql.operator.start();
   }

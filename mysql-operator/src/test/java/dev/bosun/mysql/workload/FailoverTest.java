@@ -65,6 +65,15 @@ class FailoverTest {
       return this;
     }
 
+    /** Calls of all {@code phases} wait for each other: they pass only if they run at once. */
+    Servers togetherAcross(int parties, String... phases) {
+      CyclicBarrier b = new CyclicBarrier(parties);
+      for (String phase : phases) {
+        barriers.put(phase, b);
+      }
+      return this;
+    }
+
     private void meet(String phase) {
       CyclicBarrier b = barriers.get(phase);
       if (b == null) {
@@ -94,6 +103,12 @@ class FailoverTest {
       }
       log.add("observe " + member);
       return states.getOrDefault(member, InstanceState.unreachable(member, 0));
+    }
+
+    @Override
+    public InstanceState probe(String member) {
+      meet("probe");
+      return observe(member);
     }
 
     @Override
@@ -182,7 +197,6 @@ class FailoverTest {
     int stopped = s.at("| " + FailoverBoundaries.RECEIVING_STOPPED);
     assertThat(s.at("stop db-1")).isLessThan(stopped);
     assertThat(s.at("stop db-2")).isLessThan(stopped);
-    assertThat(s.at("observe db-0")).isGreaterThan(stopped);
     int fenced = s.at("| " + FailoverBoundaries.OLD_PRIMARY_FENCED);
     assertThat(s.at("observe db-1")).isGreaterThan(fenced);
     assertThat(s.at("observe db-2")).isGreaterThan(fenced);
@@ -219,6 +233,18 @@ class FailoverTest {
   }
 
   @Test
+  void theOldPrimaryIsAskedOnceMoreWhileTheReceiversStopAndFencedOnlyAfterThey() throws Exception {
+    Servers s = threeMembers().togetherAcross(3, "stop", "probe");
+    // It answers, already read-only (fenced by hand, say): fenced again, then the failover goes on.
+    s.states.put("db-0", Instance.primary("db-0", 0, "0-1-12").readOnly(true).build());
+    Outcome out = runThree(s);
+
+    assertThat(s.concurrentPhases).containsExactlyInAnyOrder("stop", "probe");
+    assertThat(s.at("fence db-0")).isGreaterThan(s.at("| " + FailoverBoundaries.RECEIVING_STOPPED));
+    assertThat(out.reason()).isEqualTo("FailedOver");
+  }
+
+  @Test
   void aMemberThatCannotStopReceivingStopsTheFailoverAfterAllWereAsked() throws Exception {
     Servers s = threeMembers();
     s.refuseStop.add("db-1");
@@ -228,8 +254,14 @@ class FailoverTest {
     assertThat(out.message()).contains("could not stop db-1 receiving from db-0");
     assertThat(out.record()).isEqualTo(BEFORE);
     assertThat(s.log).contains("stop db-1", "stop db-2");
+    // The old primary was asked alongside, but nothing is acted on: no fence, no candidate.
     assertThat(s.log)
-        .noneMatch(e -> e.startsWith("observe") || e.startsWith("promote"))
+        .noneMatch(
+            e ->
+                e.startsWith("observe db-1")
+                    || e.startsWith("observe db-2")
+                    || e.startsWith("fence")
+                    || e.startsWith("promote"))
         .doesNotContain("| " + FailoverBoundaries.RECEIVING_STOPPED);
     assertThat(saved).isEmpty();
   }

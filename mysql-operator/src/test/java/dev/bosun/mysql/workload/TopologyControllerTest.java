@@ -3,8 +3,12 @@ package dev.bosun.mysql.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.Plan;
 import dev.bosun.mysql.topology.RestoreState;
 import dev.bosun.mysql.topology.RestoreState.Phase;
+import dev.bosun.mysql.topology.Step;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Where a restore stands, from the status record and this process's background load. */
@@ -216,5 +220,41 @@ class TopologyControllerTest {
         .isEqualTo(TopologyController.SHORTEST_WAIT);
     assertThat(TopologyController.primaryWait(since, since.plusSeconds(30), window, timeout))
         .isEqualTo(TopologyController.SHORTEST_WAIT);
+  }
+
+  @Test
+  void theWindowCountsFromTheLastAnswerOnlyWhenThatWasTheRoundBefore() {
+    java.time.Instant asked = java.time.Instant.parse("2026-11-27T13:00:10Z");
+    java.time.Duration horizon = java.time.Duration.ofSeconds(3);
+    // The round before ended 2.1 s earlier: the primary has been silent since then.
+    assertThat(TopologyController.silentSince(asked.minusMillis(2100), asked, horizon))
+        .isEqualTo(asked.minusMillis(2100));
+    // Nobody asked for 20 s (an operator busy elsewhere): counted from this round, not then.
+    assertThat(TopologyController.silentSince(asked.minusSeconds(20), asked, horizon))
+        .isEqualTo(asked);
+    // A restarted operator has no answer on record: from this round.
+    assertThat(TopologyController.silentSince(null, asked, horizon)).isEqualTo(asked);
+  }
+
+  @Test
+  void aRoundNamesTheMemberItsStepMadePrimaryOnlyWhenTheStepCompleted() {
+    TopologyRecord before = new TopologyRecord("db-0", null, "", null, null, null);
+    TopologyRecord after = new TopologyRecord("db-1", null, "", null, null, null);
+    Step failover = new Step.Failover("db-0", List.of("db-1", "db-2"));
+    assertThat(tick(failover, after, null).promoted()).isEqualTo("db-1");
+    // Aborted or re-planned: the record still names the old primary.
+    assertThat(tick(failover, before, null).promoted()).isNull();
+    // The step failed part way (the intent may be stored, the promotion not done).
+    assertThat(tick(failover, after, "db-1: step promote: timed out").promoted()).isNull();
+    assertThat(tick(new Step.Switchover("db-0", "db-1", "requested"), after, null).promoted())
+        .isEqualTo("db-1");
+    assertThat(tick(new Step.Promote("db-0", "Bootstrap"), before, null).promoted())
+        .isEqualTo("db-0");
+    assertThat(tick(new Step.Steady(), after, null).promoted()).isNull();
+  }
+
+  private static TopologyController.Tick tick(Step step, TopologyRecord record, String error) {
+    return new TopologyController.Tick(
+        List.of(), new Plan(step, Set.of()), Outcome.quiet(record), error, null);
   }
 }

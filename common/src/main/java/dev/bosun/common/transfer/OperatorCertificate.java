@@ -1,9 +1,8 @@
-package dev.bosun.etcd.restore;
+package dev.bosun.common.transfer;
 
 import dev.bosun.common.admission.WebhookSettings;
 import dev.bosun.common.tls.CertificatePolicy;
 import dev.bosun.common.tls.CertificateSecretStore;
-import dev.bosun.etcd.EtcdOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -12,10 +11,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The etcd operator's one serving certificate, for every HTTPS endpoint it runs: the restore route
- * and the admission webhook share one Secret, one CA and one certificate carrying both Services'
- * names. Two certificates in one Secret would each find the other's names missing and be issued
- * anew at every check; two Secrets would be two CAs to hand out and renew.
+ * An operator's one serving certificate, for every HTTPS endpoint it runs: the restore route and
+ * the admission webhook share one Secret, one CA and one certificate carrying both Services' names.
+ * Two certificates in one Secret would each find the other's names missing and be issued anew at
+ * every check; two Secrets would be two CAs to hand out and renew.
  */
 public final class OperatorCertificate {
 
@@ -24,10 +23,11 @@ public final class OperatorCertificate {
   /**
    * The store of the certificate that {@code restore} and {@code webhook} (either may be absent)
    * serve; empty when neither is. Both name the same Secret in the same namespace, as the chart
-   * sets them.
+   * sets them. {@code operator} is the operator's name, the Secret's manager.
    */
   public static Optional<CertificateSecretStore> store(
       KubernetesClient client,
+      String operator,
       Clock clock,
       Optional<RestoreEndpoint> restore,
       Optional<WebhookSettings> webhook) {
@@ -58,7 +58,7 @@ public final class OperatorCertificate {
             client,
             namespace,
             secret,
-            EtcdOperator.NAME,
+            operator,
             dnsNames(restore, webhook),
             CertificatePolicy.DEFAULT,
             clock));

@@ -1,4 +1,4 @@
-package dev.bosun.etcd.restore;
+package dev.bosun.common.transfer;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,12 +16,12 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
- * Fetches a snapshot the operator serves from its backup volume ({@link SnapshotRoute}) into a file
- * over HTTPS: a bearer token in the Authorization header only, bounded retries with growing pauses
- * (the operator may be restarting or rolling), the copy checked against the size the server
- * announced, written to a temporary file and renamed into place only when whole.
+ * Fetches what the operator serves to a restore ({@link ArtifactRoute}) into a file over HTTPS: a
+ * bearer token in the Authorization header only, bounded retries with growing pauses (the operator
+ * may be restarting or rolling), the copy checked against the size the server announced, written to
+ * a temporary file and renamed into place only when whole.
  */
-final class SnapshotDownload {
+public final class ArtifactDownload {
 
   /**
    * How often and how patiently to try.
@@ -30,12 +30,14 @@ final class SnapshotDownload {
    * @param firstPause pause after the first failure; each next one doubles, up to maxPause
    * @param maxPause longest pause
    */
-  record Retries(int attempts, Duration firstPause, Duration maxPause) {
+  public record Retries(int attempts, Duration firstPause, Duration maxPause) {
 
     /** 30 tries over about two minutes: 1 s, 2 s, then 4 s between tries. */
-    static final Retries DEFAULT = new Retries(30, Duration.ofSeconds(1), Duration.ofSeconds(4));
+    public static final Retries DEFAULT =
+        new Retries(30, Duration.ofSeconds(1), Duration.ofSeconds(4));
 
-    Duration pauseAfter(int attempt) {
+    /** The pause after failed try number {@code attempt}. */
+    public Duration pauseAfter(int attempt) {
       Duration pause = firstPause.multipliedBy(1L << Math.min(attempt - 1, 20));
       return pause.compareTo(maxPause) > 0 ? maxPause : pause;
     }
@@ -43,7 +45,7 @@ final class SnapshotDownload {
 
   /** Waits between tries (tests do not want to). */
   @FunctionalInterface
-  interface Pauses {
+  public interface Pauses {
     void pause(Duration duration) throws InterruptedException;
   }
 
@@ -51,8 +53,8 @@ final class SnapshotDownload {
    * A failure that another try cannot mend: the server refused this token, or its certificate does
    * not verify against the operator's CA (the token is then never sent).
    */
-  static final class Refused extends IOException {
-    Refused(String message) {
+  public static final class Refused extends IOException {
+    public Refused(String message) {
       super(message);
     }
   }
@@ -62,16 +64,16 @@ final class SnapshotDownload {
   private final Pauses pauses;
   private final PrintStream log;
 
-  SnapshotDownload(HttpClient http, Retries retries, Pauses pauses, PrintStream log) {
+  public ArtifactDownload(HttpClient http, Retries retries, Pauses pauses, PrintStream log) {
     this.http = http;
     this.retries = retries;
     this.pauses = pauses;
     this.log = log;
   }
 
-  /** The download as the init container runs it, trusting {@code tls}'s CAs only. */
-  static SnapshotDownload standard(SSLContext tls) {
-    return new SnapshotDownload(
+  /** The download as a fetch container runs it, trusting {@code tls}'s CAs only. */
+  public static ArtifactDownload standard(SSLContext tls) {
+    return new ArtifactDownload(
         HttpClient.newBuilder()
             .sslContext(tls)
             .version(HttpClient.Version.HTTP_1_1)
@@ -84,7 +86,7 @@ final class SnapshotDownload {
   }
 
   /** Downloads {@code url} into {@code target}; the number of bytes written. */
-  long fetch(URI url, String token, Path target) throws IOException {
+  public long fetch(URI url, String token, Path target) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
     Path partial = dir.resolve(target.getFileName() + ".partial");
@@ -168,7 +170,7 @@ final class SnapshotDownload {
           url
               + " answered HTTP "
               + status
-              + ": the token was not accepted (a newer restore of this cluster replaced it)");
+              + ": the token was not accepted (a newer restore replaced it)");
     }
     if (status != 200) {
       throw new IOException(url + " answered HTTP " + status);

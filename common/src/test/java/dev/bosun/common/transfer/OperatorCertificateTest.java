@@ -1,4 +1,4 @@
-package dev.bosun.etcd.restore;
+package dev.bosun.common.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -49,13 +49,18 @@ class OperatorCertificateTest {
     assertThatThrownBy(
             () ->
                 OperatorCertificate.store(
-                    null, Clock.systemUTC(), Optional.of(RESTORE), Optional.of(webhook("other"))))
+                    null,
+                    "op",
+                    Clock.systemUTC(),
+                    Optional.of(RESTORE),
+                    Optional.of(webhook("other"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("share one certificate")
         .hasMessageContaining("ops/op-tls")
         .hasMessageContaining("ops/other");
     assertThat(
-            OperatorCertificate.store(null, Clock.systemUTC(), Optional.empty(), Optional.empty()))
+            OperatorCertificate.store(
+                null, "op", Clock.systemUTC(), Optional.empty(), Optional.empty()))
         .isEmpty();
   }
 }

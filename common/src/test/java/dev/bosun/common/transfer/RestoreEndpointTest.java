@@ -1,4 +1,4 @@
-package dev.bosun.etcd.restore;
+package dev.bosun.common.transfer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.bosun.etcd.restore;
+package dev.bosun.common.transfer;
 
 import dev.bosun.common.tls.ServiceDnsNames;
 import java.net.URI;
@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where the operator serves snapshots of its backup volume to restoring members: its HTTPS URL as
- * member Pods reach it, the port it listens on, and the Secret of its own namespace that keeps the
- * certificate for the names in that URL (the chart sets all of it with backup.volume.enabled).
+ * Where the operator serves what a restore loads (an etcd snapshot, a checked MySQL dump) to the
+ * restoring Pods: its HTTPS URL as those Pods reach it, the port it listens on, and the Secret of
+ * its own namespace that keeps the certificate for the names in that URL (the charts set it all).
  *
  * @param url the route's base URL as member Pods reach it (https)
  * @param port the port the operator listens on

@@ -1,0 +1,311 @@
+package dev.bosun.mysql.restore;
+
+import dev.bosun.common.meta.Labels;
+import dev.bosun.common.status.HumanMessages;
+import dev.bosun.common.transfer.AccessTokens;
+import dev.bosun.common.transfer.FetchArtifact;
+import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.backup.DumpClientFailure;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import dev.bosun.mysql.workload.Restorer;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The Job that loads a cluster's fromBackup, in the cluster's own namespace and with nothing of the
+ * operator's privilege: no ServiceAccount token, a non-root user, no capability. Its init container
+ * (the operator image) fetches the checked dump from the operator's restore route into an emptyDir;
+ * its container (the cluster's own server image) feeds it to the flavour's client in sandbox mode,
+ * logged in with the option file of the restore Secret. A load never runs twice over what it wrote:
+ * {@value #BACKOFF_LIMIT} retries.
+ */
+public final class LoadJobs {
+
+  /** Retries of a failed load: none, since a second run would load over what the first wrote. */
+  public static final int BACKOFF_LIMIT = 0;
+
+  /** Longest a load may run before Kubernetes stops it. */
+  public static final long DEADLINE_SECONDS = 6 * 3600;
+
+  /** The fetch container's name. */
+  public static final String FETCH = "fetch-dump";
+
+  /** The load container's name. */
+  public static final String LOAD = "load-dump";
+
+  /** The annotation of the Job naming the dump's location, for the status once it finished. */
+  public static final String LOCATION_ANNOTATION = "mysql.bosun.dev/restore-location";
+
+  /** The label of the Job's Pods naming their cluster (the member selectors never match it). */
+  public static final String RESTORE_OF = "mysql.bosun.dev/restore-of";
+
+  /** The user both containers run as (the official server images' mysql user). */
+  static final long USER = 999;
+
+  static final String DUMP_MOUNT = "/var/run/bosun/dump";
+  static final String SECRET_MOUNT = "/var/run/bosun/restore";
+  static final String DUMP_FILE = DUMP_MOUNT + "/dump.sql";
+  static final String CLASSPATH = "/app/resources:/app/classes:/app/libs/*";
+
+  private LoadJobs() {}
+
+  /**
+   * The Job's name: one per cluster incarnation (its UID), so a restarted operator finds the Job it
+   * made, and a cluster re-created under the same name never finds the Job of the one before.
+   */
+  public static String name(MySQLCluster cluster) {
+    String uid = cluster.getMetadata().getUid().replace("-", "");
+    String base = cluster.getMetadata().getName();
+    String suffix = "-restore-" + uid.substring(0, Math.min(8, uid.length()));
+    // Job names are label values of their Pods: 63 characters at most.
+    return base.substring(0, Math.min(base.length(), 63 - suffix.length())) + suffix;
+  }
+
+  /** What the Job is made of. */
+  public record Spec(
+      String serverImage,
+      String operatorImage,
+      URI dumpUrl,
+      Address target,
+      List<String> clientCommand,
+      String location) {}
+
+  /** The Job loading the dump at {@code spec.dumpUrl()} into {@code spec.target()}. */
+  public static Job desired(MySQLCluster cluster, Spec spec) {
+    var meta = cluster.getMetadata();
+    VolumeMount dump = mount("dump", DUMP_MOUNT, false);
+    VolumeMount secret = mount("restore", SECRET_MOUNT, true);
+    VolumeMount tmp = mount("tmp", "/tmp", false);
+    Container fetch =
+        new ContainerBuilder()
+            .withName(FETCH)
+            .withImage(spec.operatorImage())
+            .withCommand("java", "-cp", CLASSPATH, FetchArtifact.class.getName())
+            .withArgs("fetch", DUMP_FILE)
+            .withEnv(
+                env(FetchArtifact.URL, spec.dumpUrl().toString()),
+                env(FetchArtifact.TOKEN_FILE, SECRET_MOUNT + "/" + AccessTokens.TOKEN),
+                env(FetchArtifact.CA_FILE, SECRET_MOUNT + "/" + AccessTokens.CA),
+                env("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=50"))
+            .withVolumeMounts(dump, secret, tmp)
+            .withSecurityContext(containerSecurity())
+            .withTerminationMessagePolicy("FallbackToLogsOnError")
+            .withNewResources()
+            .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("256Mi")))
+            .withLimits(Map.of("memory", new Quantity("256Mi")))
+            .endResources()
+            .build();
+    Container load =
+        new ContainerBuilder()
+            .withName(LOAD)
+            .withImage(spec.serverImage())
+            .withCommand(loadCommand(spec.clientCommand()))
+            .withVolumeMounts(mount("dump", DUMP_MOUNT, true), secret, tmp)
+            .withSecurityContext(containerSecurity())
+            .withTerminationMessagePolicy("FallbackToLogsOnError")
+            .withNewResources()
+            .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))
+            .withLimits(Map.of("memory", new Quantity("512Mi")))
+            .endResources()
+            .build();
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName(name(cluster))
+        .withNamespace(meta.getNamespace())
+        .withLabels(
+            Labels.of(cluster, MySQLOperator.APP, LoadSecrets.COMPONENT, MySQLOperator.NAME))
+        .withAnnotations(Map.of(LOCATION_ANNOTATION, spec.location()))
+        .withOwnerReferences(
+            new OwnerReferenceBuilder()
+                .withApiVersion(cluster.getApiVersion())
+                .withKind(cluster.getKind())
+                .withName(meta.getName())
+                .withUid(meta.getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build())
+        .endMetadata()
+        .withNewSpec()
+        .withBackoffLimit(BACKOFF_LIMIT)
+        .withActiveDeadlineSeconds(DEADLINE_SECONDS)
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(Map.of(RESTORE_OF, meta.getName()))
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .withAutomountServiceAccountToken(false)
+        .withEnableServiceLinks(false)
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withRunAsUser(USER)
+        .withRunAsGroup(USER)
+        .withFsGroup(USER)
+        .withNewSeccompProfile()
+        .withType("RuntimeDefault")
+        .endSeccompProfile()
+        .endSecurityContext()
+        .withInitContainers(fetch)
+        .withContainers(load)
+        .addNewVolume()
+        .withName("dump")
+        .withNewEmptyDir()
+        .endEmptyDir()
+        .endVolume()
+        .addNewVolume()
+        .withName("tmp")
+        .withNewEmptyDir()
+        .endEmptyDir()
+        .endVolume()
+        .addNewVolume()
+        .withName("restore")
+        .withNewSecret()
+        .withSecretName(LoadSecrets.name(meta.getName()))
+        // Read by the Pod's group only (fsGroup): the option file holds a password.
+        .withDefaultMode(0440)
+        .endSecret()
+        .endVolume()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * The load container's command: the client reads the dump on its standard input (sandbox mode
+   * refuses {@code source}), through a shell that only redirects: the dump file and the client's
+   * arguments are positional parameters, never part of the script.
+   */
+  static List<String> loadCommand(List<String> clientCommand) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add("sh");
+    cmd.add("-c");
+    cmd.add("dump=\"$1\"; shift; exec \"$@\" < \"$dump\"");
+    cmd.add("load");
+    cmd.add(DUMP_FILE);
+    cmd.add(clientCommand.get(0));
+    cmd.add("--defaults-extra-file=" + SECRET_MOUNT + "/" + LoadSecrets.CLIENT_OPTIONS);
+    cmd.addAll(clientCommand.subList(1, clientCommand.size()));
+    return cmd;
+  }
+
+  /** Whether the Job finished, one way or the other. */
+  public static boolean finished(Job job) {
+    return condition(job, "Complete") || condition(job, "Failed");
+  }
+
+  /**
+   * Where the load stands by its Job: running, done (the dump's location), or failed with what the
+   * failed container of {@code pod} (the Job's Pod, if known) said.
+   */
+  public static Restorer.Progress progress(Job job, Optional<Pod> pod) {
+    if (condition(job, "Complete")) {
+      String location =
+          job.getMetadata().getAnnotations() == null
+              ? null
+              : job.getMetadata().getAnnotations().get(LOCATION_ANNOTATION);
+      return new Restorer.Progress(false, location, null);
+    }
+    if (condition(job, "Failed")) {
+      return new Restorer.Progress(false, null, failure(job, pod));
+    }
+    return new Restorer.Progress(true, null, null);
+  }
+
+  /** A failed load for a person: which step failed and what its program said, bounded. */
+  static String failure(Job job, Optional<Pod> pod) {
+    Optional<String> said =
+        pod.flatMap(
+            p ->
+                Stream.concat(
+                        statuses(p.getStatus().getInitContainerStatuses()),
+                        statuses(p.getStatus().getContainerStatuses()))
+                    .filter(
+                        s ->
+                            s.getState() != null
+                                && s.getState().getTerminated() != null
+                                && s.getState().getTerminated().getExitCode() != 0)
+                    .findFirst()
+                    .map(s -> said(job, s)));
+    if (said.isPresent()) {
+      return said.get();
+    }
+    JobCondition failed =
+        job.getStatus().getConditions().stream()
+            .filter(c -> "Failed".equals(c.getType()) && "True".equals(c.getStatus()))
+            .findFirst()
+            .orElseThrow();
+    return "the restore Job "
+        + job.getMetadata().getName()
+        + " failed"
+        + (failed.getMessage() == null || failed.getMessage().isBlank()
+            ? ""
+            : ": " + HumanMessages.bounded(failed.getMessage(), DumpClientFailure.MAX_LINE));
+  }
+
+  private static String said(Job job, ContainerStatus s) {
+    var t = s.getState().getTerminated();
+    if (FETCH.equals(s.getName())) {
+      return "fetching the checked dump from the operator failed: "
+          + DumpClientFailure.describe("fetch", t.getExitCode(), t.getMessage());
+    }
+    // The client is the load command's sixth word (sh -c script load dump client ...).
+    List<String> cmd = job.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand();
+    String client = cmd.size() > 5 ? cmd.get(5) : LOAD;
+    return DumpClientFailure.describe(client, t.getExitCode(), t.getMessage());
+  }
+
+  private static Stream<ContainerStatus> statuses(List<ContainerStatus> list) {
+    return list == null ? Stream.empty() : list.stream();
+  }
+
+  private static boolean condition(Job job, String type) {
+    return job.getStatus() != null
+        && job.getStatus().getConditions() != null
+        && job.getStatus().getConditions().stream()
+            .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static VolumeMount mount(String name, String path, boolean readOnly) {
+    return new VolumeMountBuilder()
+        .withName(name)
+        .withMountPath(path)
+        .withReadOnly(readOnly)
+        .build();
+  }
+
+  private static EnvVar env(String name, String value) {
+    return new EnvVarBuilder().withName(name).withValue(value).build();
+  }
+
+  private static SecurityContext containerSecurity() {
+    return new SecurityContextBuilder()
+        .withAllowPrivilegeEscalation(false)
+        .withPrivileged(false)
+        .withReadOnlyRootFilesystem(true)
+        .withNewCapabilities()
+        .withDrop("ALL")
+        .endCapabilities()
+        .build();
+  }
+}
