@@ -87,6 +87,11 @@ final class FailoverRun {
     long faultMillis = System.currentTimeMillis();
     fault.inject(admin, node, namespace, primary, container);
     long struckMillis = System.currentTimeMillis();
+    java.util.List<String> trail =
+        java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    java.util.concurrent.ScheduledExecutorService sampler =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    sampleReadyCondition(sampler, faultMillis, trail);
     String note = "";
     try {
       // Counted through the primary Service like the writer's rows: writes flow again.
@@ -98,9 +103,11 @@ final class FailoverRun {
       note = "no writes within " + RECOVERY_LIMIT.toMinutes() + " min";
       db.explain();
     } finally {
+      sampler.shutdownNow();
       fault.undo(node, container);
       writer.stop();
     }
+    trail.forEach(System.err::println);
     String out = writes.join().stdout();
     printOperatorTimeline(faultMillis);
     db.awaitReady(3, READY_LIMIT);
@@ -192,5 +199,35 @@ final class FailoverRun {
           e.getReason(),
           message.length() > 160 ? message.substring(0, 160) : message);
     }
+  }
+
+  /**
+   * Every half second from the fault until recovery, the cluster's Ready condition when it changed:
+   * what the operator was waiting for while no write went through (its Wait steps log nothing).
+   */
+  private void sampleReadyCondition(
+      java.util.concurrent.ScheduledExecutorService sampler,
+      long faultMillis,
+      java.util.List<String> trail) {
+    String[] last = {""};
+    sampler.scheduleWithFixedDelay(
+        () -> {
+          try {
+            String now = db.readyCondition();
+            if (!now.equals(last[0])) {
+              last[0] = now;
+              trail.add(
+                  String.format(
+                      "[bench]   %5.1f s Ready %s",
+                      (System.currentTimeMillis() - faultMillis) / 1000.0,
+                      now.length() > 220 ? now.substring(0, 220) : now));
+            }
+          } catch (RuntimeException e) {
+            trail.add("[bench]   status not read: " + e.getMessage());
+          }
+        },
+        0,
+        500,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 }

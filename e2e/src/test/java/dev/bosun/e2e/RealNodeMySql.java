@@ -160,6 +160,20 @@ final class RealNodeMySql {
     return status instanceof Map<?, ?> ? (Map<String, Object>) status : Map.of();
   }
 
+  /** The Ready condition as a person reads it: "False/PrimaryUnreachable: the primary ...". */
+  @SuppressWarnings("unchecked")
+  String readyCondition() {
+    Object conditions = status().get("conditions");
+    if (conditions instanceof java.util.List<?> list) {
+      for (Object o : list) {
+        if (o instanceof Map<?, ?> c && "Ready".equals(c.get("type"))) {
+          return c.get("status") + "/" + c.get("reason") + ": " + c.get("message");
+        }
+      }
+    }
+    return "(no Ready condition)";
+  }
+
   /** The Pod the status names as primary ("null" before there is one). */
   String primary() {
     return String.valueOf(status().get("primary"));
