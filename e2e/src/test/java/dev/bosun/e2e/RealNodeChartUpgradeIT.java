@@ -165,21 +165,20 @@ class RealNodeChartUpgradeIT {
     if (admin == null) {
       return;
     }
-    try (KubernetesClient client = admin) {
-      removeNamespaces(client);
-    }
-  }
-
-  private static void removeNamespaces(KubernetesClient admin) {
     // The later real-node classes share the upgraded platform; the samples would only load the
-    // node.
-    namespaces.forEach(ns -> admin.namespaces().withName(ns).delete());
-    await("the samples' namespaces to be gone")
-        .atMost(Duration.ofMinutes(3))
-        .pollInterval(Duration.ofSeconds(2))
-        .until(
-            () ->
-                namespaces.stream().allMatch(ns -> admin.namespaces().withName(ns).get() == null));
+    // node while they run.
+    Instant t0 = Instant.now();
+    try (KubernetesClient client = admin) {
+      namespaces.forEach(ns -> client.namespaces().withName(ns).delete());
+      await("the samples' namespaces to be gone")
+          .atMost(Duration.ofMinutes(3))
+          .pollInterval(Duration.ofSeconds(2))
+          .until(
+              () ->
+                  namespaces.stream()
+                      .allMatch(ns -> client.namespaces().withName(ns).get() == null));
+    }
+    phase("samples removed", t0);
   }
 
   @Test
@@ -275,7 +274,9 @@ class RealNodeChartUpgradeIT {
   @Test
   @Order(5)
   void everyCustomResourceReadsBackWithEveryStoredField() {
+    assertThat(stored).as("custom resources the samples stored").hasSize(5);
     for (Stored s : stored) {
+      assertThat(s.spec()).as(s.kind() + " " + s.name() + " spec as stored").isNotNull();
       GenericKubernetesResource raw =
           Resources.get(admin, s.apiVersion(), s.kind(), s.namespace(), s.name());
       assertThat(StoredFields.lostOrChanged(s.spec(), raw.getAdditionalProperties().get("spec")))
