@@ -93,6 +93,12 @@ final class RealNodePlatform {
     values(Map.of()).forEach(upgrade::set);
     upgrade.call();
     awaitOperators();
+    // A roll ends when the old Pods are gone, not when they start terminating: an old replica
+    // within its grace period still runs the old operator (and is listed with the new ones).
+    await("the earlier operator Pods to be gone")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(() -> PlatformChart.OPERATORS.stream().allMatch(op -> pods(op).size() == replicas));
     synchronized (RealNodePlatform.class) {
       shared = this;
     }
