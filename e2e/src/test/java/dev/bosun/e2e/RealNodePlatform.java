@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.InstallCommand;
+import com.marcnuri.helm.UpgradeCommand;
 import dev.bosun.common.testing.LocalControlPlane;
 import dev.bosun.common.testing.RealNodeCluster;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -16,8 +17,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
@@ -57,6 +60,50 @@ final class RealNodePlatform {
     return platform;
   }
 
+  /**
+   * Installs an earlier release instead: its platform chart and operator images ({@link
+   * PreviousRelease}), the images under their own tag, with the values {@link #install} gives.
+   */
+  static RealNodePlatform installPrevious(
+      RealNodeCluster cluster, int replicas, PreviousRelease previous) {
+    RealNodePlatform platform = new RealNodePlatform(cluster, replicas);
+    for (String operator : PlatformChart.OPERATORS) {
+      String reference = cluster.node().importImage(previous.image(operator));
+      System.err.println("[e2e] imported " + reference + " (" + previous + ") into the node");
+    }
+    platform.install(previous.chart(), previous.imageTagValues());
+    return platform;
+  }
+
+  /**
+   * Upgrades this release to the current chart and operator images by {@code helm upgrade} with the
+   * values {@link #install} gives, waits until every operator Deployment has rolled to the current
+   * image, and makes this the platform {@link #shared()} returns.
+   */
+  void upgradeToCurrent() {
+    importOperatorImages();
+    UpgradeCommand upgrade =
+        new Helm(PlatformChart.dir())
+            .upgrade()
+            // Only the values given here: the earlier release's image tags must not carry over.
+            .resetValues()
+            .withName(PlatformRelease.RELEASE)
+            .withNamespace(PlatformRelease.NAMESPACE)
+            .withKubeConfig(cluster.controlPlane().kubeconfig());
+    values(Map.of()).forEach(upgrade::set);
+    upgrade.call();
+    awaitOperators();
+    // A roll ends when the old Pods are gone, not when they start terminating: an old replica
+    // within its grace period still runs the old operator (and is listed with the new ones).
+    await("the earlier operator Pods to be gone")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(() -> PlatformChart.OPERATORS.stream().allMatch(op -> pods(op).size() == replicas));
+    synchronized (RealNodePlatform.class) {
+      shared = this;
+    }
+  }
+
   /** The operator images Jib wrote with {@code -Pnode-image}, one per operator module. */
   static Path operatorImage(String operator) {
     Path tar = LocalControlPlane.repoRoot().resolve(operator + "-operator/target/jib-image.tar");
@@ -82,22 +129,38 @@ final class RealNodePlatform {
   static final String MYSQL_BACKUP_CLAIM = "mysql-backups";
 
   private void install() {
+    install(PlatformChart.dir(), Map.of());
+  }
+
+  private void install(Path chart, Map<String, String> extraValues) {
     createMySqlBackupClaim();
     InstallCommand install =
-        new Helm(PlatformChart.dir())
+        new Helm(chart)
             .install()
             .withName(PlatformRelease.RELEASE)
             .withNamespace(PlatformRelease.NAMESPACE)
             .createNamespace()
             .withKubeConfig(cluster.controlPlane().kubeconfig());
+    values(extraValues).forEach(install::set);
+    install.call();
+    awaitOperators();
+  }
+
+  /** The values every install and upgrade here gives, then {@code extra}. */
+  private Map<String, String> values(Map<String, String> extra) {
+    Map<String, String> values = new LinkedHashMap<>();
     for (String operator : PlatformChart.OPERATORS) {
-      install.set(operator + ".replicaCount", Integer.toString(replicas));
+      values.put(operator + ".replicaCount", Integer.toString(replicas));
     }
     // Backups to a volume: the etcd chart creates its claim, the MySQL chart mounts ours.
-    install.set("etcd.backup.volume.enabled", "true");
-    install.set("etcd.backup.volume.size", "1Gi");
-    install.set("mysql.backupVolume.claimName", MYSQL_BACKUP_CLAIM);
-    install.call();
+    values.put("etcd.backup.volume.enabled", "true");
+    values.put("etcd.backup.volume.size", "1Gi");
+    values.put("mysql.backupVolume.claimName", MYSQL_BACKUP_CLAIM);
+    values.putAll(extra);
+    return values;
+  }
+
+  private void awaitOperators() {
     try {
       await("every operator Deployment to have " + replicas + " ready Pods running its image")
           .atMost(Duration.ofMinutes(5))
@@ -183,6 +246,10 @@ final class RealNodePlatform {
     Deployment d = deployment(operator);
     return d != null
         && d.getStatus() != null
+        // A status not yet written for this spec (right after an upgrade) still counts the old.
+        && Objects.equals(d.getStatus().getObservedGeneration(), d.getMetadata().getGeneration())
+        && d.getStatus().getReplicas() != null
+        && d.getStatus().getReplicas() == replicas
         && d.getStatus().getReadyReplicas() != null
         && d.getStatus().getReadyReplicas() == replicas
         && d.getStatus().getUpdatedReplicas() != null

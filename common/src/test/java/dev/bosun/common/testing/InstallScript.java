@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Runs one of the repository's {@code hack/install-*.sh} scripts, which install what is missing
@@ -13,14 +15,14 @@ public final class InstallScript {
 
   private InstallScript() {}
 
-  /** Runs {@code hack/<script>} and returns the folder it printed last. */
-  public static Path run(String script) {
+  /** Runs {@code hack/<script>} with {@code args} and returns the folder it printed last. */
+  public static Path run(String script, String... args) {
     Path path = LocalControlPlane.repoRoot().resolve("hack").resolve(script);
+    List<String> command = new ArrayList<>(List.of("bash", path.toString()));
+    command.addAll(List.of(args));
     try {
       Process p =
-          new ProcessBuilder("bash", path.toString())
-              .redirectError(ProcessBuilder.Redirect.INHERIT)
-              .start();
+          new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
       if (p.waitFor() != 0) {
         throw new IllegalStateException(script + " failed (see its output above)");
