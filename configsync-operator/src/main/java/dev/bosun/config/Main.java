@@ -4,6 +4,7 @@ import dev.bosun.common.admission.AdmissionWebhook;
 import dev.bosun.common.admission.ValidatingRoute;
 import dev.bosun.common.admission.WebhookSettings;
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.runtime.DnsCache;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.config.reconciler.ConfigMapSyncReconciler;
@@ -20,6 +21,12 @@ import java.util.Map;
 
 /** Runs the configsync operator against the cluster of the current kubeconfig or ServiceAccount. */
 public final class Main {
+
+  // Before any class of the operator starts the logging system, which fixes the JVM's address
+  // cache for good (DnsCacheTest).
+  static {
+    DnsCache.followPodChanges();
+  }
 
   private Main() {}
 

@@ -8,6 +8,7 @@ import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
+import dev.bosun.common.runtime.DnsCache;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.tls.ServingCertificates;
@@ -39,6 +40,12 @@ import org.slf4j.LoggerFactory;
 
 /** Runs the etcd operator against the cluster of the current kubeconfig or ServiceAccount. */
 public final class Main {
+
+  // Before any class of the operator starts the logging system, which fixes the JVM's address
+  // cache for good (DnsCacheTest).
+  static {
+    DnsCache.followPodChanges();
+  }
 
   /** {@code service} (default, in a cluster) or {@code loopback} (members on this machine). */
   public static final String ADDRESSING = "BOSUN_ETCD_ADDRESSING";

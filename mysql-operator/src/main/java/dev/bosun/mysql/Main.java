@@ -5,6 +5,7 @@ import dev.bosun.common.admission.AdmissionWebhook;
 import dev.bosun.common.admission.ValidatingRoute;
 import dev.bosun.common.admission.WebhookSettings;
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.runtime.DnsCache;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.tls.ServingCertificates;
@@ -32,6 +33,12 @@ import java.util.Optional;
 
 /** Runs the MySQL operator against the cluster of the current kubeconfig or ServiceAccount. */
 public final class Main {
+
+  // Before any class of the operator starts the logging system, which fixes the JVM's address
+  // cache for good (DnsCacheTest).
+  static {
+    DnsCache.followPodChanges();
+  }
 
   /** Directory of the operator's backup volume (a mounted PVC); unset: S3 backups only. */
   public static final String BACKUP_ROOT = "BOSUN_MYSQL_BACKUP_ROOT";

@@ -201,7 +201,6 @@ public final class OperatorRuntime implements AutoCloseable {
    */
   public static void runDeployed(Function<KubernetesClient, OperatorRuntime> factory)
       throws InterruptedException {
-    DnsCache.followPodChanges();
     AsyncPool.ensureTwoThreads();
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         OperatorRuntime runtime = factory.apply(client)) {

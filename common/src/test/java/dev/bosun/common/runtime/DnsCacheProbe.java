@@ -25,9 +25,16 @@ final class DnsCacheProbe {
     Path hosts = Path.of(args[0]);
     boolean follow = args.length > 1 && args[1].equals("follow");
     long boundMillis = Long.parseLong(args[2]);
+    boolean logFirst = args.length > 3 && args[3].equals("log-first");
+    if (logFirst) {
+      // A logger made before the setting, as a static one in a main class would be.
+      org.slf4j.LoggerFactory.getLogger(DnsCacheProbe.class).info("probe starting");
+    }
     if (follow) {
       DnsCache.followPodChanges();
     }
+    // An operator logs from its first lines on.
+    org.slf4j.LoggerFactory.getLogger(DnsCacheProbe.class).info("probe running");
     Files.writeString(hosts, "10.244.0.7 " + NAME + "\n");
     String before = InetAddress.getByName(NAME).getHostAddress();
     Files.writeString(hosts, "10.244.0.9 " + NAME + "\n");

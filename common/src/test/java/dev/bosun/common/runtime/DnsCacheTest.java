@@ -27,11 +27,22 @@ class DnsCacheTest {
   }
 
   @Test
+  void setAfterTheLoggingSystemStartedItIsTooLate() throws Exception {
+    // Why the operators' main classes set it in a static initializer, ahead of any logger.
+    assertThat(probe("follow", 3_000, "log-first")).isEqualTo("stale");
+  }
+
+  @Test
   void withoutItTheJvmKeepsTheOldAddress() throws Exception {
     assertThat(probe("default", 3_000)).isEqualTo("stale");
   }
 
   private String probe(String mode, long boundMillis) throws IOException, InterruptedException {
+    return probe(mode, boundMillis, "plain");
+  }
+
+  private String probe(String mode, long boundMillis, String start)
+      throws IOException, InterruptedException {
     Path hosts = dir.resolve(mode + ".hosts");
     Process p =
         new ProcessBuilder(
@@ -42,7 +53,8 @@ class DnsCacheTest {
                 DnsCacheProbe.class.getName(),
                 hosts.toString(),
                 mode,
-                Long.toString(boundMillis))
+                Long.toString(boundMillis),
+                start)
             .redirectErrorStream(true)
             .start();
     assertThat(p.waitFor(boundMillis + 20_000, TimeUnit.MILLISECONDS)).isTrue();

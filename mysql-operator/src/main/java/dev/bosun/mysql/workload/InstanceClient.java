@@ -1,6 +1,10 @@
 package dev.bosun.mysql.workload;
 
 import dev.bosun.mysql.topology.Address;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -210,13 +214,32 @@ public final class InstanceClient {
    * timed out says so; otherwise the server's error code and SQL state, with the meaning of the
    * codes a person can act on.
    */
+  /** What the network said beneath a failed connect, as words: ": its name did not resolve". */
+  static String networkCause(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof UnknownHostException) {
+        return ": its name did not resolve";
+      }
+      if (t instanceof NoRouteToHostException) {
+        return ": no route to its address";
+      }
+      if (t instanceof ConnectException) {
+        return ": its address refused the connection";
+      }
+      if (t instanceof SocketTimeoutException) {
+        return ": its address did not answer in time";
+      }
+    }
+    return "";
+  }
+
   static String safe(SQLException e) {
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     if (e instanceof SQLTimeoutException) {
       return "no answer within the timeout (SQL state " + state + ")";
     }
     if (state.startsWith("08")) {
-      return "no connection to the server (SQL state " + state + ")";
+      return "no connection to the server" + networkCause(e) + " (SQL state " + state + ")";
     }
     String code = "SQL error " + e.getErrorCode() + " (state " + state + ")";
     return switch (e.getErrorCode()) {

@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Observes every instance with three queries each on one connection: state, replica status,
@@ -19,10 +22,15 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Observer {
 
+  private static final Logger LOG = LoggerFactory.getLogger(Observer.class);
+
   private final SqlDialect dialect;
   private final Credentials credentials;
   private final Duration timeout;
   private final AtomicLong queries = new AtomicLong();
+
+  /** Why each member last failed to answer, so a new reason is logged once, not every round. */
+  private final Map<String, String> lastFailure = new ConcurrentHashMap<>();
 
   /** An observer for one flavour. */
   public Observer(SqlDialect dialect, Credentials credentials, Duration timeout) {
@@ -85,6 +93,7 @@ public final class Observer {
     try (InstanceClient.Session session = client.open()) {
       queries.incrementAndGet();
       Map<String, String> st = first(session.query(dialect.stateQuery()));
+      lastFailure.remove(name);
       List<String> v = new ArrayList<>(st.values());
       queries.incrementAndGet();
       List<Map<String, String>> rs = session.query(dialect.replicaStatusQuery());
@@ -140,6 +149,12 @@ public final class Observer {
           nz(received),
           semiOn);
     } catch (InstanceException | RuntimeException e) {
+      // Which address was tried and what came back (no name, a timeout, a refusal): "did not
+      // answer" alone left a force-deleted primary's 15 s unexplained.
+      String why = String.valueOf(e.getMessage());
+      if (!why.equals(lastFailure.put(name, why))) {
+        LOG.info("{} did not answer: {}", name, why);
+      }
       return InstanceState.unreachable(name, ordinal);
     }
   }

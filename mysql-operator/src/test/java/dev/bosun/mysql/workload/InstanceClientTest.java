@@ -49,4 +49,19 @@ class InstanceClientTest {
         .isEqualTo("SQL error 1062 (state 23000)")
         .doesNotContain("secret-value");
   }
+
+  @Test
+  void aFailedConnectSaysWhatTheNetworkAnsweredInWords() {
+    SQLNonTransientConnectionException noName =
+        new SQLNonTransientConnectionException("Socket fail to connect", "08000");
+    noName.initCause(new java.net.UnknownHostException("db-0.db-headless.ns.svc"));
+    assertThat(InstanceClient.safe(noName))
+        .isEqualTo("no connection to the server: its name did not resolve (SQL state 08000)");
+    SQLNonTransientConnectionException timedOut =
+        new SQLNonTransientConnectionException("Socket fail to connect", "08000");
+    timedOut.initCause(new java.net.SocketTimeoutException("connect timed out"));
+    assertThat(InstanceClient.safe(timedOut))
+        .isEqualTo(
+            "no connection to the server: its address did not answer in time (SQL state 08000)");
+  }
 }
