@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import java.util.LinkedHashMap;
@@ -118,15 +117,7 @@ public final class PodDisruptionBudgets {
         .withName(desired.name())
         .withNamespace(owner.getMetadata().getNamespace())
         .withLabels(desired.labels())
-        .withOwnerReferences(
-            new OwnerReferenceBuilder()
-                .withApiVersion(owner.getApiVersion())
-                .withKind(owner.getKind())
-                .withName(owner.getMetadata().getName())
-                .withUid(owner.getMetadata().getUid())
-                .withController(true)
-                .withBlockOwnerDeletion(true)
-                .build())
+        .withOwnerReferences(ControllerOwner.of(owner))
         .build();
   }
 

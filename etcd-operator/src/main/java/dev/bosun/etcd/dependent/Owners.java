@@ -1,8 +1,8 @@
 package dev.bosun.etcd.dependent;
 
+import dev.bosun.common.dependent.ControllerOwner;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.util.List;
 
 /** The controller owner reference children carry, so garbage collection removes them. */
@@ -11,14 +11,6 @@ public final class Owners {
   private Owners() {}
 
   public static List<OwnerReference> of(EtcdCluster cluster) {
-    return List.of(
-        new OwnerReferenceBuilder()
-            .withApiVersion(cluster.getApiVersion())
-            .withKind(cluster.getKind())
-            .withName(cluster.getMetadata().getName())
-            .withUid(cluster.getMetadata().getUid())
-            .withController(true)
-            .withBlockOwnerDeletion(true)
-            .build());
+    return List.of(ControllerOwner.of(cluster));
   }
 }

@@ -1,5 +1,6 @@
 package dev.bosun.mysql.dependent;
 
+import dev.bosun.common.dependent.ControllerOwner;
 import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.meta.EnvVars;
 import dev.bosun.common.meta.Labels;
@@ -15,7 +16,6 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
@@ -71,15 +71,7 @@ public final class ClusterObjects {
         .withName(name)
         .withNamespace(c.getMetadata().getNamespace())
         .withLabels(labels(c))
-        .withOwnerReferences(
-            new OwnerReferenceBuilder()
-                .withApiVersion(c.getApiVersion())
-                .withKind(c.getKind())
-                .withName(c.getMetadata().getName())
-                .withUid(c.getMetadata().getUid())
-                .withController(true)
-                .withBlockOwnerDeletion(true)
-                .build())
+        .withOwnerReferences(ControllerOwner.of(c))
         .build();
   }
 

@@ -1,5 +1,6 @@
 package dev.bosun.mysql.restore;
 
+import dev.bosun.common.dependent.ControllerOwner;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.transfer.AccessTokens;
@@ -14,7 +15,6 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.SecurityContext;
@@ -135,15 +135,7 @@ public final class LoadJobs {
         .withLabels(
             Labels.of(cluster, MySQLOperator.APP, LoadSecrets.COMPONENT, MySQLOperator.NAME))
         .withAnnotations(Map.of(LOCATION_ANNOTATION, spec.location()))
-        .withOwnerReferences(
-            new OwnerReferenceBuilder()
-                .withApiVersion(cluster.getApiVersion())
-                .withKind(cluster.getKind())
-                .withName(meta.getName())
-                .withUid(meta.getUid())
-                .withController(true)
-                .withBlockOwnerDeletion(true)
-                .build())
+        .withOwnerReferences(ControllerOwner.of(cluster))
         .endMetadata()
         .withNewSpec()
         .withBackoffLimit(BACKOFF_LIMIT)

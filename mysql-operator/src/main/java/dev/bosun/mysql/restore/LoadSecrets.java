@@ -1,5 +1,6 @@
 package dev.bosun.mysql.restore;
 
+import dev.bosun.common.dependent.ControllerOwner;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.transfer.AccessTokens;
 import dev.bosun.common.transfer.RestoreGrants;
@@ -7,7 +8,6 @@ import dev.bosun.mysql.MySQLOperator;
 import dev.bosun.mysql.backup.LogicalDump;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.Credentials;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.util.Map;
@@ -46,15 +46,7 @@ public final class LoadSecrets {
         .withNamespace(meta.getNamespace())
         .withLabels(Labels.of(cluster, MySQLOperator.APP, COMPONENT, MySQLOperator.NAME))
         .withAnnotations(Map.of(KEY_ANNOTATION, key))
-        .withOwnerReferences(
-            new OwnerReferenceBuilder()
-                .withApiVersion(cluster.getApiVersion())
-                .withKind(cluster.getKind())
-                .withName(meta.getName())
-                .withUid(meta.getUid())
-                .withController(true)
-                .withBlockOwnerDeletion(true)
-                .build())
+        .withOwnerReferences(ControllerOwner.of(cluster))
         .endMetadata()
         .withType("Opaque")
         .withData(

@@ -1,5 +1,6 @@
 package dev.bosun.web.dependent;
 
+import dev.bosun.common.dependent.ControllerOwner;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.rollout.Revisions;
 import dev.bosun.web.v1alpha1.WebService;
@@ -7,7 +8,6 @@ import dev.bosun.web.v1alpha1.webservicespec.Autoscaling;
 import dev.bosun.web.v1alpha1.webservicespec.autoscaling.CustomMetrics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
@@ -95,15 +95,7 @@ public final class MetricAutoscalers {
         .withMetadata(
             ChildMetadata.builder(ws)
                 .addToAnnotations(SPEC_DIGEST, Revisions.digest(spec.toString()))
-                .withOwnerReferences(
-                    new OwnerReferenceBuilder()
-                        .withApiVersion(ws.getApiVersion())
-                        .withKind(ws.getKind())
-                        .withName(ws.getMetadata().getName())
-                        .withUid(ws.getMetadata().getUid())
-                        .withController(true)
-                        .withBlockOwnerDeletion(true)
-                        .build())
+                .withOwnerReferences(ControllerOwner.of(ws))
                 .build())
         .withAdditionalProperties(Map.of("spec", spec))
         .build();
