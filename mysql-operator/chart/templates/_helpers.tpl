@@ -35,10 +35,12 @@ The rules the operator needs on the objects it reconciles and creates: shared by
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
 - apiGroups: [""]
   resources: ["secrets"]
-  # delete: the restore Secret (token, CA, client options) of a finished or repeated restore.
+  # delete: the restore Secret (token, CA, client options) of a finished or repeated restore, and
+  # the rebuild Secret (the copy's account) once its copy ended.
   verbs: ["get", "list", "watch", "create", "delete"]
 - apiGroups: ["batch"]
-  # The Job that loads a cluster's bootstrap.fromBackup in the cluster's own namespace.
+  # The Jobs that load a cluster's bootstrap.fromBackup and copy a member into a rebuilt one, in
+  # the cluster's own namespace.
   resources: ["jobs"]
   verbs: ["get", "list", "watch", "create", "delete"]
 - apiGroups: [""]

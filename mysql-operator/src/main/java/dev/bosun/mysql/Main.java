@@ -134,7 +134,8 @@ public final class Main {
     Addressing where = addressing != null ? addressing : Addressing.headlessService();
     MySQLBackupStores stores = new MySQLBackupStores(client, backupRoot);
     ReplicaRebuilder rebuilder =
-        new ReplicaRebuilder(backupRoot, Duration.ofSeconds(3), Clock.systemUTC());
+        new ReplicaRebuilder(
+            client, operatorImage, backupRoot, Duration.ofSeconds(3), Clock.systemUTC());
     OperatorRuntime runtime = new OperatorRuntime(settings, client).onClose(rebuilder);
     Optional<ServingCertificates> certificates =
         restore.isEmpty()

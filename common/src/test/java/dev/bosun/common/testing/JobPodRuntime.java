@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.nio.charset.StandardCharsets;
@@ -30,12 +32,17 @@ import org.slf4j.LoggerFactory;
  * processes ({@link LocalContainers}), and reports what a kubelet would: Running, then Succeeded or
  * Failed with each container's exit code and, for {@code FallbackToLogsOnError}, the tail of a
  * failed container's log as its termination message. The {@link KubeletSimulator} binds these Pods
- * and leaves their status to this.
+ * and leaves their status to this. A Pod being deleted has its processes (and theirs) killed before
+ * this runtime confirms the deletion, as a kubelet stops containers before a Pod is gone: the Pods
+ * it runs carry {@value #LOCAL_PROCESSES}, which tells the simulator to leave that to it.
  */
 public final class JobPodRuntime implements AutoCloseable {
 
   /** The label the Job controller puts on its Pods. */
   public static final String JOB_NAME = "job-name";
+
+  /** The annotation of the Pods whose processes this runtime runs (and stops on deletion). */
+  public static final String LOCAL_PROCESSES = "testing.bosun.dev/local-processes";
 
   /** The most of a log a termination message holds, as a kubelet keeps it. */
   static final int MESSAGE_BYTES = 2048;
@@ -46,6 +53,7 @@ public final class JobPodRuntime implements AutoCloseable {
   private final Path root;
   private final LocalContainers containers;
   private final Set<String> started = ConcurrentHashMap.newKeySet();
+  private final Map<String, java.util.concurrent.Future<?>> running = new ConcurrentHashMap<>();
   private final List<Pod> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final ExecutorService workers =
       Executors.newCachedThreadPool(
@@ -54,6 +62,9 @@ public final class JobPodRuntime implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
+  private final Map<String, CompletableFuture<Void>> done = new ConcurrentHashMap<>();
+  private final Map<String, Instant> startedAt = new ConcurrentHashMap<>();
+  private final Map<String, Instant> endedAt = new ConcurrentHashMap<>();
   private volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
   private SharedIndexInformer<Pod> informer;
 
@@ -84,7 +95,9 @@ public final class JobPodRuntime implements AutoCloseable {
                   }
 
                   @Override
-                  public void onDelete(Pod pod, boolean unknown) {}
+                  public void onDelete(Pod pod, boolean unknown) {
+                    stop(pod);
+                  }
                 });
     return this;
   }
@@ -105,6 +118,21 @@ public final class JobPodRuntime implements AutoCloseable {
     return ran.stream().filter(p -> namespace.equals(p.getMetadata().getNamespace())).toList();
   }
 
+  /** When a Pod's first container started and its last process ended (null: not yet). */
+  public record Run(Pod pod, Instant started, Instant ended) {}
+
+  /** The Pods of {@code namespace} this runtime ran or runs, with when. */
+  public List<Run> runs(String namespace) {
+    return ran(namespace).stream()
+        .map(
+            p ->
+                new Run(
+                    p,
+                    startedAt.get(p.getMetadata().getUid()),
+                    endedAt.get(p.getMetadata().getUid())))
+        .toList();
+  }
+
   /** Whether a Pod is being held back now. */
   public boolean holding() {
     return !gate.isDone();
@@ -116,23 +144,93 @@ public final class JobPodRuntime implements AutoCloseable {
   }
 
   private void begin(Pod pod) {
-    if (pod.getMetadata().getDeletionTimestamp() == null
-        && started.add(pod.getMetadata().getUid())) {
+    if (pod.getMetadata().getDeletionTimestamp() != null) {
+      stop(pod);
+      finishDeletion(pod);
+    } else if (started.add(pod.getMetadata().getUid())) {
       ran.add(pod);
-      workers.execute(() -> run(pod));
+      claim(pod);
+      running.put(pod.getMetadata().getUid(), workers.submit(() -> run(pod)));
+    }
+  }
+
+  /** Marks the Pod as this runtime's, so the simulator leaves its deletion to this. */
+  private void claim(Pod pod) {
+    try {
+      client
+          .pods()
+          .inNamespace(pod.getMetadata().getNamespace())
+          .withName(pod.getMetadata().getName())
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"annotations\":{\"" + LOCAL_PROCESSES + "\":\"true\"}}}");
+    } catch (KubernetesClientException e) {
+      LOG.info("Job Pod {}: {}", pod.getMetadata().getName(), e.getMessage());
+    }
+  }
+
+  /** Kills the Pod's processes, if they run, and waits until they are gone. */
+  private void stop(Pod pod) {
+    var worker = running.remove(pod.getMetadata().getUid());
+    if (worker == null) {
+      return;
+    }
+    worker.cancel(true);
+    try {
+      // The worker ends once its process and every process it started were killed.
+      done.computeIfAbsent(pod.getMetadata().getUid(), k -> new CompletableFuture<>()).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException e) {
+      LOG.info("Job Pod {}: {}", pod.getMetadata().getName(), e.getMessage());
+    }
+  }
+
+  /** Confirms the deletion, as a kubelet does once the containers stopped. */
+  private void finishDeletion(Pod pod) {
+    try {
+      client
+          .pods()
+          .inNamespace(pod.getMetadata().getNamespace())
+          .withName(pod.getMetadata().getName())
+          .withGracePeriod(0)
+          .delete();
+    } catch (KubernetesClientException e) {
+      LOG.info("Job Pod {}: {}", pod.getMetadata().getName(), e.getMessage());
     }
   }
 
   private void run(Pod pod) {
+    try {
+      runContainers(pod);
+    } finally {
+      if (startedAt.containsKey(pod.getMetadata().getUid())) {
+        endedAt.put(pod.getMetadata().getUid(), Instant.now());
+      }
+      done.computeIfAbsent(pod.getMetadata().getUid(), k -> new CompletableFuture<>())
+          .complete(null);
+    }
+  }
+
+  private void runContainers(Pod pod) {
     String ns = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
     Path logs = root.resolve("logs");
-    gate.join();
+    try {
+      gate.get();
+    } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+      // Deleted while held back: it never ran.
+      return;
+    }
+    startedAt.put(pod.getMetadata().getUid(), Instant.now());
     report(pod, "Running", List.of(), List.of());
     List<ContainerStatus> inits = new ArrayList<>();
     for (Container init : pod.getSpec().getInitContainers()) {
       Path log = logs.resolve(name + "-" + init.getName() + ".log");
       int code = containers.run(pod, init, log, 600);
+      if (Thread.currentThread().isInterrupted()) {
+        return;
+      }
       inits.add(terminated(init, code, log));
       if (code != 0) {
         LOG.info(
@@ -146,6 +244,9 @@ public final class JobPodRuntime implements AutoCloseable {
     for (Container c : pod.getSpec().getContainers()) {
       Path log = logs.resolve(name + "-" + c.getName() + ".log");
       int code = containers.run(pod, c, log, 600);
+      if (Thread.currentThread().isInterrupted()) {
+        return;
+      }
       mains.add(terminated(c, code, log));
       failed |= code != 0;
     }

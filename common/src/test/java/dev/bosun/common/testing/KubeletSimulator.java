@@ -174,8 +174,10 @@ public final class KubeletSimulator implements AutoCloseable {
     String name = pod.getMetadata().getName();
     try {
       if (pod.getMetadata().getDeletionTimestamp() != null) {
-        // No kubelet will confirm the shutdown: finish the deletion as a kubelet would.
-        client.pods().inNamespace(ns).withName(name).withGracePeriod(0).delete();
+        if (!runsLocally(pod)) {
+          // No kubelet will confirm the shutdown: finish the deletion as a kubelet would.
+          client.pods().inNamespace(ns).withName(name).withGracePeriod(0).delete();
+        }
       } else if (pod.getSpec().getNodeName() == null) {
         client
             .bindings()
@@ -204,6 +206,12 @@ public final class KubeletSimulator implements AutoCloseable {
         LOG.warn("kubelet simulator: {}/{}: {}", ns, name, e.getMessage());
       }
     }
+  }
+
+  /** A Pod whose processes {@link JobPodRuntime} runs: it confirms the deletion once they end. */
+  private static boolean runsLocally(Pod pod) {
+    var a = pod.getMetadata().getAnnotations();
+    return a != null && a.containsKey(JobPodRuntime.LOCAL_PROCESSES);
   }
 
   /** A Job's Pod runs to its end: {@link JobPodRuntime} reports it, never as Ready. */

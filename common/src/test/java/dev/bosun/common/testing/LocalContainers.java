@@ -129,8 +129,10 @@ public final class LocalContainers {
           return -1;
         }
       } catch (InterruptedException e) {
-        // The node goes away (the test ends): so does the container.
+        // The Pod or the node goes away: so does the container, with every process it started.
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
+        p.onExit().join();
         Thread.currentThread().interrupt();
         return -1;
       }

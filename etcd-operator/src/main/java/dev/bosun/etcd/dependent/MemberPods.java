@@ -1,5 +1,6 @@
 package dev.bosun.etcd.dependent;
 
+import dev.bosun.common.runtime.OperatorImage;
 import dev.bosun.common.backup.BackupStores;
 import dev.bosun.common.meta.EnvVars;
 import dev.bosun.common.meta.Labels;
@@ -323,7 +324,7 @@ public final class MemberPods {
         List.of(
             "java",
             "-cp",
-            "/app/resources:/app/classes:/app/libs/*",
+            OperatorImage.CLASSPATH,
             FetchSnapshot.class.getName());
     var fetch =
         new ContainerBuilder()

@@ -38,7 +38,8 @@ public final class DumpClientFailure {
     return client + " exited with " + exitCode + ": " + HumanMessages.bounded(line, MAX_LINE);
   }
 
-  private static String lastLine(String text) {
+  /** The last non-blank line of {@code text}, stripped; empty when there is none. */
+  public static String lastLine(String text) {
     if (text == null) {
       return "";
     }

@@ -26,9 +26,9 @@ import java.util.function.Consumer;
  * planner's next attach resumes replication exactly after the snapshot.
  *
  * <p>The copy is logical ({@code mariadb-dump --single-transaction} of the source, which keeps
- * replicating and acknowledging meanwhile), because the operator reaches members only over SQL.
- * Everything loaded into the member is kept out of its binlog, so it holds no transaction of its
- * own afterwards.
+ * replicating and acknowledging meanwhile), because members are reached only over SQL. Everything
+ * loaded into the member is kept out of its binlog, so it holds no transaction of its own
+ * afterwards. The operator runs {@link #prepare}; the rebuild's Job runs {@link #copy}.
  */
 public final class ReplicaCopy {
 
@@ -51,23 +51,29 @@ public final class ReplicaCopy {
   }
 
   /**
-   * What a rebuild did.
+   * What the operator's part of a rebuild did before the copy.
    *
    * @param exportRan whether the member's binlog was searched for errant transactions
    * @param errant the exported errant GTIDs (empty: nothing exported)
    * @param exportedTo where they were stored, or null
+   */
+  public record Prepared(boolean exportRan, List<String> errant, String exportedTo) {}
+
+  /**
+   * What the copy did.
+   *
    * @param bytes the size of the copied snapshot
    * @param position the GTID position the member now starts replicating after
    */
-  public record Result(
-      boolean exportRan, List<String> errant, String exportedTo, long bytes, String position) {}
+  public record Copied(long bytes, String position) {}
 
   /**
-   * Rebuilds {@code target} from {@code source}. With {@code errantAfter} set, its transactions
-   * beyond that position are written to {@code store} under {@code key} first; the member is wiped
-   * only after they are stored.
+   * The operator's part of rebuilding {@code target} from {@code source}: the member stops
+   * replicating, the source is seen to hold all the member received, and with {@code errantAfter}
+   * set, the member's transactions beyond that position are written to {@code store} under {@code
+   * key}. Nothing is wiped here: {@link #copy} does that, only after this returned.
    */
-  public Result run(
+  public Prepared prepare(
       Address target,
       Address source,
       String errantAfter,
@@ -82,34 +88,45 @@ public final class ReplicaCopy {
     progress.accept("stopping replication on " + target);
     member.execute("rebuild-stop", List.of("STOP SLAVE"));
     awaitSourceHolds(member, target, source);
-    List<String> errant = List.of();
-    String exportedTo = null;
-    if (errantAfter != null) {
-      progress.accept("exporting the errant transactions of " + target);
-      // The member may have applied more of its source's transactions since the round that
-      // planned this: they are not its own.
-      List<Map<String, String>> applied =
-          member.query("SELECT @@GLOBAL.gtid_slave_pos AS applied", timeout);
-      String reference =
-          applied.isEmpty() || applied.get(0).get("applied") == null
-              ? errantAfter
-              : MariaDbGtids.advance(errantAfter, applied.get(0).get("applied"));
-      Export e = export(target, reference, store, key);
-      if (e.gtids().isEmpty()) {
-        // The planner saw transactions beyond errantAfter: not finding them (purged binlogs, an
-        // unreadable log) must not turn into wiping them.
-        throw new InstanceException(
-            "found no errant transaction in the binlog of "
-                + target
-                + " although its position shows some; nothing was wiped");
-      }
-      errant = e.gtids();
-      exportedTo = e.location();
+    if (errantAfter == null) {
+      return new Prepared(false, List.of(), null);
     }
+    progress.accept("exporting the errant transactions of " + target);
+    // The member may have applied more of its source's transactions since the round that
+    // planned this: they are not its own.
+    List<Map<String, String>> applied =
+        member.query("SELECT @@GLOBAL.gtid_slave_pos AS applied", timeout);
+    String reference =
+        applied.isEmpty() || applied.get(0).get("applied") == null
+            ? errantAfter
+            : MariaDbGtids.advance(errantAfter, applied.get(0).get("applied"));
+    Export e = export(target, reference, store, key);
+    if (e.gtids().isEmpty()) {
+      // The planner saw transactions beyond errantAfter: not finding them (purged binlogs, an
+      // unreadable log) must not turn into wiping them.
+      throw new InstanceException(
+          "found no errant transaction in the binlog of "
+              + target
+              + " although its position shows some; nothing was wiped");
+    }
+    return new Prepared(true, e.gtids(), e.location());
+  }
+
+  /**
+   * The copy of a rebuild, after {@link #prepare}: a consistent snapshot of {@code source} is
+   * taken, then {@code target} (still read-only) is wiped, loaded with it (out of its binlog) and
+   * given the snapshot's position. It runs in the rebuild's Job in the cluster's namespace: the
+   * client that reads the snapshot, which the cluster's tenant can shape, runs with no more than
+   * the cluster's own rights.
+   */
+  public Copied copy(Address target, Address source, Consumer<String> progress)
+      throws IOException, InstanceException {
+    InstanceClient member = client(target);
     // Taken before anything is removed: a snapshot that cannot be made leaves the member as is.
     progress.accept("copying a snapshot of " + source);
     Snapshot snapshot = snapshot(source);
     try {
+      refuseWritable(member, target);
       progress.accept("removing the databases of " + target);
       List<String> wipe =
           new ArrayList<>(
@@ -133,7 +150,7 @@ public final class ReplicaCopy {
       Files.deleteIfExists(snapshot.accounts());
     }
     progress.accept("setting the replication position of " + target);
-    // The binlog is emptied (its errant transactions are exported above) and starts at the
+    // The binlog is emptied (its errant transactions were exported before) and starts at the
     // snapshot: the member then holds exactly the source's history up to it.
     member.execute(
         "rebuild-position",
@@ -142,8 +159,34 @@ public final class ReplicaCopy {
             "SET GLOBAL gtid_binlog_state=" + quote(snapshot.position()),
             "SET GLOBAL gtid_slave_pos=" + quote(snapshot.position())),
         LONG_STATEMENTS);
-    return new Result(
-        errantAfter != null, errant, exportedTo, snapshot.bytes(), snapshot.position());
+    return new Copied(snapshot.bytes(), snapshot.position());
+  }
+
+  /**
+   * What a finished copy left in {@code target}: the GTID position it replicates after and the size
+   * of its user tables, read from the member itself (not from what the copy said).
+   */
+  public Copied landed(Address target) throws InstanceException {
+    InstanceClient member = client(target);
+    refuseWritable(member, target);
+    List<Map<String, String>> pos = member.query("SELECT @@GLOBAL.gtid_slave_pos AS pos", timeout);
+    String position = pos.isEmpty() ? null : pos.get(0).get("pos");
+    if (position == null || position.isBlank()) {
+      throw new InstanceException(
+          "the copy into " + target + " ended, but the member has no replication position");
+    }
+    List<String> databases = dump.userDatabases(target);
+    if (databases.isEmpty()) {
+      return new Copied(0, position);
+    }
+    List<Map<String, String>> size =
+        member.query(
+            "SELECT COALESCE(SUM(data_length + index_length), 0) AS bytes"
+                + " FROM information_schema.tables WHERE table_schema IN ("
+                + String.join(", ", databases.stream().map(ReplicaCopy::quote).toList())
+                + ")",
+            timeout);
+    return new Copied(Long.parseLong(size.get(0).get("bytes")), position);
   }
 
   /** The primary is never rebuilt, even if the topology changed since the step was planned. */

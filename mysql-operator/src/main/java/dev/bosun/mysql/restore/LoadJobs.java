@@ -1,8 +1,10 @@
 package dev.bosun.mysql.restore;
 
 import dev.bosun.common.dependent.ControllerOwner;
+import dev.bosun.common.dependent.JobOutcomes;
+import dev.bosun.common.dependent.UnprivilegedPods;
 import dev.bosun.common.meta.Labels;
-import dev.bosun.common.status.HumanMessages;
+import dev.bosun.common.runtime.OperatorImage;
 import dev.bosun.common.transfer.AccessTokens;
 import dev.bosun.common.transfer.FetchArtifact;
 import dev.bosun.mysql.MySQLOperator;
@@ -13,23 +15,16 @@ import dev.bosun.mysql.workload.Restorer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.SecurityContext;
-import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The Job that loads a cluster's fromBackup, in the cluster's own namespace and with nothing of the
@@ -65,7 +60,6 @@ public final class LoadJobs {
   static final String DUMP_MOUNT = "/var/run/bosun/dump";
   static final String SECRET_MOUNT = "/var/run/bosun/restore";
   static final String DUMP_FILE = DUMP_MOUNT + "/dump.sql";
-  static final String CLASSPATH = "/app/resources:/app/classes:/app/libs/*";
 
   private LoadJobs() {}
 
@@ -93,22 +87,23 @@ public final class LoadJobs {
   /** The Job loading the dump at {@code spec.dumpUrl()} into {@code spec.target()}. */
   public static Job desired(MySQLCluster cluster, Spec spec) {
     var meta = cluster.getMetadata();
-    VolumeMount dump = mount("dump", DUMP_MOUNT, false);
-    VolumeMount secret = mount("restore", SECRET_MOUNT, true);
-    VolumeMount tmp = mount("tmp", "/tmp", false);
+    VolumeMount dump = UnprivilegedPods.mount("dump", DUMP_MOUNT, false);
+    VolumeMount secret = UnprivilegedPods.mount("restore", SECRET_MOUNT, true);
+    VolumeMount tmp = UnprivilegedPods.mount("tmp", "/tmp", false);
     Container fetch =
         new ContainerBuilder()
             .withName(FETCH)
             .withImage(spec.operatorImage())
-            .withCommand("java", "-cp", CLASSPATH, FetchArtifact.class.getName())
+            .withCommand("java", "-cp", OperatorImage.CLASSPATH, FetchArtifact.class.getName())
             .withArgs("fetch", DUMP_FILE)
             .withEnv(
-                env(FetchArtifact.URL, spec.dumpUrl().toString()),
-                env(FetchArtifact.TOKEN_FILE, SECRET_MOUNT + "/" + AccessTokens.TOKEN),
-                env(FetchArtifact.CA_FILE, SECRET_MOUNT + "/" + AccessTokens.CA),
-                env("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=50"))
+                UnprivilegedPods.env(FetchArtifact.URL, spec.dumpUrl().toString()),
+                UnprivilegedPods.env(
+                    FetchArtifact.TOKEN_FILE, SECRET_MOUNT + "/" + AccessTokens.TOKEN),
+                UnprivilegedPods.env(FetchArtifact.CA_FILE, SECRET_MOUNT + "/" + AccessTokens.CA),
+                UnprivilegedPods.env("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=50"))
             .withVolumeMounts(dump, secret, tmp)
-            .withSecurityContext(containerSecurity())
+            .withSecurityContext(UnprivilegedPods.containerSecurity())
             .withTerminationMessagePolicy("FallbackToLogsOnError")
             .withNewResources()
             .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("256Mi")))
@@ -120,8 +115,8 @@ public final class LoadJobs {
             .withName(LOAD)
             .withImage(spec.serverImage())
             .withCommand(loadCommand(spec.clientCommand()))
-            .withVolumeMounts(mount("dump", DUMP_MOUNT, true), secret, tmp)
-            .withSecurityContext(containerSecurity())
+            .withVolumeMounts(UnprivilegedPods.mount("dump", DUMP_MOUNT, true), secret, tmp)
+            .withSecurityContext(UnprivilegedPods.containerSecurity())
             .withTerminationMessagePolicy("FallbackToLogsOnError")
             .withNewResources()
             .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))
@@ -148,15 +143,7 @@ public final class LoadJobs {
         .withRestartPolicy("Never")
         .withAutomountServiceAccountToken(false)
         .withEnableServiceLinks(false)
-        .withNewSecurityContext()
-        .withRunAsNonRoot(true)
-        .withRunAsUser(USER)
-        .withRunAsGroup(USER)
-        .withFsGroup(USER)
-        .withNewSeccompProfile()
-        .withType("RuntimeDefault")
-        .endSeccompProfile()
-        .endSecurityContext()
+        .withSecurityContext(UnprivilegedPods.podSecurity(USER))
         .withInitContainers(fetch)
         .withContainers(load)
         .addNewVolume()
@@ -203,7 +190,7 @@ public final class LoadJobs {
 
   /** Whether the Job finished, one way or the other. */
   public static boolean finished(Job job) {
-    return condition(job, "Complete") || condition(job, "Failed");
+    return JobOutcomes.finished(job);
   }
 
   /**
@@ -211,14 +198,14 @@ public final class LoadJobs {
    * failed container of {@code pod} (the Job's Pod, if known) said.
    */
   public static Restorer.Progress progress(Job job, Optional<Pod> pod) {
-    if (condition(job, "Complete")) {
+    if (JobOutcomes.succeeded(job)) {
       String location =
           job.getMetadata().getAnnotations() == null
               ? null
               : job.getMetadata().getAnnotations().get(LOCATION_ANNOTATION);
       return new Restorer.Progress(false, location, null);
     }
-    if (condition(job, "Failed")) {
+    if (JobOutcomes.failed(job)) {
       return new Restorer.Progress(false, null, failure(job, pod));
     }
     return new Restorer.Progress(true, null, null);
@@ -226,33 +213,9 @@ public final class LoadJobs {
 
   /** A failed load for a person: which step failed and what its program said, bounded. */
   static String failure(Job job, Optional<Pod> pod) {
-    Optional<String> said =
-        pod.flatMap(
-            p ->
-                Stream.concat(
-                        statuses(p.getStatus().getInitContainerStatuses()),
-                        statuses(p.getStatus().getContainerStatuses()))
-                    .filter(
-                        s ->
-                            s.getState() != null
-                                && s.getState().getTerminated() != null
-                                && s.getState().getTerminated().getExitCode() != 0)
-                    .findFirst()
-                    .map(s -> said(job, s)));
-    if (said.isPresent()) {
-      return said.get();
-    }
-    JobCondition failed =
-        job.getStatus().getConditions().stream()
-            .filter(c -> "Failed".equals(c.getType()) && "True".equals(c.getStatus()))
-            .findFirst()
-            .orElseThrow();
-    return "the restore Job "
-        + job.getMetadata().getName()
-        + " failed"
-        + (failed.getMessage() == null || failed.getMessage().isBlank()
-            ? ""
-            : ": " + HumanMessages.bounded(failed.getMessage(), DumpClientFailure.MAX_LINE));
+    return pod.flatMap(JobOutcomes::failedContainer)
+        .map(s -> said(job, s))
+        .orElseGet(() -> JobOutcomes.failedSentence(job, "restore", DumpClientFailure.MAX_LINE));
   }
 
   private static String said(Job job, ContainerStatus s) {
@@ -265,39 +228,5 @@ public final class LoadJobs {
     List<String> cmd = job.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand();
     String client = cmd.size() > 5 ? cmd.get(5) : LOAD;
     return DumpClientFailure.describe(client, t.getExitCode(), t.getMessage());
-  }
-
-  private static Stream<ContainerStatus> statuses(List<ContainerStatus> list) {
-    return list == null ? Stream.empty() : list.stream();
-  }
-
-  private static boolean condition(Job job, String type) {
-    return job.getStatus() != null
-        && job.getStatus().getConditions() != null
-        && job.getStatus().getConditions().stream()
-            .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private static VolumeMount mount(String name, String path, boolean readOnly) {
-    return new VolumeMountBuilder()
-        .withName(name)
-        .withMountPath(path)
-        .withReadOnly(readOnly)
-        .build();
-  }
-
-  private static EnvVar env(String name, String value) {
-    return new EnvVarBuilder().withName(name).withValue(value).build();
-  }
-
-  private static SecurityContext containerSecurity() {
-    return new SecurityContextBuilder()
-        .withAllowPrivilegeEscalation(false)
-        .withPrivileged(false)
-        .withReadOnlyRootFilesystem(true)
-        .withNewCapabilities()
-        .withDrop("ALL")
-        .endCapabilities()
-        .build();
   }
 }

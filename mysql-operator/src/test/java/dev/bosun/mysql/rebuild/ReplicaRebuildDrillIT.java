@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.Crds;
+import dev.bosun.common.testing.JobPodRuntime;
 import dev.bosun.common.testing.drill.DrillTable;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
@@ -34,7 +35,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Replica rebuilds on real MariaDB servers, with a writer recording every acknowledgement from
  * before the fault until the cluster is Ready again: an errant transaction, a lost data directory,
- * a requested rebuild whose operator dies mid-copy, and a refusal without a healthy source.
+ * a requested rebuild whose operator dies while its copy Job runs, and a refusal without a healthy
+ * source. The copy runs as a Job of the cluster's namespace: a routine a tenant wrote runs nothing,
+ * and a copy a tenant broke says why.
  */
 @ExtendWith(ControlPlaneExtension.class)
 class ReplicaRebuildDrillIT {
@@ -228,6 +231,13 @@ class ReplicaRebuildDrillIT {
         .build();
   }
 
+  /** The copy Jobs' Pods this test's namespace ran. */
+  private static List<JobPodRuntime.Run> copyRuns() {
+    return MySQLOperatorFixture.jobPods().runs(FX.namespace()).stream()
+        .filter(r -> r.pod().getMetadata().getLabels().containsKey(CopyJobs.REBUILD_OF))
+        .toList();
+  }
+
   private static Pod pod(String name) {
     return FX.client().pods().inNamespace(FX.namespace()).withName(name).get();
   }
@@ -257,6 +267,11 @@ class ReplicaRebuildDrillIT {
               () ->
                   get().getStatus().getRebuild() != null
                       && "Copying".equals(get().getStatus().getRebuild().getPhase()));
+      // The operator stops while its copy Job runs: the Job runs on, and the next attempt must
+      // stop it before it touches the member.
+      await("the copy Job runs")
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> copyRuns().stream().anyMatch(r -> r.started() != null));
       FX.operator().stop();
       FX.operator().start();
       Rebuild rebuild = awaitRebuilt("db-2");
@@ -275,6 +290,15 @@ class ReplicaRebuildDrillIT {
                 e.getMessage() != null
                     && e.getMessage().contains("resumed: its copy was not running"));
     assertThat(AppClient.ids(FX.server("db-2").address())).hasSizeGreaterThan(200_000);
+    List<JobPodRuntime.Run> copies =
+        copyRuns().stream()
+            .sorted(java.util.Comparator.comparing(JobPodRuntime.Run::started))
+            .toList();
+    assertThat(copies).as("the interrupted copy and the resumed one").hasSize(2);
+    assertThat(copies.get(0).ended())
+        .as("the first copy was stopped before the second started")
+        .isNotNull()
+        .isBefore(copies.get(1).started());
     List<Long> lost = lostOnEveryMember(acked);
     TABLE.row(
         "requested rebuild, operator killed mid-copy",
@@ -283,6 +307,106 @@ class ReplicaRebuildDrillIT {
         0,
         round(seconds));
     assertThat(lost).isEmpty();
+  }
+
+  @Test
+  void theCopyRunsAsAJobOfTheClustersNamespaceAndARoutineWithAShellLineRunsNothing()
+      throws Exception {
+    Address primary = readyCluster(MANUAL);
+    Path owned = Files.createTempDirectory("bosun-rebuild-hostile").resolve("owned");
+    // What a tenant can write into its own database: a routine whose text holds a line that a
+    // client reading it outside a string would run as a shell command.
+    admin(
+        primary, "CREATE PROCEDURE app.hostile() BEGIN SELECT '\n\\! touch " + owned + "\n'; END");
+    AppClient.awaitApplied(
+        primary, List.of(FX.server("db-1").address(), FX.server("db-2").address()));
+    annotate("db-2");
+    Rebuild rebuild = awaitRebuilt("db-2");
+    assertThat(rebuild.getReason()).isEqualTo("Requested");
+    assertThat(owned).as("nothing ran the routine's shell line").doesNotExist();
+    assertThat(
+            admin(
+                FX.server("db-2").address(),
+                "SELECT COUNT(*) FROM information_schema.routines WHERE routine_name='hostile'"))
+        .as("the routine was copied as data")
+        .isEqualTo("1");
+    List<JobPodRuntime.Run> copies = copyRuns();
+    assertThat(copies).hasSize(1);
+    Pod pod = copies.get(0).pod();
+    assertThat(pod.getMetadata().getNamespace()).isEqualTo(FX.namespace());
+    assertThat(pod.getSpec().getAutomountServiceAccountToken()).isFalse();
+    assertThat(pod.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSpec().getVolumes())
+        .as("no ServiceAccount token is projected into the copy")
+        .noneMatch(v -> v.getProjected() != null);
+    assertThat(
+            pod.getSpec().getContainers().get(0).getSecurityContext().getCapabilities().getDrop())
+        .containsExactly("ALL");
+    await("the copy's Job and Secret are gone")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                FX.client()
+                            .batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(FX.namespace())
+                            .withName(CopyJobs.name(get()))
+                            .get()
+                        == null
+                    && FX.client()
+                            .secrets()
+                            .inNamespace(FX.namespace())
+                            .withName(CopyJobs.secretName(get()))
+                            .get()
+                        == null);
+    awaitReady();
+  }
+
+  @Test
+  void aCopyJobWhoseAccountATenantChangedFailsAndSaysWhy() throws Exception {
+    readyCluster(MANUAL);
+    MySQLOperatorFixture.jobPods().hold();
+    try {
+      annotate("db-2");
+      await("the copy Job")
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> MySQLOperatorFixture.jobPods().ran(FX.namespace()).size() == 1);
+      // A tenant who can edit Secrets in its namespace gives the copy a wrong password.
+      FX.client()
+          .secrets()
+          .inNamespace(FX.namespace())
+          .withName(CopyJobs.secretName(get()))
+          .edit(
+              sec -> {
+                sec.getData()
+                    .put(
+                        CopyJobs.PASSWORD_KEY,
+                        java.util.Base64.getEncoder()
+                            .encodeToString("not-the-password".getBytes()));
+                return sec;
+              });
+    } finally {
+      MySQLOperatorFixture.jobPods().release();
+    }
+    await("the rebuild failed")
+        .atMost(Duration.ofSeconds(120))
+        .until(
+            () ->
+                get().getStatus().getRebuild() != null
+                    && "Failed".equals(get().getStatus().getRebuild().getPhase()));
+    assertThat(events())
+        .filteredOn(e -> "RebuildFailed".equals(e.getReason()))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.getMessage())
+                    .contains("the copy Job " + CopyJobs.name(get()) + " failed: ")
+                    .contains("SQL error 1045")
+                    .contains("was refused"));
+    assertThat(AppClient.ids(FX.server("db-2").address()))
+        .as("a copy that could not log in wiped nothing")
+        .isNotEmpty();
   }
 
   @Test
