@@ -6,7 +6,7 @@
 # directory is then initialised again and the rounds go on. Bounded: it stops after CYCLES rounds.
 #
 #   hack/mariadb-crash-recovery.sh CYCLES [my.cnf line ...]
-#   hack/mariadb-crash-recovery.sh 300 sync-binlog=0     # the setting that corrupts (see README)
+#   hack/mariadb-crash-recovery.sh 300 sync-binlog=0     # the setting that corrupts (see mysql-operator/README.md)
 #   hack/mariadb-crash-recovery.sh 300                   # the members' own: sync-binlog=1
 #
 # Only a Unix socket in a fresh temporary directory: no TCP port, nothing outside this machine.
