@@ -78,7 +78,9 @@ class CopyJobsTest {
     assertThat(String.join(" ", c.getCommand())).doesNotContain("s3cret");
     assertThat(c.getEnv()).noneMatch(e -> e.getValueFrom() != null);
     assertThat(pod.getVolumes())
-        .anySatisfy(
+        .filteredOn(v -> v.getSecret() != null)
+        .singleElement()
+        .satisfies(
             v -> {
               assertThat(v.getSecret().getSecretName()).isEqualTo("db-rebuild");
               assertThat(v.getSecret().getDefaultMode()).isEqualTo(0440);
