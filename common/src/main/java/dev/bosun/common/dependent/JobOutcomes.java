@@ -4,6 +4,8 @@ import dev.bosun.common.status.HumanMessages;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -26,6 +28,23 @@ public final class JobOutcomes {
   /** Whether the Job failed (its Pod failed, or its deadline passed). */
   public static boolean failed(Job job) {
     return condition(job, "Failed");
+  }
+
+  /** The Pod {@code job} ran, if it can be read now (read once, when the Job failed). */
+  public static Optional<Pod> podOf(KubernetesClient client, Job job) {
+    try {
+      return client
+          .pods()
+          .inNamespace(job.getMetadata().getNamespace())
+          .withLabel("controller-uid", job.getMetadata().getUid())
+          .list()
+          .getItems()
+          .stream()
+          .findFirst();
+    } catch (KubernetesClientException e) {
+      // The failure is then told from the Job's own condition.
+      return Optional.empty();
+    }
   }
 
   /** The first container of {@code pod}, init containers first, that ended with a non-zero code. */

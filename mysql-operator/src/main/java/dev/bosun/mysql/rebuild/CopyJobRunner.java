@@ -7,15 +7,12 @@ import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.Credentials;
 import dev.bosun.mysql.workload.InstanceException;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import io.fabric8.kubernetes.client.dsl.ScalableResource;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -101,7 +98,7 @@ public final class CopyJobRunner {
 
   /** What the failed copy said (its last line), else the Job's own reason. */
   private String failure(Job job) {
-    return podOf(job)
+    return JobOutcomes.podOf(client, job)
         .flatMap(JobOutcomes::failedContainer)
         .map(s -> DumpClientFailure.lastLine(s.getState().getTerminated().getMessage()))
         .filter(line -> !line.isEmpty())
@@ -112,22 +109,6 @@ public final class CopyJobRunner {
                     + " failed: "
                     + HumanMessages.bounded(line, DumpClientFailure.MAX_LINE))
         .orElseGet(() -> JobOutcomes.failedSentence(job, "copy", DumpClientFailure.MAX_LINE));
-  }
-
-  private Optional<Pod> podOf(Job job) {
-    try {
-      return client
-          .pods()
-          .inNamespace(job.getMetadata().getNamespace())
-          .withLabel("controller-uid", job.getMetadata().getUid())
-          .list()
-          .getItems()
-          .stream()
-          .findFirst();
-    } catch (KubernetesClientException e) {
-      // The failure is then told from the Job's own condition.
-      return Optional.empty();
-    }
   }
 
   private ScalableResource<Job> job(MySQLCluster cluster) {

@@ -4,7 +4,7 @@ import static dev.bosun.common.dependent.UnprivilegedPods.env;
 import static dev.bosun.common.dependent.UnprivilegedPods.mount;
 
 import dev.bosun.common.dependent.ControllerOwner;
-import dev.bosun.common.dependent.UnprivilegedPods;
+import dev.bosun.common.dependent.RunOnceJobs;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.runtime.OperatorImage;
 import dev.bosun.common.transfer.AccessTokens;
@@ -14,13 +14,11 @@ import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.Credentials;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,12 +26,9 @@ import java.util.Map;
  * CopyMember}), in the cluster's own namespace and with nothing of the operator's privilege: no
  * ServiceAccount token, a non-root user, no capability, a read-only root. It logs in to both
  * members with the cluster's operator account from its Secret {@code <cluster>-rebuild}. A copy
- * never runs twice over what it wrote: no retries.
+ * never runs twice over what it wrote: no retries ({@link RunOnceJobs}).
  */
 public final class CopyJobs {
-
-  /** Retries of a failed copy: none; the operator decides whether to rebuild again. */
-  public static final int BACKOFF_LIMIT = 0;
 
   /** Longest a copy may run before Kubernetes stops it. */
   public static final long DEADLINE_SECONDS = 6 * 3600;
@@ -66,15 +61,12 @@ public final class CopyJobs {
       Duration sqlTimeout) {}
 
   /**
-   * The Job's name: one per cluster incarnation (its UID), since a cluster rebuilds one member at a
-   * time; a restarted operator finds the Job of the attempt before and removes it first.
+   * The Job's name: one per cluster incarnation ({@link RunOnceJobs#name}), since a cluster
+   * rebuilds one member at a time; a restarted operator finds the Job of the attempt before and
+   * removes it.
    */
   public static String name(MySQLCluster cluster) {
-    String uid = cluster.getMetadata().getUid().replace("-", "");
-    String base = cluster.getMetadata().getName();
-    String suffix = "-rebuild-" + uid.substring(0, Math.min(8, uid.length()));
-    // Job names are label values of their Pods: 63 characters at most.
-    return base.substring(0, Math.min(base.length(), 63 - suffix.length())) + suffix;
+    return RunOnceJobs.name(cluster, "rebuild");
   }
 
   /** The Secret's name for a cluster. */
@@ -104,64 +96,34 @@ public final class CopyJobs {
 
   /** The Job copying {@code spec.source()} into {@code spec.target()}. */
   public static Job desired(MySQLCluster cluster, Spec spec) {
-    var meta = cluster.getMetadata();
     Container copy =
-        new ContainerBuilder()
-            .withName(COPY)
-            .withImage(spec.operatorImage())
-            .withCommand("java", "-cp", OperatorImage.CLASSPATH, CopyMember.class.getName())
-            .withEnv(
+        RunOnceJobs.container(
+            COPY,
+            spec.operatorImage(),
+            List.of("java", "-cp", OperatorImage.CLASSPATH, CopyMember.class.getName()),
+            List.of(
                 env(CopyMember.TARGET, spec.target().toString()),
                 env(CopyMember.SOURCE, spec.source().toString()),
                 env(CopyMember.FLAVOUR, spec.flavour().name()),
                 env(CopyMember.SQL_TIMEOUT_SECONDS, Long.toString(spec.sqlTimeout().toSeconds())),
                 env(CopyMember.CREDENTIALS_DIR, SECRET_MOUNT),
-                env("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=40"))
-            .withVolumeMounts(mount("rebuild", SECRET_MOUNT, true), mount("tmp", "/tmp", false))
-            .withSecurityContext(UnprivilegedPods.containerSecurity())
-            .withTerminationMessagePolicy("FallbackToLogsOnError")
-            .withNewResources()
-            .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("256Mi")))
-            .withLimits(Map.of("memory", new Quantity("768Mi")))
-            .endResources()
-            .build();
-    return new JobBuilder()
-        .withNewMetadata()
-        .withName(name(cluster))
-        .withNamespace(meta.getNamespace())
-        .withLabels(Labels.of(cluster, MySQLOperator.APP, COMPONENT, MySQLOperator.NAME))
-        .withAnnotations(Map.of(CopyMember.MEMBER_ANNOTATION, spec.member()))
-        .withOwnerReferences(ControllerOwner.of(cluster))
-        .endMetadata()
-        .withNewSpec()
-        .withBackoffLimit(BACKOFF_LIMIT)
-        .withActiveDeadlineSeconds(DEADLINE_SECONDS)
-        .withNewTemplate()
-        .withNewMetadata()
-        .withLabels(Map.of(REBUILD_OF, meta.getName()))
-        .endMetadata()
-        .withNewSpec()
-        .withRestartPolicy("Never")
-        .withAutomountServiceAccountToken(false)
-        .withEnableServiceLinks(false)
-        .withSecurityContext(UnprivilegedPods.podSecurity(USER))
-        .withContainers(copy)
-        .addNewVolume()
-        .withName("tmp")
-        .withNewEmptyDir()
-        .endEmptyDir()
-        .endVolume()
-        .addNewVolume()
-        .withName("rebuild")
-        .withNewSecret()
-        .withSecretName(secretName(cluster))
-        // Read by the Pod's group only (fsGroup): it holds a password.
-        .withDefaultMode(0440)
-        .endSecret()
-        .endVolume()
-        .endSpec()
-        .endTemplate()
-        .endSpec()
-        .build();
+                env("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=40")),
+            List.of(mount("rebuild", SECRET_MOUNT, true), mount("tmp", "/tmp", false)),
+            "256Mi",
+            "768Mi");
+    return RunOnceJobs.job(
+        cluster,
+        new RunOnceJobs.Spec(
+            name(cluster),
+            Labels.of(cluster, MySQLOperator.APP, COMPONENT, MySQLOperator.NAME),
+            Map.of(CopyMember.MEMBER_ANNOTATION, spec.member()),
+            Map.of(REBUILD_OF, cluster.getMetadata().getName()),
+            USER,
+            DEADLINE_SECONDS,
+            List.of(),
+            List.of(copy),
+            // The snapshot is written under /tmp; the Secret holds a password.
+            List.of(
+                RunOnceJobs.emptyDir("tmp"), RunOnceJobs.secret("rebuild", secretName(cluster)))));
   }
 }

@@ -2,6 +2,7 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.backup.BackupTarget;
 import dev.bosun.common.dependent.ChildCache;
+import dev.bosun.common.dependent.JobOutcomes;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.transfer.AccessTokens;
 import dev.bosun.mysql.backup.BackgroundJobs;
@@ -18,7 +19,6 @@ import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.InstanceException;
 import dev.bosun.mysql.workload.Restorer;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -153,25 +153,9 @@ public final class BackupRestorer implements Restorers {
     }
     String why =
         failures.computeIfAbsent(
-            job.getMetadata().getUid(), uid -> LoadJobs.progress(job, podOf(job)).failure());
+            job.getMetadata().getUid(),
+            uid -> LoadJobs.progress(job, JobOutcomes.podOf(client, job)).failure());
     return new Restorer.Progress(false, null, why);
-  }
-
-  /** The Pod the Job ran (read once, when it failed: what its containers said). */
-  private Optional<Pod> podOf(Job job) {
-    try {
-      return client
-          .pods()
-          .inNamespace(job.getMetadata().getNamespace())
-          .withLabel("controller-uid", job.getMetadata().getUid())
-          .list()
-          .getItems()
-          .stream()
-          .findFirst();
-    } catch (KubernetesClientException e) {
-      // The failure is then told from the Job's own condition.
-      return Optional.empty();
-    }
   }
 
   private String startJob(

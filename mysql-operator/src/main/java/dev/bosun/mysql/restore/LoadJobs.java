@@ -1,8 +1,10 @@
 package dev.bosun.mysql.restore;
 
-import dev.bosun.common.dependent.ControllerOwner;
+import static dev.bosun.common.dependent.UnprivilegedPods.env;
+import static dev.bosun.common.dependent.UnprivilegedPods.mount;
+
 import dev.bosun.common.dependent.JobOutcomes;
-import dev.bosun.common.dependent.UnprivilegedPods;
+import dev.bosun.common.dependent.RunOnceJobs;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.runtime.OperatorImage;
 import dev.bosun.common.transfer.AccessTokens;
@@ -13,13 +15,10 @@ import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.workload.Restorer;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,12 +31,9 @@ import java.util.Optional;
  * (the operator image) fetches the checked dump from the operator's restore route into an emptyDir;
  * its container (the cluster's own server image) feeds it to the flavour's client in sandbox mode,
  * logged in with the option file of the restore Secret. A load never runs twice over what it wrote:
- * {@value #BACKOFF_LIMIT} retries.
+ * no retries ({@link RunOnceJobs}).
  */
 public final class LoadJobs {
-
-  /** Retries of a failed load: none, since a second run would load over what the first wrote. */
-  public static final int BACKOFF_LIMIT = 0;
 
   /** Longest a load may run before Kubernetes stops it. */
   public static final long DEADLINE_SECONDS = 6 * 3600;
@@ -63,16 +59,9 @@ public final class LoadJobs {
 
   private LoadJobs() {}
 
-  /**
-   * The Job's name: one per cluster incarnation (its UID), so a restarted operator finds the Job it
-   * made, and a cluster re-created under the same name never finds the Job of the one before.
-   */
+  /** The Job's name: one per cluster incarnation ({@link RunOnceJobs#name}). */
   public static String name(MySQLCluster cluster) {
-    String uid = cluster.getMetadata().getUid().replace("-", "");
-    String base = cluster.getMetadata().getName();
-    String suffix = "-restore-" + uid.substring(0, Math.min(8, uid.length()));
-    // Job names are label values of their Pods: 63 characters at most.
-    return base.substring(0, Math.min(base.length(), 63 - suffix.length())) + suffix;
+    return RunOnceJobs.name(cluster, "restore");
   }
 
   /** What the Job is made of. */
@@ -86,88 +75,47 @@ public final class LoadJobs {
 
   /** The Job loading the dump at {@code spec.dumpUrl()} into {@code spec.target()}. */
   public static Job desired(MySQLCluster cluster, Spec spec) {
-    var meta = cluster.getMetadata();
-    VolumeMount dump = UnprivilegedPods.mount("dump", DUMP_MOUNT, false);
-    VolumeMount secret = UnprivilegedPods.mount("restore", SECRET_MOUNT, true);
-    VolumeMount tmp = UnprivilegedPods.mount("tmp", "/tmp", false);
+    VolumeMount secret = mount("restore", SECRET_MOUNT, true);
+    VolumeMount tmp = mount("tmp", "/tmp", false);
     Container fetch =
-        new ContainerBuilder()
-            .withName(FETCH)
-            .withImage(spec.operatorImage())
-            .withCommand("java", "-cp", OperatorImage.CLASSPATH, FetchArtifact.class.getName())
-            .withArgs("fetch", DUMP_FILE)
-            .withEnv(
-                UnprivilegedPods.env(FetchArtifact.URL, spec.dumpUrl().toString()),
-                UnprivilegedPods.env(
-                    FetchArtifact.TOKEN_FILE, SECRET_MOUNT + "/" + AccessTokens.TOKEN),
-                UnprivilegedPods.env(FetchArtifact.CA_FILE, SECRET_MOUNT + "/" + AccessTokens.CA),
-                UnprivilegedPods.env("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=50"))
-            .withVolumeMounts(dump, secret, tmp)
-            .withSecurityContext(UnprivilegedPods.containerSecurity())
-            .withTerminationMessagePolicy("FallbackToLogsOnError")
-            .withNewResources()
-            .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("256Mi")))
-            .withLimits(Map.of("memory", new Quantity("256Mi")))
-            .endResources()
-            .build();
+        RunOnceJobs.container(
+            FETCH,
+            spec.operatorImage(),
+            List.of("java", "-cp", OperatorImage.CLASSPATH, FetchArtifact.class.getName()),
+            List.of(
+                env(FetchArtifact.URL, spec.dumpUrl().toString()),
+                env(FetchArtifact.TOKEN_FILE, SECRET_MOUNT + "/" + AccessTokens.TOKEN),
+                env(FetchArtifact.CA_FILE, SECRET_MOUNT + "/" + AccessTokens.CA),
+                env("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=50")),
+            List.of(mount("dump", DUMP_MOUNT, false), secret, tmp),
+            "256Mi",
+            "256Mi");
+    fetch.setArgs(List.of("fetch", DUMP_FILE));
     Container load =
-        new ContainerBuilder()
-            .withName(LOAD)
-            .withImage(spec.serverImage())
-            .withCommand(loadCommand(spec.clientCommand()))
-            .withVolumeMounts(UnprivilegedPods.mount("dump", DUMP_MOUNT, true), secret, tmp)
-            .withSecurityContext(UnprivilegedPods.containerSecurity())
-            .withTerminationMessagePolicy("FallbackToLogsOnError")
-            .withNewResources()
-            .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))
-            .withLimits(Map.of("memory", new Quantity("512Mi")))
-            .endResources()
-            .build();
-    return new JobBuilder()
-        .withNewMetadata()
-        .withName(name(cluster))
-        .withNamespace(meta.getNamespace())
-        .withLabels(
-            Labels.of(cluster, MySQLOperator.APP, LoadSecrets.COMPONENT, MySQLOperator.NAME))
-        .withAnnotations(Map.of(LOCATION_ANNOTATION, spec.location()))
-        .withOwnerReferences(ControllerOwner.of(cluster))
-        .endMetadata()
-        .withNewSpec()
-        .withBackoffLimit(BACKOFF_LIMIT)
-        .withActiveDeadlineSeconds(DEADLINE_SECONDS)
-        .withNewTemplate()
-        .withNewMetadata()
-        .withLabels(Map.of(RESTORE_OF, meta.getName()))
-        .endMetadata()
-        .withNewSpec()
-        .withRestartPolicy("Never")
-        .withAutomountServiceAccountToken(false)
-        .withEnableServiceLinks(false)
-        .withSecurityContext(UnprivilegedPods.podSecurity(USER))
-        .withInitContainers(fetch)
-        .withContainers(load)
-        .addNewVolume()
-        .withName("dump")
-        .withNewEmptyDir()
-        .endEmptyDir()
-        .endVolume()
-        .addNewVolume()
-        .withName("tmp")
-        .withNewEmptyDir()
-        .endEmptyDir()
-        .endVolume()
-        .addNewVolume()
-        .withName("restore")
-        .withNewSecret()
-        .withSecretName(LoadSecrets.name(meta.getName()))
-        // Read by the Pod's group only (fsGroup): the option file holds a password.
-        .withDefaultMode(0440)
-        .endSecret()
-        .endVolume()
-        .endSpec()
-        .endTemplate()
-        .endSpec()
-        .build();
+        RunOnceJobs.container(
+            LOAD,
+            spec.serverImage(),
+            loadCommand(spec.clientCommand()),
+            List.of(),
+            List.of(mount("dump", DUMP_MOUNT, true), secret, tmp),
+            "128Mi",
+            "512Mi");
+    return RunOnceJobs.job(
+        cluster,
+        new RunOnceJobs.Spec(
+            name(cluster),
+            Labels.of(cluster, MySQLOperator.APP, LoadSecrets.COMPONENT, MySQLOperator.NAME),
+            Map.of(LOCATION_ANNOTATION, spec.location()),
+            Map.of(RESTORE_OF, cluster.getMetadata().getName()),
+            USER,
+            DEADLINE_SECONDS,
+            List.of(fetch),
+            List.of(load),
+            List.of(
+                RunOnceJobs.emptyDir("dump"),
+                RunOnceJobs.emptyDir("tmp"),
+                // The option file holds a password.
+                RunOnceJobs.secret("restore", LoadSecrets.name(cluster.getMetadata().getName())))));
   }
 
   /**
