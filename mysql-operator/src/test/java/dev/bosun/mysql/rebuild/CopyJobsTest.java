@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bosun.mysql.dependent.ClusterObjectsTest;
 import dev.bosun.mysql.sql.Flavour;
+import dev.bosun.mysql.testing.RunOnceJobAssert;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
@@ -49,30 +50,13 @@ class CopyJobsTest {
   @Test
   void theCopyRunsInTheClustersNamespaceWithNoPrivilegeAndNoToken() {
     Job job = job();
-    assertThat(job.getMetadata().getNamespace()).isEqualTo("shop");
+    RunOnceJobAssert.assertRunsOnceUnprivileged(job, "shop", CopyJobs.REBUILD_OF);
     assertThat(job.getMetadata().getName()).isEqualTo("db-rebuild-0f1e2d3c");
-    assertThat(job.getMetadata().getOwnerReferences())
-        .singleElement()
-        .satisfies(o -> assertThat(o.getController()).isTrue());
     assertThat(job.getMetadata().getAnnotations())
         .containsEntry(CopyMember.MEMBER_ANNOTATION, "db-2");
-    assertThat(job.getSpec().getBackoffLimit()).isZero();
-    assertThat(job.getSpec().getActiveDeadlineSeconds()).isPositive();
     var pod = job.getSpec().getTemplate().getSpec();
-    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
-    assertThat(pod.getEnableServiceLinks()).isFalse();
-    assertThat(pod.getRestartPolicy()).isEqualTo("Never");
-    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
-    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(999L);
-    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
     assertThat(pod.getInitContainers()).isEmpty();
     var c = pod.getContainers().get(0);
-    assertThat(c.getSecurityContext().getPrivileged()).isFalse();
-    assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
-    assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-    assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
-    assertThat(c.getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");
-    assertThat(c.getResources().getLimits()).containsKey("memory");
     assertThat(c.getCommand()).containsSubsequence("java", CopyMember.class.getName());
     // The password is in no command line and no environment variable: only in the mounted Secret.
     assertThat(String.join(" ", c.getCommand())).doesNotContain("s3cret");
@@ -85,9 +69,6 @@ class CopyJobsTest {
               assertThat(v.getSecret().getSecretName()).isEqualTo("db-rebuild");
               assertThat(v.getSecret().getDefaultMode()).isEqualTo(0440);
             });
-    // The member selectors (instance, component, role) never match the Job's Pod.
-    assertThat(job.getSpec().getTemplate().getMetadata().getLabels())
-        .containsOnlyKeys(CopyJobs.REBUILD_OF);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bosun.common.transfer.FetchArtifact;
 import dev.bosun.mysql.dependent.ClusterObjectsTest;
 import dev.bosun.mysql.sql.MariaDbDialect;
+import dev.bosun.mysql.testing.RunOnceJobAssert;
 import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
@@ -44,35 +45,14 @@ class LoadJobsTest {
   @Test
   void theJobRunsInTheClustersNamespaceWithNoPrivilegeAndNoToken() {
     Job job = job();
-    assertThat(job.getMetadata().getNamespace()).isEqualTo("shop");
+    RunOnceJobAssert.assertRunsOnceUnprivileged(job, "shop", LoadJobs.RESTORE_OF);
     assertThat(job.getMetadata().getName()).isEqualTo("db-restore-0f1e2d3c");
     assertThat(job.getMetadata().getOwnerReferences())
         .singleElement()
-        .satisfies(
-            o -> {
-              assertThat(o.getName()).isEqualTo("db");
-              assertThat(o.getController()).isTrue();
-            });
-    assertThat(job.getSpec().getBackoffLimit()).isZero();
+        .satisfies(o -> assertThat(o.getName()).isEqualTo("db"));
     var pod = job.getSpec().getTemplate().getSpec();
-    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
-    assertThat(pod.getRestartPolicy()).isEqualTo("Never");
-    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
-    assertThat(pod.getSecurityContext().getRunAsUser()).isPositive();
-    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
     assertThat(pod.getInitContainers()).hasSize(1);
     assertThat(pod.getContainers()).hasSize(1);
-    for (var c : java.util.List.of(pod.getInitContainers().get(0), pod.getContainers().get(0))) {
-      assertThat(c.getSecurityContext().getPrivileged()).isFalse();
-      assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
-      assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-      assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
-      assertThat(c.getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");
-      assertThat(c.getResources().getLimits()).containsKey("memory");
-    }
-    // The member selectors (instance, component, role) never match the Job's Pod.
-    assertThat(job.getSpec().getTemplate().getMetadata().getLabels())
-        .containsOnlyKeys(LoadJobs.RESTORE_OF);
   }
 
   @Test
