@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /** An HTTPS endpoint on loopback, and clients that trust or do not trust its CA. */
 class HttpsEndpointTest {
 
-  static final HttpHandler OK =
+  private static final HttpHandler OK =
       ex -> {
         byte[] body = "ok".getBytes(StandardCharsets.UTF_8);
         ex.sendResponseHeaders(200, body.length);
