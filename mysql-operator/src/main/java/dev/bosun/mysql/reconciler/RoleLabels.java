@@ -3,7 +3,11 @@ package dev.bosun.mysql.reconciler;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.workload.TopologyController;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,6 +36,36 @@ final class RoleLabels {
             Comparator.comparingInt((Change ch) -> order(current.get(ch.pod()), ch.role()))
                 .thenComparing(Change::pod))
         .toList();
+  }
+
+  /**
+   * The role each observed member should be labelled with (null: none). What was observed precedes
+   * this round's step: a member it just promoted takes writes now (labelled at once, not a poll
+   * later, so clients reach it), and the replicas it repointed keep their label until the next
+   * round observes them.
+   */
+  static Map<String, String> wanted(
+      TopologyController.Tick tick, Map<String, Address> addresses, Map<String, String> current) {
+    String primary = tick.record().primary();
+    Address primaryAddress = primary == null ? null : addresses.get(primary);
+    String promoted = tick.promoted();
+    Map<String, String> roles = new HashMap<>();
+    for (InstanceState i : tick.observed()) {
+      String role = null;
+      boolean errant = tick.plan().errant().contains(i.name());
+      if (i.name().equals(primary) && (i.writable() || i.name().equals(promoted))) {
+        role = MySQLOperator.PRIMARY;
+      } else if (primaryAddress != null && i.replicatesFrom(primaryAddress) && !errant) {
+        role = MySQLOperator.REPLICA;
+      } else if (promoted != null
+          && i.reachable()
+          && !errant
+          && MySQLOperator.REPLICA.equals(current.get(i.name()))) {
+        role = MySQLOperator.REPLICA;
+      }
+      roles.put(i.name(), role);
+    }
+    return roles;
   }
 
   /** The old primary first, the new primary last, everything else between. */

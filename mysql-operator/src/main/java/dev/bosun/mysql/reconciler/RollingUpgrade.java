@@ -63,9 +63,7 @@ final class RollingUpgrade {
     Optional<Pod> replica =
         outdated.stream()
             .filter(p -> !p.getMetadata().getName().equals(primary))
-            .max(
-                Comparator.comparingInt(
-                    p -> MySQLClusterReconciler.ordinal(p.getMetadata().getName())));
+            .max(Comparator.comparingInt(p -> StatusRecords.ordinal(p.getMetadata().getName())));
     if (replica.isPresent()) {
       String name = replica.get().getMetadata().getName();
       return new Move(name, null, "upgrading replica " + name);
@@ -78,7 +76,7 @@ final class RollingUpgrade {
                     pods.stream()
                         .anyMatch(
                             p -> p.getMetadata().getName().equals(r) && target.equals(revision(p))))
-            .min(Comparator.comparingInt(MySQLClusterReconciler::ordinal));
+            .min(Comparator.comparingInt(StatusRecords::ordinal));
     if (successor.isPresent()) {
       return new Move(
           null,

@@ -1,5 +1,6 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.mysql.workload.TopologyController;
 import java.util.function.IntFunction;
 
 /**
@@ -41,5 +42,12 @@ final class ScaleGuard {
     }
     String heldBack = wanted < liveReplicas ? holdBack.apply(wanted) : null;
     return heldBack != null ? new Decision(liveReplicas, heldBack) : new Decision(wanted, null);
+  }
+
+  /** Whether the cluster has a recorded primary that does not take writes right now. */
+  static boolean primaryUnavailable(TopologyController.Tick tick) {
+    String primary = tick.record().primary();
+    return primary != null
+        && tick.observed().stream().noneMatch(i -> i.name().equals(primary) && i.writable());
   }
 }

@@ -2,12 +2,87 @@ package dev.bosun.mysql.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.topology.Instance;
+import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.topology.Plan;
+import dev.bosun.mysql.topology.Step;
+import dev.bosun.mysql.workload.Outcome;
+import dev.bosun.mysql.workload.TopologyController;
+import dev.bosun.mysql.workload.TopologyRecord;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Role labels after a failover: the old primary's label goes first, the new primary's last. */
+/**
+ * Which role each member should carry after a round, and the order labels change in after a
+ * failover: the old primary's label goes first, the new primary's last.
+ */
 class RoleLabelsTest {
+
+  private static final Map<String, Address> ADDRESSES =
+      Map.of(
+          "db-0", new Address("127.0.0.1", 3300),
+          "db-1", new Address("127.0.0.1", 3301),
+          "db-2", new Address("127.0.0.1", 3302));
+
+  private static TopologyController.Tick tick(
+      String primary, Step step, Set<String> errant, InstanceState... observed) {
+    return new TopologyController.Tick(
+        List.of(observed),
+        new Plan(step, errant),
+        new Outcome(new TopologyRecord(primary, null, "", null, null, null), null, null, null),
+        null,
+        null);
+  }
+
+  @Test
+  void theWritablePrimaryAndItsFollowingReplicasAreLabelledAnErrantOneIsNot() {
+    var t =
+        tick(
+            "db-0",
+            new Step.Steady(),
+            Set.of("db-2"),
+            Instance.primary("db-0", 0, "0-1-5").build(),
+            Instance.replica("db-1", 1, "0-1-5", "127.0.0.1", 3300).build(),
+            Instance.replica("db-2", 2, "0-1-6", "127.0.0.1", 3300).build());
+    assertThat(RoleLabels.wanted(t, ADDRESSES, roles("db-2", "replica")))
+        .containsEntry("db-0", "primary")
+        .containsEntry("db-1", "replica")
+        .containsEntry("db-2", null);
+  }
+
+  @Test
+  void aMemberPromotedThisRoundIsLabelledAtOnceAndRepointedReplicasKeepTheirLabel() {
+    // Observed before the step: db-1 still read-only, db-2 still following the old primary.
+    var t =
+        tick(
+            "db-1",
+            new Step.Failover("db-0", List.of("db-1")),
+            Set.of(),
+            Instance.replica("db-1", 1, "0-1-5", "127.0.0.1", 3300).build(),
+            Instance.replica("db-2", 2, "0-1-5", "127.0.0.1", 3300).build());
+    assertThat(t.promoted()).isEqualTo("db-1");
+    assertThat(RoleLabels.wanted(t, ADDRESSES, roles("db-1", "replica", "db-2", "replica")))
+        .containsEntry("db-1", "primary")
+        .containsEntry("db-2", "replica");
+  }
+
+  @Test
+  void aRecordedPrimaryThatTakesNoWritesIsNotLabelledPrimary() {
+    var t =
+        tick(
+            "db-0",
+            new Step.Steady(),
+            Set.of(),
+            Instance.primary("db-0", 0, "0-1-5").readOnly(true).build(),
+            Instance.replica("db-1", 1, "0-1-5", "127.0.0.1", 3300).build());
+    assertThat(RoleLabels.wanted(t, ADDRESSES, roles("db-0", "primary")))
+        .containsEntry("db-0", null)
+        .containsEntry("db-1", "replica");
+  }
 
   private static Map<String, String> roles(String... podAndRole) {
     Map<String, String> m = new HashMap<>();

@@ -1,0 +1,123 @@
+package dev.bosun.mysql.reconciler;
+
+import dev.bosun.common.status.CachedStatusWrites;
+import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.topology.PromotionIntent;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
+import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
+import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
+import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild;
+import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.workload.RebuildRecord;
+import dev.bosun.mysql.workload.RecordSink;
+import dev.bosun.mysql.workload.TopologyRecord;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The topology history a MySQLCluster's status holds, read as the replication loop's record, and
+ * the sink that stores a record in the status before the loop acts on it.
+ */
+final class StatusRecords {
+
+  /** A merge patch as the operator's field manager: no read of the cluster before it. */
+  static final PatchContext MERGE =
+      new PatchContext.Builder()
+          .withPatchType(PatchType.JSON_MERGE)
+          .withFieldManager(MySQLOperator.NAME)
+          .build();
+
+  private StatusRecords() {}
+
+  /** The topology history the status holds. */
+  static TopologyRecord record(MySQLClusterStatus s, ClusterModel m) {
+    if (s == null) {
+      return new TopologyRecord(
+          null,
+          null,
+          null,
+          null,
+          m.fromBackup() != null ? TopologyRecord.RESTORE_PENDING : null,
+          null);
+    }
+    var intent = s.getPromotionIntent();
+    return new TopologyRecord(
+        s.getPrimary(),
+        s.getPreviousPrimary(),
+        s.getPromotionGtid(),
+        s.getLastFailoverTime() == null ? null : s.getLastFailoverTime().toInstant(),
+        s.getRestoredFrom() == null && s.getPrimary() == null && m.fromBackup() != null
+            ? TopologyRecord.RESTORE_PENDING
+            : s.getRestoredFrom(),
+        intent == null || intent.getCandidate() == null
+            ? null
+            : new PromotionIntent(
+                intent.getCandidate(),
+                intent.getFrom(),
+                intent.getPoint() == null ? "" : intent.getPoint()),
+        rebuildRecord(s.getRebuild()));
+  }
+
+  private static RebuildRecord rebuildRecord(Rebuild r) {
+    if (r == null || r.getMember() == null || r.getPhase() == null) {
+      return null;
+    }
+    return new RebuildRecord(
+        r.getMember(),
+        r.getSource(),
+        r.getReason(),
+        r.getPhase(),
+        r.getStartedAt() == null ? null : r.getStartedAt().toInstant(),
+        r.getFinishedAt() == null ? null : r.getFinishedAt().toInstant(),
+        r.getErrantTransactions(),
+        r.getMessage());
+  }
+
+  /**
+   * Stores a record in the cluster's status at once, before the executor acts on it (a promotion
+   * intent, a started restore). Failing to store it stops the action.
+   */
+  static RecordSink sink(Context<MySQLCluster> context, MySQLCluster c) {
+    return rec -> {
+      try {
+        // One merge patch of the record's fields, no read first: this write sits between a
+        // candidate catching up and its promotion.
+        MySQLCluster written =
+            context
+                .getClient()
+                .resources(MySQLCluster.class)
+                .inNamespace(c.getMetadata().getNamespace())
+                .withName(c.getMetadata().getName())
+                .subresource("status")
+                .patch(MERGE, RecordPatch.of(rec));
+        CachedStatusWrites.remember(context, written, c);
+      } catch (KubernetesClientException e) {
+        throw new InstanceException(
+            "could not record the next topology step in status (HTTP " + e.getCode() + ")", e);
+      }
+    };
+  }
+
+  /** The members the status last called errant. */
+  static Set<String> knownErrant(MySQLClusterStatus s) {
+    Set<String> errant = new TreeSet<>();
+    if (s != null && s.getInstances() != null) {
+      for (Instances i : s.getInstances()) {
+        if (Boolean.TRUE.equals(i.getErrant())) {
+          errant.add(i.getName());
+        }
+      }
+    }
+    return errant;
+  }
+
+  /** The ordinal of a member's Pod name. */
+  static int ordinal(String pod) {
+    return Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1));
+  }
+}
