@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import java.util.LinkedHashMap;
@@ -34,10 +35,7 @@ public final class PodDisruptionBudgets {
   public static String apiVersion(KubernetesClient client) {
     return VERSION_BY_SERVER.computeIfAbsent(
         client.getMasterUrl().toString(),
-        server ->
-            client.supports(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class)
-                ? POLICY_V1
-                : POLICY_V1BETA1);
+        server -> client.supports(PodDisruptionBudget.class) ? POLICY_V1 : POLICY_V1BETA1);
   }
 
   /** The group, version and kind of the budgets this client's server serves (for an informer). */

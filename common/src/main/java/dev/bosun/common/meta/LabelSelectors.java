@@ -2,6 +2,7 @@ package dev.bosun.common.meta;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -41,7 +42,7 @@ public final class LabelSelectors {
    * Exists and DoesNotExist take none), each problem naming {@code field}; empty when valid.
    */
   public static List<String> problems(LabelSelector selector, String field) {
-    List<String> problems = new java.util.ArrayList<>();
+    List<String> problems = new ArrayList<>();
     if (selector == null || selector.getMatchExpressions() == null) {
       return problems;
     }

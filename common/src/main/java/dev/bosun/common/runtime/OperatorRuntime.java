@@ -19,7 +19,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -43,10 +45,8 @@ public final class OperatorRuntime implements AutoCloseable {
   private final Map<String, HttpHandler> routes = new LinkedHashMap<>();
   private volatile boolean closing;
   private HealthServer health;
-  private final java.util.List<AutoCloseable> closeAfterStop =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
-  private final java.util.List<BooleanSupplier> readyOnlyWhen =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<AutoCloseable> closeAfterStop = new CopyOnWriteArrayList<>();
+  private final List<BooleanSupplier> readyOnlyWhen = new CopyOnWriteArrayList<>();
 
   /** An operator runtime with JOSDK's metrics published to Prometheus. */
   public OperatorRuntime(OperatorSettings settings, KubernetesClient client) {

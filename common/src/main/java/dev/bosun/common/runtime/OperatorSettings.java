@@ -2,6 +2,7 @@ package dev.bosun.common.runtime;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -116,7 +117,7 @@ public record OperatorSettings(
     if (value == null || value.isBlank()) {
       return fallback;
     }
-    return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
       case "true" -> true;
       case "false" -> false;
       default -> throw new IllegalArgumentException(key + " must be true or false: " + value);

@@ -5,6 +5,8 @@ import dev.bosun.mysql.workload.InstanceException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Reads a logical dump where a statement may span lines: mysqldump writes a long GTID_PURGED over
@@ -79,8 +81,8 @@ public final class DumpText {
   }
 
   /** How the user statements of {@code --system=users} begin. */
-  private static final java.util.List<String> ACCOUNT_STATEMENTS =
-      java.util.List.of(
+  private static final List<String> ACCOUNT_STATEMENTS =
+      List.of(
           "/*!50701 DROP USER",
           "CREATE /*M!100103 OR REPLACE */ USER",
           "CREATE USER",
@@ -94,9 +96,9 @@ public final class DumpText {
    * (its guard then stops the load), and the server's own accounts (root, mariadb.sys) need grants
    * the loading user cannot give. Only account statements are looked at, never rows.
    */
-  public static void withoutAccounts(BufferedReader dump, Writer out, java.util.List<String> users)
+  public static void withoutAccounts(BufferedReader dump, Writer out, List<String> users)
       throws IOException {
-    java.util.List<String> block = new java.util.ArrayList<>();
+    List<String> block = new ArrayList<>();
     String line;
     while ((line = dump.readLine()) != null) {
       if (!block.isEmpty() || line.equals("DELIMITER |")) {
@@ -119,16 +121,16 @@ public final class DumpText {
     write(out, block);
   }
 
-  private static boolean names(String line, java.util.List<String> users) {
+  private static boolean names(String line, List<String> users) {
     return users.stream()
         .anyMatch(u -> line.contains("'" + u + "'@'") || line.contains("`" + u + "`@`"));
   }
 
-  private static boolean guards(String line, java.util.List<String> users) {
+  private static boolean guards(String line, List<String> users) {
     return users.stream().anyMatch(u -> line.contains("'''" + u + "''@''"));
   }
 
-  private static void write(Writer out, java.util.List<String> lines) throws IOException {
+  private static void write(Writer out, List<String> lines) throws IOException {
     for (String b : lines) {
       out.write(b);
       out.write('\n');

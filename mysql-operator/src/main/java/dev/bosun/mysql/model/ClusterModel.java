@@ -3,6 +3,8 @@ package dev.bosun.mysql.model;
 import dev.bosun.mysql.sql.Flavour;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
+import dev.bosun.mysql.v1alpha1.mysqlclusterspec.Replication;
+import dev.bosun.mysql.v1alpha1.mysqlclusterspec.bootstrap.FromBackup;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -79,8 +81,7 @@ public record ClusterModel(
         fromBackup(s) == null ? null : fromBackup(s).getKey(),
         ExporterModel.of(s),
         s.getReplication() != null
-            && s.getReplication().getRebuild()
-                == dev.bosun.mysql.v1alpha1.mysqlclusterspec.Replication.Rebuild.AUTOMATIC,
+            && s.getReplication().getRebuild() == Replication.Rebuild.AUTOMATIC,
         AccountModel.of(c.getMetadata().getName(), s));
   }
 
@@ -93,8 +94,7 @@ public record ClusterModel(
 
   /** Sets {@code cpu} and {@code memory} in {@code m} where the spec gives them. */
   /** The backup a new cluster starts from ({@code spec.bootstrap.fromBackup}), or null. */
-  private static dev.bosun.mysql.v1alpha1.mysqlclusterspec.bootstrap.FromBackup fromBackup(
-      MySQLClusterSpec s) {
+  private static FromBackup fromBackup(MySQLClusterSpec s) {
     return s.getBootstrap() == null ? null : s.getBootstrap().getFromBackup();
   }
 

@@ -9,7 +9,10 @@ import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The rules a 1.20 API server cannot check (CEL) and those that need the status: a flavour change,
@@ -31,11 +34,11 @@ final class ClusterValidator {
   static final long SEMI_SYNC_TIMEOUT_FLOOR_MILLIS = 10_000;
 
   /** Account names an application account may not take. */
-  static final java.util.Set<String> RESERVED_ACCOUNTS = java.util.Set.of("root", "mysql");
+  static final Set<String> RESERVED_ACCOUNTS = Set.of("root", "mysql");
 
   /** Schemas an application account may not be given. */
-  static final java.util.Set<String> RESERVED_DATABASES =
-      java.util.Set.of("mysql", "information_schema", "performance_schema", "sys", "bosun");
+  static final Set<String> RESERVED_DATABASES =
+      Set.of("mysql", "information_schema", "performance_schema", "sys", "bosun");
 
   private ClusterValidator() {}
 
@@ -58,7 +61,7 @@ final class ClusterValidator {
               + ")");
     }
     List<String> owned = SqlDialect.of(m.flavour()).ownedSettings();
-    for (String key : new java.util.TreeSet<>(m.serverConfig().keySet())) {
+    for (String key : new TreeSet<>(m.serverConfig().keySet())) {
       ServerConfigKeys.problem(key, owned).ifPresent(problems::add);
     }
     for (AccountModel a : m.accounts()) {
@@ -70,7 +73,7 @@ final class ClusterValidator {
                 + " bosun_*); choose another");
       }
       for (String db : a.databases()) {
-        if (RESERVED_DATABASES.contains(db.toLowerCase(java.util.Locale.ROOT))) {
+        if (RESERVED_DATABASES.contains(db.toLowerCase(Locale.ROOT))) {
           problems.add(
               "users["
                   + a.name()

@@ -1,10 +1,13 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.mysql.topology.Rebuilds;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -34,7 +37,7 @@ final class ServerCrashes {
 
   private static boolean sameTemplateReady(Pod other, Pod pod) {
     String revision = "controller-revision-hash";
-    return java.util.Objects.equals(label(other, revision), label(pod, revision))
+    return Objects.equals(label(other, revision), label(pod, revision))
         && other.getStatus() != null
         && other.getStatus().getContainerStatuses() != null
         && other.getStatus().getContainerStatuses().stream()
@@ -104,7 +107,7 @@ final class ServerCrashes {
   private static final Map<String, String> RECOVERY_FAILURES = recoveryFailures();
 
   private static Map<String, String> recoveryFailures() {
-    Map<String, String> marks = new java.util.LinkedHashMap<>();
+    Map<String, String> marks = new LinkedHashMap<>();
     // Not "Plugin initialization aborted" alone: a setting the server refuses (memory, a log
     // size) aborts it too, and only corruption is cured by a new volume.
     marks.put("Failing assertion", "fails an assertion");
@@ -138,7 +141,7 @@ final class ServerCrashes {
             + "). If its log shows InnoDB failing during crash recovery (MariaDB's trx0purge.cc"
             + " assertion, a corrupt page), its data directory cannot be recovered: with"
             + " spec.replication.rebuild Automatic, or the annotation "
-            + dev.bosun.mysql.topology.Rebuilds.REQUEST_ANNOTATION
+            + Rebuilds.REQUEST_ANNOTATION
             + " naming it, the operator gives a replica a new volume, keeps the old one and copies"
             + " a healthy replica into it; it never deletes data itself");
   }

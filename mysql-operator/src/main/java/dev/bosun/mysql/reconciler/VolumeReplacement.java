@@ -10,7 +10,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -130,7 +132,7 @@ final class VolumeReplacement {
             v -> {
               v.getSpec().setPersistentVolumeReclaimPolicy("Retain");
               if (v.getMetadata().getAnnotations() == null) {
-                v.getMetadata().setAnnotations(new java.util.HashMap<>());
+                v.getMetadata().setAnnotations(new HashMap<>());
               }
               v.getMetadata()
                   .getAnnotations()
@@ -153,8 +155,7 @@ final class VolumeReplacement {
   private static boolean madeBefore(HasMetadata o, Instant since) {
     String created = o.getMetadata().getCreationTimestamp();
     return created != null
-        && Instant.parse(created)
-            .isBefore(since.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+        && Instant.parse(created).isBefore(since.truncatedTo(ChronoUnit.SECONDS));
   }
 
   private static boolean running(Pod pod) {

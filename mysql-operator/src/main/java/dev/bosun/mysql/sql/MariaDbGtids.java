@@ -2,6 +2,7 @@ package dev.bosun.mysql.sql;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * MariaDB GTID positions: one {@code domain-server-sequence} per replication domain, not sets.
@@ -67,7 +68,7 @@ public final class MariaDbGtids implements GtidArithmetic {
 
   @Override
   public String union(String a, String b) {
-    Map<Long, Last> out = new java.util.TreeMap<>(parse(a));
+    Map<Long, Last> out = new TreeMap<>(parse(a));
     parse(b)
         .forEach(
             (domain, last) ->
@@ -90,7 +91,7 @@ public final class MariaDbGtids implements GtidArithmetic {
   @Override
   public String common(String a, String b) {
     Map<Long, Last> pb = parse(b);
-    Map<Long, Last> out = new java.util.TreeMap<>();
+    Map<Long, Last> out = new TreeMap<>();
     parse(a)
         .forEach(
             (domain, x) -> {
@@ -113,7 +114,7 @@ public final class MariaDbGtids implements GtidArithmetic {
    * its own.
    */
   public static String advance(String reference, String later) {
-    Map<Long, Last> out = new java.util.TreeMap<>(parse(reference));
+    Map<Long, Last> out = new TreeMap<>(parse(reference));
     parse(later)
         .forEach(
             (domain, l) -> {

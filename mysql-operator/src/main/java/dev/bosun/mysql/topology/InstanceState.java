@@ -1,5 +1,8 @@
 package dev.bosun.mysql.topology;
 
+import dev.bosun.mysql.sql.GtidArithmetic;
+import java.util.Set;
+
 /**
  * What one observation of an instance found. Unreachable instances carry only their name and
  * ordinal.
@@ -54,7 +57,7 @@ public record InstanceState(
   }
 
   /** Everything it holds once its applier has applied what it received. */
-  public String held(dev.bosun.mysql.sql.GtidArithmetic gtids) {
+  public String held(GtidArithmetic gtids) {
     return gtids.union(executed, received);
   }
 
@@ -68,8 +71,8 @@ public record InstanceState(
    * Applier errors that say the replica's data differs from its source's, so restarting the applier
    * fails the same way: a row or table the source has is missing, or one it lacks is there.
    */
-  private static final java.util.Set<Integer> DATA_DIVERGENCE_ERRORS =
-      java.util.Set.of(1007, 1008, 1032, 1049, 1050, 1051, 1054, 1060, 1062, 1091, 1146);
+  private static final Set<Integer> DATA_DIVERGENCE_ERRORS =
+      Set.of(1007, 1008, 1032, 1049, 1050, 1051, 1054, 1060, 1062, 1091, 1146);
 
   /** Whether its replication stopped with an error restarting it cannot heal. */
   public boolean replicationBroken() {

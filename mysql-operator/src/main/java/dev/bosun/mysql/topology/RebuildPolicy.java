@@ -1,5 +1,8 @@
 package dev.bosun.mysql.topology;
 
+import java.time.Duration;
+import java.util.Map;
+
 /**
  * What the spec and the cluster's annotation allow for rebuilding replicas.
  *
@@ -19,11 +22,11 @@ public record RebuildPolicy(
     String unsupported,
     RebuildState state,
     String lastRebuilt,
-    java.time.Duration sinceLastRebuilt,
-    java.util.Map<String, String> unrecoverable) {
+    Duration sinceLastRebuilt,
+    Map<String, String> unrecoverable) {
 
   public RebuildPolicy {
-    unrecoverable = java.util.Map.copyOf(unrecoverable);
+    unrecoverable = Map.copyOf(unrecoverable);
   }
 
   /** A policy with no member known to be unrecoverable. */
@@ -34,7 +37,7 @@ public record RebuildPolicy(
       String unsupported,
       RebuildState state,
       String lastRebuilt,
-      java.time.Duration sinceLastRebuilt) {
+      Duration sinceLastRebuilt) {
     this(
         automatic,
         requested,
@@ -43,7 +46,7 @@ public record RebuildPolicy(
         state,
         lastRebuilt,
         sinceLastRebuilt,
-        java.util.Map.of());
+        Map.of());
   }
 
   /** A policy with no finished rebuild to remember. */
@@ -53,11 +56,11 @@ public record RebuildPolicy(
       boolean canKeepErrant,
       String unsupported,
       RebuildState state) {
-    this(automatic, requested, canKeepErrant, unsupported, state, null, null, java.util.Map.of());
+    this(automatic, requested, canKeepErrant, unsupported, state, null, null, Map.of());
   }
 
   /** Whether {@code member} was rebuilt less than {@code window} ago. */
-  boolean rebuiltWithin(String member, java.time.Duration window) {
+  boolean rebuiltWithin(String member, Duration window) {
     return member.equals(lastRebuilt)
         && sinceLastRebuilt != null
         && sinceLastRebuilt.compareTo(window) < 0;

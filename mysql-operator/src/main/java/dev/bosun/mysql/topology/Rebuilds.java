@@ -1,6 +1,7 @@
 package dev.bosun.mysql.topology;
 
 import dev.bosun.mysql.sql.GtidArithmetic;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -24,7 +25,7 @@ public final class Rebuilds {
   static final String FAILED = "RebuildFailed";
 
   /** How long after a rebuild the same member is not rebuilt automatically again. */
-  static final java.time.Duration REPEAT_AFTER = java.time.Duration.ofHours(24);
+  static final Duration REPEAT_AFTER = Duration.ofHours(24);
 
   /** The annotation on a MySQLCluster through which a person asks for a member's rebuild. */
   public static final String REQUEST_ANNOTATION = "mysql.bosun.dev/rebuild";

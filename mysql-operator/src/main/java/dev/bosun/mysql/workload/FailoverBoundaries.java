@@ -1,5 +1,7 @@
 package dev.bosun.mysql.workload;
 
+import java.util.List;
+
 /**
  * Named points between the actions of a failover or switchover. Production ignores them; drills
  * stop the executor at one to prove that an operator dying there loses nothing.
@@ -38,8 +40,8 @@ public interface FailoverBoundaries {
   String REPLICAS_REPOINTED = "replicas-repointed";
 
   /** Every boundary after which the servers differ, in the order a failover passes them. */
-  java.util.List<String> ALL =
-      java.util.List.of(
+  List<String> ALL =
+      List.of(
           RECEIVING_STOPPED,
           OLD_PRIMARY_FENCED,
           CANDIDATE_CAUGHT_UP,

@@ -1,6 +1,7 @@
 package dev.bosun.mysql.workload;
 
 import dev.bosun.mysql.topology.Address;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -66,7 +67,7 @@ public interface Rebuilder {
    * old claim while it was being deleted, so it is safe to repeat. Returns what it did in a
    * sentence, or null when there was nothing left to do.
    */
-  default String replaceVolume(String member, java.time.Instant since) throws InstanceException {
+  default String replaceVolume(String member, Instant since) throws InstanceException {
     throw new InstanceException("this operator cannot replace volumes");
   }
 
