@@ -1,10 +1,10 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.dependent.Applier;
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.mysql.MySQLOperator;
-import dev.bosun.mysql.dependent.Applier;
 import dev.bosun.mysql.dependent.ClusterObjects;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
@@ -31,7 +31,8 @@ final class ClusterChildren {
       ClusterModel m,
       int stsReplicas)
       throws Applier.ForeignObjectException {
-    Applier applier = new Applier(client, cache);
+    Applier<MySQLCluster> applier =
+        new Applier<>(client, cache, MySQLOperator.NAME, MySQLOperator.APPLIED_HASH);
     applier.apply(c, ClusterObjects.config(c, m));
     applier.apply(c, ClusterObjects.headless(c, m));
     applier.apply(c, ClusterObjects.roleService(c, m, MySQLOperator.PRIMARY));

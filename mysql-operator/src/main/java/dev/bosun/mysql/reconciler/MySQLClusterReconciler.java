@@ -1,5 +1,6 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.dependent.Applier;
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.dependent.ChildInformers;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
@@ -8,7 +9,6 @@ import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.FailedReconciles;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.mysql.MySQLOperator;
-import dev.bosun.mysql.dependent.Applier;
 import dev.bosun.mysql.dependent.ClusterNames;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.topology.Address;

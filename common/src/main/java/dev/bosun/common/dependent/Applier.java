@@ -1,9 +1,6 @@
-package dev.bosun.mysql.dependent;
+package dev.bosun.common.dependent;
 
-import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.meta.OwnerReferences;
-import dev.bosun.mysql.MySQLOperator;
-import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -15,18 +12,30 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 /**
- * Server-side applies a desired object under the operator's field manager, but only when it differs
- * from what was last applied (a hash annotation): a converged cluster causes no writes, and since
- * the live objects come from the informers' cache, no reads either.
+ * Server-side applies a desired child object under the operator's field manager, but only when it
+ * differs from what was last applied (a hash annotation): a converged resource causes no writes,
+ * and since the live objects come from the informers' cache, no reads either. An object of the same
+ * name that the owner does not control is never touched.
+ *
+ * @param <P> the custom resource owning the children
  */
-public final class Applier {
+public final class Applier<P extends HasMetadata> {
 
   private final KubernetesClient client;
-  private final ChildCache<MySQLCluster> cache;
+  private final ChildCache<P> cache;
+  private final String fieldManager;
+  private final String hashAnnotation;
 
-  public Applier(KubernetesClient client, ChildCache<MySQLCluster> cache) {
+  /**
+   * An applier writing as {@code fieldManager} and keeping the applied hash in the annotation
+   * {@code hashAnnotation}.
+   */
+  public Applier(
+      KubernetesClient client, ChildCache<P> cache, String fieldManager, String hashAnnotation) {
     this.client = client;
     this.cache = cache;
+    this.fieldManager = fieldManager;
+    this.hashAnnotation = hashAnnotation;
   }
 
   /** What happened to one object. */
@@ -39,8 +48,7 @@ public final class Applier {
    * Applies {@code desired} owned by {@code owner}; an existing object someone else controls is
    * never touched and reported instead.
    */
-  public <T extends HasMetadata> Result apply(HasMetadata owner, T desired)
-      throws ForeignObjectException {
+  public <T extends HasMetadata> Result apply(P owner, T desired) throws ForeignObjectException {
     String hash = hash(desired);
     // Not in the label-scoped cache: it may still exist under someone else's labels, so ask.
     T live = cache.liveOf(desired).orElseGet(() -> read(desired));
@@ -49,28 +57,27 @@ public final class Applier {
           desired.getKind()
               + " "
               + desired.getMetadata().getName()
-              + " already exists and is not managed by this MySQLCluster; rename the cluster or"
-              + " delete that "
+              + " already exists and is not managed by this "
+              + owner.getKind()
+              + "; rename the "
+              + owner.getKind()
+              + " or delete that "
               + desired.getKind());
     }
     if (live != null
         && hash.equals(
             Optional.ofNullable(live.getMetadata().getAnnotations())
-                .map(a -> a.get(MySQLOperator.APPLIED_HASH))
+                .map(a -> a.get(hashAnnotation))
                 .orElse(null))) {
       return Result.UNCHANGED;
     }
     var annotations =
         new HashMap<>(
             Optional.ofNullable(desired.getMetadata().getAnnotations()).orElse(new HashMap<>()));
-    annotations.put(MySQLOperator.APPLIED_HASH, hash);
+    annotations.put(hashAnnotation, hash);
     desired.getMetadata().setAnnotations(annotations);
     T applied =
-        client
-            .resource(desired)
-            .fieldManager(MySQLOperator.NAME)
-            .forceConflicts()
-            .serverSideApply();
+        client.resource(desired).fieldManager(fieldManager).forceConflicts().serverSideApply();
     cache.written(applied, live);
     return Result.APPLIED;
   }
