@@ -4,6 +4,7 @@ import dev.bosun.common.dependent.Applier;
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.dependent.ChildInformers;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
+import dev.bosun.common.dependent.PrimaryDeletions;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.FailedReconciles;
@@ -105,7 +106,19 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
             PodDisruptionBudgets.groupVersionKind(context.getClient()),
             MySQLCluster.class,
             managed,
-            context));
+            context),
+        // What is kept per cluster between rounds goes with the cluster, with no finalizer.
+        new PrimaryDeletions<MySQLCluster>("mysql-cluster-deletions", this::forget));
+  }
+
+  /** Forgets what this operator keeps in memory for a deleted cluster. */
+  void forget(MySQLCluster c) {
+    String uid = c.getMetadata().getUid();
+    controllers.forget(uid);
+    upkeep.forget(uid);
+    upgrades.forget(uid);
+    secretLookups.forget(uid);
+    rebuilders.apply(c, ClusterModel.of(c)).forget();
   }
 
   /** What one reconcile of a cluster has learnt so far, handed from step to step. */

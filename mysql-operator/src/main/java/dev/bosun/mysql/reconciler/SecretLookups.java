@@ -62,4 +62,9 @@ final class SecretLookups {
     }
     return found;
   }
+
+  /** Forgets what was verified for a deleted cluster. */
+  void forget(String uid) {
+    verified.remove(uid);
+  }
 }
