@@ -53,8 +53,10 @@ public final class Main {
     // Every replica answers admission reviews, leader or not, and is ready once the API server
     // trusts it: the Service needs an endpoint that works.
     webhook.ifPresent(w -> serveAdmission(client, w).servesFor(runtime));
-    return runtime.register(
-        new WebServiceReconciler(new EventRecorder(client, WebServiceOperator.NAME)));
+    WebServiceReconciler reconciler =
+        new WebServiceReconciler(new EventRecorder(client, WebServiceOperator.NAME));
+    // The gray releases' background checks stop with the operator.
+    return runtime.register(reconciler).onClose(reconciler);
   }
 
   /**

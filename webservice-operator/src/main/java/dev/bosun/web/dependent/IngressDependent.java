@@ -4,10 +4,10 @@ import dev.bosun.common.dependent.RememberingDependent;
 import dev.bosun.common.dependent.RememberingMatcher;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.v1alpha1.WebService;
-import dev.bosun.web.v1alpha1.webservicespec.Ingress;
 import dev.bosun.web.v1alpha1.webservicespec.ingress.Paths;
 import io.fabric8.kubernetes.api.model.networking.v1.HTTPIngressPath;
 import io.fabric8.kubernetes.api.model.networking.v1.HTTPIngressPathBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressTLSBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -26,17 +26,14 @@ import java.util.List;
             labelSelector = WebServiceOperator.MANAGED_SELECTOR,
             itemStore = OwnFieldsItemStore.class),
     matcher = RememberingMatcher.class)
-public class IngressDependent
-    extends RememberingDependent<
-        io.fabric8.kubernetes.api.model.networking.v1.Ingress, WebService> {
+public class IngressDependent extends RememberingDependent<Ingress, WebService> {
 
   public IngressDependent() {
-    super(io.fabric8.kubernetes.api.model.networking.v1.Ingress.class);
+    super(Ingress.class);
   }
 
   @Override
-  protected io.fabric8.kubernetes.api.model.networking.v1.Ingress desired(
-      WebService primary, Context<WebService> context) {
+  protected Ingress desired(WebService primary, Context<WebService> context) {
     return desiredIngress(primary);
   }
 
@@ -44,9 +41,8 @@ public class IngressDependent
    * The Ingress a WebService with {@code ingress} asks for. Without it only the identity is given:
    * JOSDK asks for the desired object to find the one it deletes.
    */
-  public static io.fabric8.kubernetes.api.model.networking.v1.Ingress desiredIngress(
-      WebService ws) {
-    Ingress ingress = ws.getSpec().getIngress();
+  public static Ingress desiredIngress(WebService ws) {
+    var ingress = ws.getSpec().getIngress();
     if (ingress == null) {
       return new IngressBuilder().withMetadata(ChildMetadata.of(ws)).build();
     }

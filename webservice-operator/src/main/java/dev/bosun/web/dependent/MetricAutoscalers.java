@@ -69,12 +69,7 @@ public final class MetricAutoscalers {
   /** The autoscaling API version with metrics this client's server serves (asked once). */
   public static String apiVersion(KubernetesClient client) {
     return VERSION_BY_SERVER.computeIfAbsent(
-        client.getMasterUrl().toString(),
-        server ->
-            client.supports(
-                    io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler.class)
-                ? V2
-                : V2BETA2);
+        client.getMasterUrl().toString(), server -> client.supports(V2, KIND) ? V2 : V2BETA2);
   }
 
   /** The autoscaler {@code ws} asks for, in {@code apiVersion} (v2 or v2beta2). */

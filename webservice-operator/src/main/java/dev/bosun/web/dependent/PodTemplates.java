@@ -6,10 +6,10 @@ import static dev.bosun.web.WebServiceOperator.CONTAINER;
 
 import dev.bosun.common.meta.Labels;
 import dev.bosun.web.WebServiceOperator;
+import dev.bosun.web.model.SecurityContexts;
 import dev.bosun.web.model.WebServiceMapper;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceSpec;
-import dev.bosun.web.v1alpha1.webservicespec.SecurityContext;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -17,10 +17,12 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Lifecycle;
 import io.fabric8.kubernetes.api.model.LifecycleBuilder;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import java.util.ArrayList;
@@ -38,43 +40,25 @@ public final class PodTemplates {
 
   /** The Pod template of {@code spec}, labelled as a Pod of {@code ws}. */
   public static PodTemplateSpec of(WebService ws, WebServiceSpec spec) {
+    return new PodTemplateSpecBuilder()
+        .withNewMetadata()
+        .withLabels(podLabels(ws, spec))
+        .withAnnotations(
+            spec.getPodAnnotations() == null || spec.getPodAnnotations().isEmpty()
+                ? null
+                : new LinkedHashMap<>(spec.getPodAnnotations()))
+        .endMetadata()
+        .withSpec(podSpec(ws, spec))
+        .build();
+  }
+
+  /** The Pod: the main container first, then the sidecars, under the spec's Pod settings. */
+  private static PodSpec podSpec(WebService ws, WebServiceSpec spec) {
     WebServiceMapper map = WebServiceMapper.INSTANCE;
-    String firstPort = spec.getPorts().get(0).getName();
-    SecurityContext security =
-        spec.getSecurityContext() == null ? new SecurityContext() : spec.getSecurityContext();
-    ContainerBuilder container =
-        new ContainerBuilder()
-            .withName(CONTAINER)
-            .withImage(spec.getImage())
-            .withImagePullPolicy(spec.getImagePullPolicy().getValue())
-            // Empty lists, never null: JOSDK's pod template sanitizer dereferences them.
-            .withCommand(orEmpty(spec.getCommand()))
-            .withArgs(orEmpty(spec.getArgs()))
-            .withPorts(map.containerPorts(spec.getPorts()))
-            .withEnv(orEmpty(spec.getEnv()))
-            .withEnvFrom(orEmpty(spec.getEnvFrom()))
-            .withVolumeMounts(orEmpty(spec.getVolumeMounts()))
-            .withSecurityContext(map.containerSecurityContext(security));
-    if (spec.getResources() != null) {
-      container.withResources(map.resources(spec.getResources()));
-    }
-    if (spec.getReadinessProbe() != null) {
-      container.withReadinessProbe(
-          withDefaultPort(map.readiness(spec.getReadinessProbe()), firstPort));
-    }
-    if (spec.getLivenessProbe() != null) {
-      container.withLivenessProbe(
-          withDefaultPort(map.liveness(spec.getLivenessProbe()), firstPort));
-    }
-    if (spec.getStartupProbe() != null) {
-      container.withStartupProbe(withDefaultPort(map.startup(spec.getStartupProbe()), firstPort));
-    }
-    if (spec.getLifecycle() != null) {
-      container.withLifecycle(withDefaultPort(spec.getLifecycle(), firstPort));
-    }
-    var containerSecurity = map.containerSecurityContext(security);
+    var security = SecurityContexts.of(spec);
+    SecurityContext containerSecurity = map.containerSecurityContext(security);
     List<Container> containers = new ArrayList<>();
-    containers.add(container.build());
+    containers.add(mainContainer(spec));
     orEmpty(spec.getSidecars()).forEach(c -> containers.add(extra(c, containerSecurity)));
     PodSpecBuilder pod =
         new PodSpecBuilder()
@@ -94,16 +78,44 @@ public final class PodTemplates {
     if (spec.getNodeSelector() != null && !spec.getNodeSelector().isEmpty()) {
       pod.withNodeSelector(new LinkedHashMap<>(spec.getNodeSelector()));
     }
-    return new PodTemplateSpecBuilder()
-        .withNewMetadata()
-        .withLabels(podLabels(ws, spec))
-        .withAnnotations(
-            spec.getPodAnnotations() == null || spec.getPodAnnotations().isEmpty()
-                ? null
-                : new LinkedHashMap<>(spec.getPodAnnotations()))
-        .endMetadata()
-        .withSpec(pod.build())
-        .build();
+    return pod.build();
+  }
+
+  /** The WebService's own container; its probes and hooks on the first port by default. */
+  private static Container mainContainer(WebServiceSpec spec) {
+    WebServiceMapper map = WebServiceMapper.INSTANCE;
+    String firstPort = spec.getPorts().get(0).getName();
+    ContainerBuilder container =
+        new ContainerBuilder()
+            .withName(CONTAINER)
+            .withImage(spec.getImage())
+            .withImagePullPolicy(spec.getImagePullPolicy().getValue())
+            // Empty lists, never null: JOSDK's pod template sanitizer dereferences them.
+            .withCommand(orEmpty(spec.getCommand()))
+            .withArgs(orEmpty(spec.getArgs()))
+            .withPorts(map.containerPorts(spec.getPorts()))
+            .withEnv(orEmpty(spec.getEnv()))
+            .withEnvFrom(orEmpty(spec.getEnvFrom()))
+            .withVolumeMounts(orEmpty(spec.getVolumeMounts()))
+            .withSecurityContext(map.containerSecurityContext(SecurityContexts.of(spec)));
+    if (spec.getResources() != null) {
+      container.withResources(map.resources(spec.getResources()));
+    }
+    if (spec.getReadinessProbe() != null) {
+      container.withReadinessProbe(
+          withDefaultPort(map.readiness(spec.getReadinessProbe()), firstPort));
+    }
+    if (spec.getLivenessProbe() != null) {
+      container.withLivenessProbe(
+          withDefaultPort(map.liveness(spec.getLivenessProbe()), firstPort));
+    }
+    if (spec.getStartupProbe() != null) {
+      container.withStartupProbe(withDefaultPort(map.startup(spec.getStartupProbe()), firstPort));
+    }
+    if (spec.getLifecycle() != null) {
+      container.withLifecycle(withDefaultPort(spec.getLifecycle(), firstPort));
+    }
+    return container.build();
   }
 
   /**
@@ -111,8 +123,7 @@ public final class PodTemplates {
    * (safe by default), its lists never null and its probes on its own first port by default. A
    * copy: the spec's objects are the informer cache's.
    */
-  private static Container extra(
-      Container given, io.fabric8.kubernetes.api.model.SecurityContext security) {
+  private static Container extra(Container given, SecurityContext security) {
     Container c =
         new ContainerBuilder(given)
             .withCommand(orEmpty(given.getCommand()))

@@ -37,7 +37,7 @@ final class CanaryAnalysis {
       Collection<Pod> pods,
       CanarySampler sampler,
       PrometheusGate gate) {
-    String key = ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName();
+    String key = CanaryChecks.key(ws);
     if (settings.getAnalysis() == null
         || recorded.phase() != RolloutState.Phase.PROGRESSING
         || !recorded.isOf(desiredRevision)) {

@@ -95,6 +95,11 @@ final class CanarySampler implements AutoCloseable {
     }
   }
 
+  /** Whether checks of {@code key} are kept. */
+  boolean tracks(String key) {
+    return runs.containsKey(key);
+  }
+
   private Run start(Target target) {
     Run run = new Run(target);
     long period = Math.max(1, 1000L / target.requestsPerSecond());

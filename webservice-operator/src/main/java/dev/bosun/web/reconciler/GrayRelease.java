@@ -34,6 +34,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -57,18 +58,15 @@ final class GrayRelease {
       Collection<Pod> pods,
       Context<WebService> context,
       Clock clock,
-      CanarySampler sampler,
-      PrometheusGate gate) {
+      CanaryChecks checks) {
     Optional<Canary> settings = canary(ws);
     if (settings.isEmpty()) {
-      sampler.forget(ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName());
-      gate.forget(ws.getMetadata().getNamespace() + "/" + ws.getMetadata().getName());
+      checks.forget(ws);
       return new Steady(RolloutState.NONE, Optional.empty());
     }
     String desired = desiredRevision(ws);
     RolloutState recorded = recorded(ws);
     Optional<Deployment> stable = Deployments.stable(ws, context);
-    Optional<Deployment> canary = Deployments.canary(ws, context);
     var canaryPods =
         pods.stream()
             .filter(
@@ -78,32 +76,43 @@ final class GrayRelease {
             .toList();
     return CanaryPlanner.plan(
         new CanaryPlan(
-            settings.get().getSteps().stream()
-                .map(
-                    s ->
-                        new CanaryPlan.Step(
-                            s.getWeight(),
-                            Duration.ofSeconds(
-                                s.getPauseSeconds() == null ? 60 : s.getPauseSeconds())))
-                .toList(),
+            steps(settings.get()),
             Duration.ofSeconds(settings.get().getReadyDeadlineSeconds()),
             ws.getSpec().getReplicas(),
             desired,
             stable.map(d -> d.getMetadata().getAnnotations().get(WebServiceOperator.REVISION)),
             stable.map(d -> RolloutStall.rolledOut(d, false)).orElse(false),
-            canary.map(
-                d ->
-                    new ObservedCanary(
-                        d.getMetadata().getAnnotations().get(WebServiceOperator.REVISION),
-                        d.getSpec().getReplicas() == null ? 0 : d.getSpec().getReplicas(),
-                        d.getStatus() == null || d.getStatus().getReadyReplicas() == null
-                            ? 0
-                            : d.getStatus().getReadyReplicas())),
+            Deployments.canary(ws, context).map(GrayRelease::observed),
             WebServiceStatusAggregator.podProblem(canaryPods).map(p -> p[1]),
             recorded,
             Action.parse(ws.getMetadata().getAnnotations().get(WebServiceOperator.ROLLOUT_ACTION)),
             Instant.now(clock).truncatedTo(ChronoUnit.SECONDS),
-            CanaryAnalysis.of(ws, settings.get(), recorded, desired, pods, sampler, gate)));
+            CanaryAnalysis.of(
+                ws, settings.get(), recorded, desired, pods, checks.sampler(), checks.gate())));
+  }
+
+  private static List<CanaryPlan.Step> steps(Canary settings) {
+    return settings.getSteps().stream()
+        .map(
+            s ->
+                new CanaryPlan.Step(
+                    s.getWeight(),
+                    Duration.ofSeconds(s.getPauseSeconds() == null ? 60 : s.getPauseSeconds())))
+        .toList();
+  }
+
+  private static ObservedCanary observed(Deployment canary) {
+    return new ObservedCanary(
+        canary.getMetadata().getAnnotations().get(WebServiceOperator.REVISION),
+        canary.getSpec().getReplicas() == null ? 0 : canary.getSpec().getReplicas(),
+        readyReplicas(Optional.of(canary)));
+  }
+
+  private static int readyReplicas(Optional<Deployment> deployment) {
+    return deployment
+        .filter(d -> d.getStatus() != null && d.getStatus().getReadyReplicas() != null)
+        .map(d -> d.getStatus().getReadyReplicas())
+        .orElse(0);
   }
 
   /** The revision of the spec's Pod template. */
@@ -137,12 +146,6 @@ final class GrayRelease {
     if (state.phase() == Phase.NONE || canary(ws).isEmpty()) {
       return Optional.empty();
     }
-    int replicas = ws.getSpec().getReplicas();
-    int canaryReady =
-        canary
-            .filter(d -> d.getStatus() != null && d.getStatus().getReadyReplicas() != null)
-            .map(d -> d.getStatus().getReadyReplicas())
-            .orElse(0);
     Rollout r = new Rollout();
     r.setPhase(phaseName(state.phase()));
     r.setStep(state.step() + 1);
@@ -151,96 +154,106 @@ final class GrayRelease {
     r.setCanaryRevision(state.canaryRevision());
     r.setStepStartedAt(
         state.stepStartedAt() == null ? null : state.stepStartedAt().atZone(ZoneOffset.UTC));
-    RolloutView view;
+    int canaryReady = readyReplicas(canary);
     if (step instanceof RunCanary run) {
-      r.setWeight(run.weight());
-      r.setCanaryReplicas(run.canaryReplicas());
-      r.setCanaryReadyReplicas(canaryReady);
-      String message =
-          "canary step "
-              + (state.step() + 1)
-              + " of "
-              + r.getSteps()
-              + ": revision "
-              + state.canaryRevision()
-              + " runs "
-              + run.canaryReplicas()
-              + " of "
-              + replicas
-              + " replicas ("
-              + run.weight()
-              + "%, "
-              + canaryReady
-              + " ready), revision "
-              + state.stableRevision()
-              + " the other "
-              + run.stableReplicas();
-      r.setMessage(message);
-      view =
-          new RolloutView(
-              r,
-              isFalse(WebServiceStatusAggregator.READY, "CanaryRollout", message),
-              isTrue(WebServiceStatusAggregator.PROGRESSING, "CanaryRollout", message),
-              null);
+      return Optional.of(running(ws, run, r, canaryReady));
     } else if (step instanceof Promote promote) {
-      r.setWeight(100);
-      r.setCanaryReplicas(promote.canaryReplicas());
-      r.setCanaryReadyReplicas(canaryReady);
-      String message =
-          "promoting revision "
-              + state.canaryRevision()
-              + ": the stable Deployment takes it on all "
-              + replicas
-              + " replicas, then the canary is removed";
-      r.setMessage(message);
-      view =
-          new RolloutView(
-              r,
-              isFalse(WebServiceStatusAggregator.READY, "Promoting", message),
-              isTrue(WebServiceStatusAggregator.PROGRESSING, "Promoting", message),
-              null);
+      return Optional.of(promoting(ws, promote, r, canaryReady));
     } else if (step instanceof Abort abort) {
-      r.setWeight(0);
-      r.setCanaryReplicas(0);
-      r.setCanaryReadyReplicas(0);
-      String why =
-          abort.announcement().isPresent()
-              ? abort.why()
-              : Optional.ofNullable(ws.getStatus().getRollout().getMessage()).orElse(abort.why());
-      String message =
-          abort.announcement().isPresent()
-              ? "revision "
-                  + state.canaryRevision()
-                  + " was rolled back: "
-                  + why
-                  + "; revision "
-                  + state.stableRevision()
-                  + " runs all "
-                  + replicas
-                  + " replicas until the spec changes"
-              : why;
-      r.setMessage(message);
-      view =
-          new RolloutView(
-              r,
-              isFalse(WebServiceStatusAggregator.READY, "RolloutAborted", message),
-              isFalse(WebServiceStatusAggregator.PROGRESSING, "RolloutAborted", message),
-              isTrue(WebServiceStatusAggregator.DEGRADED, "RolloutAborted", message));
-    } else {
-      // A finished release stays on record; the Deployment's conditions stand.
-      r.setWeight(state.phase() == Phase.PROMOTED ? 100 : 0);
-      r.setCanaryReplicas(0);
-      r.setCanaryReadyReplicas(0);
-      r.setMessage(
-          state.phase() == Phase.PROMOTED
-              ? "revision " + state.canaryRevision() + " was promoted"
-              : Optional.ofNullable(ws.getStatus())
-                  .map(s -> s.getRollout())
-                  .map(Rollout::getMessage)
-                  .orElse("rolled back"));
-      view = new RolloutView(r, null, null, null);
+      return Optional.of(aborted(ws, abort, r));
     }
-    return Optional.of(view);
+    return Optional.of(finished(ws, state, r));
+  }
+
+  private static RolloutView running(WebService ws, RunCanary run, Rollout r, int canaryReady) {
+    RolloutState state = run.state();
+    r.setWeight(run.weight());
+    r.setCanaryReplicas(run.canaryReplicas());
+    r.setCanaryReadyReplicas(canaryReady);
+    String message =
+        "canary step "
+            + (state.step() + 1)
+            + " of "
+            + r.getSteps()
+            + ": revision "
+            + state.canaryRevision()
+            + " runs "
+            + run.canaryReplicas()
+            + " of "
+            + ws.getSpec().getReplicas()
+            + " replicas ("
+            + run.weight()
+            + "%, "
+            + canaryReady
+            + " ready), revision "
+            + state.stableRevision()
+            + " the other "
+            + run.stableReplicas();
+    r.setMessage(message);
+    return new RolloutView(
+        r,
+        isFalse(WebServiceStatusAggregator.READY, "CanaryRollout", message),
+        isTrue(WebServiceStatusAggregator.PROGRESSING, "CanaryRollout", message),
+        null);
+  }
+
+  private static RolloutView promoting(WebService ws, Promote promote, Rollout r, int canaryReady) {
+    r.setWeight(100);
+    r.setCanaryReplicas(promote.canaryReplicas());
+    r.setCanaryReadyReplicas(canaryReady);
+    String message =
+        "promoting revision "
+            + promote.state().canaryRevision()
+            + ": the stable Deployment takes it on all "
+            + ws.getSpec().getReplicas()
+            + " replicas, then the canary is removed";
+    r.setMessage(message);
+    return new RolloutView(
+        r,
+        isFalse(WebServiceStatusAggregator.READY, "Promoting", message),
+        isTrue(WebServiceStatusAggregator.PROGRESSING, "Promoting", message),
+        null);
+  }
+
+  private static RolloutView aborted(WebService ws, Abort abort, Rollout r) {
+    RolloutState state = abort.state();
+    r.setWeight(0);
+    r.setCanaryReplicas(0);
+    r.setCanaryReadyReplicas(0);
+    // The abort just happened: say what was rolled back; later, the message on record stands.
+    String message =
+        abort.announcement().isPresent()
+            ? "revision "
+                + state.canaryRevision()
+                + " was rolled back: "
+                + abort.why()
+                + "; revision "
+                + state.stableRevision()
+                + " runs all "
+                + ws.getSpec().getReplicas()
+                + " replicas until the spec changes"
+            : Optional.ofNullable(ws.getStatus().getRollout().getMessage()).orElse(abort.why());
+    r.setMessage(message);
+    return new RolloutView(
+        r,
+        isFalse(WebServiceStatusAggregator.READY, "RolloutAborted", message),
+        isFalse(WebServiceStatusAggregator.PROGRESSING, "RolloutAborted", message),
+        isTrue(WebServiceStatusAggregator.DEGRADED, "RolloutAborted", message));
+  }
+
+  /** A finished release stays on record; the Deployment's conditions stand. */
+  private static RolloutView finished(WebService ws, RolloutState state, Rollout r) {
+    r.setWeight(state.phase() == Phase.PROMOTED ? 100 : 0);
+    r.setCanaryReplicas(0);
+    r.setCanaryReadyReplicas(0);
+    r.setMessage(
+        state.phase() == Phase.PROMOTED
+            ? "revision " + state.canaryRevision() + " was promoted"
+            : Optional.ofNullable(ws.getStatus())
+                .map(s -> s.getRollout())
+                .map(Rollout::getMessage)
+                .orElse("rolled back"));
+    return new RolloutView(r, null, null, null);
   }
 
   private static String phaseName(Phase phase) {

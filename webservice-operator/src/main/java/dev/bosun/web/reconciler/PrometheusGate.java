@@ -50,6 +50,11 @@ final class PrometheusGate {
     asked.remove(key);
   }
 
+  /** Whether a verdict of {@code key} is remembered. */
+  boolean remembers(String key) {
+    return asked.containsKey(key);
+  }
+
   private Verdict ask(WebService ws, Prometheus gate) {
     String query =
         gate.getQuery()

@@ -33,6 +33,25 @@ public final class WebServiceValidator {
   /** Problems with the spec; empty when it is valid. */
   public static List<String> validate(WebServiceSpec spec) {
     List<String> problems = new ArrayList<>();
+    Set<String> portNames = checkPorts(spec, problems);
+    checkAutoscaling(spec, problems);
+    checkEnv(spec, problems);
+    checkProbes(spec, portNames, problems);
+    checkResources(spec, problems);
+    checkIngress(spec, portNames, problems);
+    if (spec.getRollout() != null
+        && spec.getRollout().getCanary() != null
+        && spec.getAutoscaling() != null) {
+      problems.add(
+          "spec.rollout.canary needs a fixed spec.replicas: remove spec.autoscaling or the canary");
+    }
+    problems.addAll(PodSpecValidator.validate(spec));
+    problems.addAll(ContainerValidator.validate(spec));
+    return problems;
+  }
+
+  /** Ports listed twice and node ports the Service type cannot have; returns the port names. */
+  private static Set<String> checkPorts(WebServiceSpec spec, List<String> problems) {
     Set<String> portNames = new HashSet<>();
     Set<String> servicePorts = new HashSet<>();
     Set<Integer> nodePorts = new HashSet<>();
@@ -58,6 +77,10 @@ public final class WebServiceValidator {
         }
       }
     }
+    return portNames;
+  }
+
+  private static void checkAutoscaling(WebServiceSpec spec, List<String> problems) {
     var autoscaling = spec.getAutoscaling();
     if (autoscaling != null
         && autoscaling.getMinReplicas() != null
@@ -69,13 +92,21 @@ public final class WebServiceValidator {
               + autoscaling.getMaxReplicas()
               + ")");
     }
-    if (spec.getEnv() != null) {
-      for (EnvVar e : spec.getEnv()) {
-        if (e.getValue() != null && e.getValueFrom() != null) {
-          problems.add("spec.env[" + e.getName() + "] sets both value and valueFrom: keep one");
-        }
+  }
+
+  private static void checkEnv(WebServiceSpec spec, List<String> problems) {
+    if (spec.getEnv() == null) {
+      return;
+    }
+    for (EnvVar e : spec.getEnv()) {
+      if (e.getValue() != null && e.getValueFrom() != null) {
+        problems.add("spec.env[" + e.getName() + "] sets both value and valueFrom: keep one");
       }
     }
+  }
+
+  private static void checkProbes(
+      WebServiceSpec spec, Set<String> portNames, List<String> problems) {
     var readiness = spec.getReadinessProbe();
     if (readiness != null) {
       checkProbe(
@@ -106,42 +137,39 @@ public final class WebServiceValidator {
           portNames,
           problems);
     }
+  }
+
+  private static void checkResources(WebServiceSpec spec, List<String> problems) {
     var resources = spec.getResources();
-    if (resources != null && resources.getRequests() != null && resources.getLimits() != null) {
-      checkRequestWithinLimit(
-          "cpu", resources.getRequests().getCpu(), resources.getLimits().getCpu(), problems);
-      checkRequestWithinLimit(
-          "memory",
-          resources.getRequests().getMemory(),
-          resources.getLimits().getMemory(),
-          problems);
+    if (resources == null || resources.getRequests() == null || resources.getLimits() == null) {
+      return;
     }
+    checkRequestWithinLimit(
+        "cpu", resources.getRequests().getCpu(), resources.getLimits().getCpu(), problems);
+    checkRequestWithinLimit(
+        "memory", resources.getRequests().getMemory(), resources.getLimits().getMemory(), problems);
+  }
+
+  private static void checkIngress(
+      WebServiceSpec spec, Set<String> portNames, List<String> problems) {
     var ingress = spec.getIngress();
-    if (ingress != null) {
-      if (ingress.getHost().matches("[0-9.]+")) {
-        problems.add("spec.ingress.host must be a DNS name, not an IP address");
-      }
-      for (var path : ingress.getPaths() == null ? List.<Paths>of() : ingress.getPaths()) {
-        if (path.getPort() != null && !portNames.contains(path.getPort())) {
-          problems.add(
-              "spec.ingress.paths["
-                  + path.getPath()
-                  + "] uses port '"
-                  + path.getPort()
-                  + "', which is not in spec.ports "
-                  + portNames);
-        }
+    if (ingress == null) {
+      return;
+    }
+    if (ingress.getHost().matches("[0-9.]+")) {
+      problems.add("spec.ingress.host must be a DNS name, not an IP address");
+    }
+    for (var path : ingress.getPaths() == null ? List.<Paths>of() : ingress.getPaths()) {
+      if (path.getPort() != null && !portNames.contains(path.getPort())) {
+        problems.add(
+            "spec.ingress.paths["
+                + path.getPath()
+                + "] uses port '"
+                + path.getPort()
+                + "', which is not in spec.ports "
+                + portNames);
       }
     }
-    if (spec.getRollout() != null
-        && spec.getRollout().getCanary() != null
-        && spec.getAutoscaling() != null) {
-      problems.add(
-          "spec.rollout.canary needs a fixed spec.replicas: remove spec.autoscaling or the canary");
-    }
-    problems.addAll(PodSpecValidator.validate(spec));
-    problems.addAll(ContainerValidator.validate(spec));
-    return problems;
   }
 
   private static int count(Object... handlers) {

@@ -3,6 +3,7 @@ package dev.bosun.web.rollout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -52,7 +53,7 @@ public record CanaryPlan(
       if (value == null) {
         return Optional.empty();
       }
-      return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+      return switch (value.trim().toLowerCase(Locale.ROOT)) {
         case "promote" -> Optional.of(PROMOTE);
         case "abort" -> Optional.of(ABORT);
         default -> Optional.empty();

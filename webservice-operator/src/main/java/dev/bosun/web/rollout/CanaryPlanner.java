@@ -79,18 +79,29 @@ public final class CanaryPlanner {
   }
 
   private static RolloutStep progress(CanaryPlan in, RolloutState recorded) {
+    return interrupted(in, recorded).orElseGet(() -> advance(in, recorded));
+  }
+
+  /** A step cut short: by the user, by failing canary Pods, or by a failing verdict. */
+  private static Optional<RolloutStep> interrupted(CanaryPlan in, RolloutState recorded) {
     if (in.action().filter(a -> a == Action.ABORT).isPresent()) {
-      return abort(recorded, "aborted by the user");
+      return Optional.of(abort(recorded, "aborted by the user"));
     }
     if (in.action().filter(a -> a == Action.PROMOTE).isPresent()) {
-      return promote(in, recorded, "promoted by the user at step " + (recorded.step() + 1));
+      return Optional.of(
+          promote(in, recorded, "promoted by the user at step " + (recorded.step() + 1)));
     }
     if (in.canaryProblem().isPresent()) {
-      return abort(recorded, "the canary's Pods fail: " + in.canaryProblem().get());
+      return Optional.of(abort(recorded, "the canary's Pods fail: " + in.canaryProblem().get()));
     }
     if (in.analysis().filter(v -> v instanceof Verdict.Fail).isPresent()) {
-      return abort(recorded, in.analysis().get().message());
+      return Optional.of(abort(recorded, in.analysis().get().message()));
     }
+    return Optional.empty();
+  }
+
+  /** The step held until its canary is ready, its pause over and its verdict in; then the next. */
+  private static RolloutStep advance(CanaryPlan in, RolloutState recorded) {
     // While the verdict is pending, look again soon: a failing canary aborts as soon as its
     // samples say so, and a step does not end without a verdict.
     boolean judging = in.analysis().filter(v -> v instanceof Verdict.Pending).isPresent();
@@ -130,24 +141,27 @@ public final class CanaryPlanner {
       return hold(in, recorded, step, canary, ANALYSIS_RECHECK);
     }
     if (index + 1 < in.steps().size()) {
-      int next = index + 1;
-      RolloutState state =
-          new RolloutState(
-              Phase.PROGRESSING,
-              next,
-              recorded.stableRevision(),
-              recorded.canaryRevision(),
-              in.now());
-      int nextCanary = canaryReplicas(in.replicas(), in.steps().get(next).weight());
-      return new RunCanary(
-          state,
-          in.steps().get(next).weight(),
-          nextCanary,
-          in.replicas() - nextCanary,
-          Optional.of(in.readyDeadline()),
-          Optional.of(new Announcement("CanaryStep", stepMessage(in, next, nextCanary), false)));
+      return next(in, recorded, index + 1);
     }
     return promote(in, recorded, "every step passed");
+  }
+
+  private static RunCanary next(CanaryPlan in, RolloutState recorded, int next) {
+    RolloutState state =
+        new RolloutState(
+            Phase.PROGRESSING,
+            next,
+            recorded.stableRevision(),
+            recorded.canaryRevision(),
+            in.now());
+    int nextCanary = canaryReplicas(in.replicas(), in.steps().get(next).weight());
+    return new RunCanary(
+        state,
+        in.steps().get(next).weight(),
+        nextCanary,
+        in.replicas() - nextCanary,
+        Optional.of(in.readyDeadline()),
+        Optional.of(new Announcement("CanaryStep", stepMessage(in, next, nextCanary), false)));
   }
 
   private static RunCanary hold(

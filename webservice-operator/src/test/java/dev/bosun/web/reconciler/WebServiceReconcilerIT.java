@@ -41,6 +41,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class WebServiceReconcilerIT {
 
   static final WriteCounter WRITES = new WriteCounter();
+  static final CanarySampler SAMPLER = new CanarySampler(AnswerServers::address);
   static final ReconcileCounter RECONCILES = new ReconcileCounter();
   static final KubernetesClient OPERATOR_CLIENT =
       ControlPlaneExtension.controlPlane()
@@ -55,7 +56,7 @@ class WebServiceReconcilerIT {
               new WebServiceReconciler(
                   new EventRecorder(OPERATOR_CLIENT, WebServiceOperator.NAME),
                   java.time.Clock.systemUTC(),
-                  new CanarySampler(AnswerServers::address)))
+                  SAMPLER))
           .withConfigurationService(o -> o.withMetrics(RECONCILES).withCloseClientOnStop(false))
           // One operator and namespace per class: in per-test mode the extension closes the client
           // and deletes the CRD after every test. Each test uses its own resource names.
@@ -1261,6 +1262,41 @@ class WebServiceReconcilerIT {
           .hasSize(2);
       // Bounded: 10 requests to each revision per step, three steps judged.
       assertThat(servers.requests()).isBetween(60, 60 + 20);
+    }
+  }
+
+  @Test
+  void aDeletedWebServicesCanaryChecksStopAtOnce() throws Exception {
+    try (var servers = AnswerServers.start()) {
+      OPERATOR.create(
+          fromYaml(
+              "dropped",
+              """
+              image: registry.example.com/dropped:1.0
+              replicas: 2
+              ports: [{port: 80, containerPort: %d}]
+              rollout:
+                canary:
+                  steps: [{weight: 50, pauseSeconds: 600}]
+                  analysis:
+                    http: {path: /, samplesPerStep: 1000, requestsPerSecond: 5}
+              """
+                  .formatted(servers.port())));
+      awaitReady("dropped");
+      setImage("dropped", "registry.example.com/dropped:2.0");
+      String key = OPERATOR.getNamespace() + "/dropped";
+      await().atMost(TIMEOUT).until(() -> SAMPLER.tracks(key) && servers.requests() > 0);
+
+      OPERATOR.delete(get("dropped"));
+
+      // No reconcile follows a deletion (no finalizer): the checks stop on the deletion event.
+      await().atMost(Duration.ofSeconds(10)).until(() -> !SAMPLER.tracks(key));
+      int sent = servers.requests();
+      observeFor(Duration.ofSeconds(2));
+      // At most the requests in flight and one tick under way (two each); running on, 20.
+      assertThat(servers.requests() - sent)
+          .as("requests after the deletion")
+          .isLessThanOrEqualTo(4);
     }
   }
 
