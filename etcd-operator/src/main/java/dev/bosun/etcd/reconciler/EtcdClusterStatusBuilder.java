@@ -1,6 +1,7 @@
 package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.status.ConditionTable;
+import dev.bosun.common.status.ConditionTypes;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.HumanText;
@@ -35,11 +36,11 @@ import java.util.stream.Collectors;
  */
 public final class EtcdClusterStatusBuilder {
 
-  public static final String READY = "Ready";
+  public static final String READY = ConditionTypes.READY;
   public static final String SCALING = "Scaling";
   public static final String UPGRADING = "Upgrading";
   public static final String QUORUM_LOST = "QuorumLost";
-  public static final String DEGRADED = "Degraded";
+  public static final String DEGRADED = ConditionTypes.DEGRADED;
   public static final String DISASTER_RECOVERY = DisasterRecovery.CONDITION;
 
   /** Ready's and Degraded's reason while etcd's NOSPACE alarm is raised. */

@@ -1,6 +1,7 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.status.ConditionTable;
+import dev.bosun.common.status.ConditionTypes;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.HumanText;
@@ -30,10 +31,10 @@ import java.util.Set;
  */
 final class ClusterStatusBuilder {
 
-  static final String READY = "Ready";
-  static final String PROGRESSING = "Progressing";
+  static final String READY = ConditionTypes.READY;
+  static final String PROGRESSING = ConditionTypes.PROGRESSING;
   static final String FAILING_OVER = "FailingOver";
-  static final String DEGRADED = "Degraded";
+  static final String DEGRADED = ConditionTypes.DEGRADED;
 
   private final Clock clock;
 

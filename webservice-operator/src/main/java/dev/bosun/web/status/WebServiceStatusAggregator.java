@@ -5,6 +5,7 @@ import static dev.bosun.common.status.DesiredCondition.isTrue;
 
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.status.ConditionTable;
+import dev.bosun.common.status.ConditionTypes;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.HumanMessages;
@@ -36,10 +37,10 @@ import java.util.function.Function;
  */
 public final class WebServiceStatusAggregator {
 
-  public static final String READY = "Ready";
-  public static final String AVAILABLE = "Available";
-  public static final String PROGRESSING = "Progressing";
-  public static final String DEGRADED = "Degraded";
+  public static final String READY = ConditionTypes.READY;
+  public static final String AVAILABLE = ConditionTypes.AVAILABLE;
+  public static final String PROGRESSING = ConditionTypes.PROGRESSING;
+  public static final String DEGRADED = ConditionTypes.DEGRADED;
 
   /** Container waiting reasons that will not fix themselves: a person must act. */
   static final Set<String> POD_PROBLEMS =
