@@ -2,6 +2,7 @@ package dev.bosun.common.status;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -39,6 +40,23 @@ public final class Conditions {
         && a.isPresent()
         && Objects.equals(b.get().getStatus(), a.get().getStatus())
         && Objects.equals(b.get().getReason(), a.get().getReason());
+  }
+
+  /**
+   * The stored condition of {@code type} as a desired one, to carry it over unchanged, or {@code
+   * otherwise} when there is none.
+   */
+  public static DesiredCondition carried(
+      List<Condition> conditions, String type, DesiredCondition otherwise) {
+    return find(conditions, type)
+        .map(c -> new DesiredCondition(type, c.getStatus(), c.getReason(), c.getMessage()))
+        .orElse(otherwise);
+  }
+
+  /** The generation a status describes: the object's, 0 before the API server assigned one. */
+  public static long generationOf(HasMetadata owner) {
+    Long generation = owner.getMetadata().getGeneration();
+    return generation == null ? 0 : generation;
   }
 
   /** True when the stored condition of the type has status True. */

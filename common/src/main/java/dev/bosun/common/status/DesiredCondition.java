@@ -34,6 +34,10 @@ public record DesiredCondition(String type, String status, String reason, String
     return new DesiredCondition(type, FALSE, reason, message);
   }
 
+  public static DesiredCondition isUnknown(String type, String reason, String message) {
+    return new DesiredCondition(type, UNKNOWN, reason, message);
+  }
+
   public static DesiredCondition of(String type, boolean value, String reason, String message) {
     return new DesiredCondition(type, value ? TRUE : FALSE, reason, message);
   }

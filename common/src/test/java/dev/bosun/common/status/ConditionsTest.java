@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -243,5 +245,32 @@ class ConditionsTest {
     assertThat(Conditions.sameStatusAndReason(null, List.of(readyTrue), "Ready")).isFalse();
     assertThat(Conditions.sameStatusAndReason(List.of(degraded), List.of(degraded), "Ready"))
         .isFalse();
+  }
+
+  @Test
+  void carriesAStoredConditionAsItIsOrFallsBack() {
+    List<Condition> stored =
+        Conditions.merge(
+            null, List.of(DesiredCondition.isFalse("Scaling", "AtSize", "3 members")), 1, AT_T0);
+    DesiredCondition otherwise = DesiredCondition.isUnknown("Scaling", "NotObserved", "not yet");
+
+    assertThat(Conditions.carried(stored, "Scaling", otherwise))
+        .isEqualTo(DesiredCondition.isFalse("Scaling", "AtSize", "3 members"));
+    assertThat(
+            Conditions.carried(
+                stored,
+                "Upgrading",
+                DesiredCondition.isUnknown("Upgrading", "NotObserved", "not yet")))
+        .isEqualTo(DesiredCondition.isUnknown("Upgrading", "NotObserved", "not yet"));
+    assertThat(Conditions.carried(null, "Scaling", otherwise)).isEqualTo(otherwise);
+  }
+
+  @Test
+  void generationIsZeroUntilTheServerAssignsOne() {
+    var owner = new ConfigMap();
+    owner.setMetadata(new ObjectMeta());
+    assertThat(Conditions.generationOf(owner)).isZero();
+    owner.getMetadata().setGeneration(7L);
+    assertThat(Conditions.generationOf(owner)).isEqualTo(7L);
   }
 }

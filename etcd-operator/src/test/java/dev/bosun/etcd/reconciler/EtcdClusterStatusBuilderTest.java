@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.etcd.etcd.EtcdAlarm;
 import dev.bosun.etcd.etcd.EtcdView;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberResources;
@@ -258,5 +259,38 @@ class EtcdClusterStatusBuilderTest {
             EtcdClusterStatusBuilder.restoredFrom(
                 previous, null, List.of(pod("c-3", "s3://b/new.db"))))
         .isEqualTo("s3://b/new.db");
+  }
+
+  @Test
+  void aNoSpaceAlarmNamesItsMemberAndTypeNeverTheAlarmRecord() {
+    EtcdView full =
+        new EtcdView(
+            true,
+            0xabc,
+            List.of(m(0, true, true, false), m(1, true, false, false)),
+            Map.of("c-0", "3.4.23", "c-1", "3.4.23"),
+            Map.of(),
+            List.of(new EtcdAlarm(100, "c-0", "NOSPACE"), new EtcdAlarm(0x1f, "", "NOSPACE")));
+    EtcdClusterStatus s =
+        builder.build(
+            cluster(2),
+            REF,
+            new ServiceAddressing(),
+            full,
+            pods("3.4.23", 2),
+            new Step.Converged(),
+            DR);
+
+    assertThat(s.getAlarms()).containsExactly("c-0:NOSPACE", "1f:NOSPACE");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("NoSpace");
+    assertThat(condition(s, "Degraded").getMessage())
+        .startsWith("etcd raised NOSPACE (c-0:NOSPACE, 1f:NOSPACE): the database exceeded")
+        .endsWith("; set spec.maintenance.recoverFromNoSpace to let the operator do it");
+    assertThat(s.getConditions())
+        .extracting(Condition::getType)
+        .containsExactly(
+            "Ready", "Scaling", "Upgrading", "QuorumLost", "Degraded", "DisasterRecovery");
+    assertThat(s.getConditions())
+        .allSatisfy(c -> assertThat(c.getMessage()).doesNotContainPattern("\\w+\\[\\w+="));
   }
 }

@@ -1,7 +1,10 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.status.ConditionTable;
+import dev.bosun.common.status.ConditionTypes;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
+import dev.bosun.common.status.HumanText;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.sql.Flavour;
 import dev.bosun.mysql.topology.Address;
@@ -28,10 +31,10 @@ import java.util.Set;
  */
 final class ClusterStatusBuilder {
 
-  static final String READY = "Ready";
-  static final String PROGRESSING = "Progressing";
+  static final String READY = ConditionTypes.READY;
+  static final String PROGRESSING = ConditionTypes.PROGRESSING;
   static final String FAILING_OVER = "FailingOver";
-  static final String DEGRADED = "Degraded";
+  static final String DEGRADED = ConditionTypes.DEGRADED;
 
   private final Clock clock;
 
@@ -93,177 +96,266 @@ final class ClusterStatusBuilder {
     if (s.getRebuild() != null && tick.rebuildProgress() != null) {
       s.getRebuild().setProgress(tick.rebuildProgress());
     }
-    String rebuilding =
-        rec.rebuild() != null && !RebuildRecord.REBUILT.equals(rec.rebuild().phase())
-            ? rec.rebuild().member()
-            : null;
-    Set<String> errant = tick.plan().errant();
     InstanceState primary =
         tick.observed().stream()
             .filter(i -> i.name().equals(rec.primary()))
             .findFirst()
             .orElse(null);
-    List<Instances> instances = new ArrayList<>();
-    int healthy = 0;
-    List<String> unhealthy = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
-    List<String> lagging = new ArrayList<>();
+    Health health = new Health();
     for (InstanceState i : tick.observed()) {
-      Instances out = new Instances();
-      out.setName(i.name());
-      out.setErrant(errant.contains(i.name()) ? Boolean.TRUE : null);
-      boolean isPrimary = i.name().equals(rec.primary());
-      boolean ok;
-      if (!i.reachable()) {
-        String why =
-            crashes.containsKey(i.name()) ? "unreachable: " + crashes.get(i.name()) : "unreachable";
-        out.setRole("unknown");
-        out.setMessage(why);
-        problems.add(i.name() + ": " + why);
-        ok = false;
-      } else {
-        out.setReadOnly(i.readOnly());
-        out.setGtid(blankToNull(i.executed()));
-        if (isPrimary) {
-          out.setRole(i.writable() ? "primary" : "fenced");
-          ok = i.writable();
-        } else {
-          Address source = primary == null ? null : addresses.get(primary.name());
-          boolean following = source != null && i.replicatesFrom(source);
-          out.setRole(following ? "replica" : "fenced");
-          out.setLagSeconds(following ? i.lagSeconds() : null);
-          ok = following && !errant.contains(i.name());
-          String problem = ReplicaHealth.problem(i, source);
-          if (i.name().equals(rebuilding)) {
-            out.setMessage(
-                RebuildRecord.COPYING.equals(rec.rebuild().phase())
-                    ? "being rebuilt from " + rec.rebuild().source()
-                    : "its rebuild failed; kept out of the cluster");
-          } else if (errant.contains(i.name())) {
-            out.setMessage(
-                "holds transactions the primary does not have; never promoted: rebuild it with"
-                    + " the annotation "
-                    + Rebuilds.REQUEST_ANNOTATION
-                    + "="
-                    + i.name()
-                    + " (its errant transactions are exported first) or set"
-                    + " spec.replication.rebuild: Automatic");
-          } else if (problem != null) {
-            out.setMessage(problem);
-            if (ok) {
-              lagging.add(i.name() + ": " + problem);
-            } else {
-              problems.add(i.name() + ": " + problem);
-            }
-          }
-        }
-      }
-      out.setHealthy(ok);
-      if (ok) {
-        healthy++;
-      } else {
-        unhealthy.add(i.name());
-      }
-      instances.add(out);
+      health.add(i.name(), line(i, tick, primary, addresses, crashes));
     }
-    s.setInstances(instances);
-    s.setHealthyInstances(healthy);
+    s.setInstances(health.instances);
+    s.setHealthyInstances(health.healthy);
+    Facts facts =
+        new Facts(
+            m.replicas(),
+            tick.plan().step(),
+            tick.plan().errant(),
+            primary,
+            health,
+            tick.error(),
+            deferredScale,
+            blockReason == null ? null : new Block(blockReason, blockMessage));
+    s.setConditions(
+        CONDITIONS.conditions(facts, previous == null ? null : previous.getConditions(), c, clock));
+    return s;
+  }
 
-    Step step = tick.plan().step();
-    boolean steady = step instanceof Step.Steady;
+  /** What the conditions are decided from: one round's plan and what it saw. */
+  private record Facts(
+      int replicas,
+      Step step,
+      Set<String> errant,
+      InstanceState primary,
+      Health health,
+      String error,
+      String deferredScale,
+      Block block) {
+
+    boolean primaryWrites() {
+      return primary != null && primary.writable();
+    }
+
+    boolean steady() {
+      return step instanceof Step.Steady;
+    }
+  }
+
+  /** The spec or a Secret that blocks every action but the round itself. */
+  private record Block(String reason, String message) {}
+
+  private static final ConditionTable<Facts> CONDITIONS =
+      ConditionTable.<Facts>builder()
+          .row(READY, ClusterStatusBuilder::ready)
+          .row(PROGRESSING, ClusterStatusBuilder::progressing)
+          .row(FAILING_OVER, ClusterStatusBuilder::failingOver)
+          .row(DEGRADED, ClusterStatusBuilder::degraded)
+          .build();
+
+  private static DesiredCondition ready(Facts f) {
+    if (f.block() != null) {
+      return blockedReady(f.block());
+    }
+    if (f.error() != null) {
+      return DesiredCondition.isFalse(READY, "StepFailed", f.error());
+    }
+    boolean allHealthy = f.health().healthy >= f.replicas() && f.errant().isEmpty();
+    if (f.steady() && allHealthy && f.primaryWrites()) {
+      return DesiredCondition.isTrue(
+          READY,
+          "Replicating",
+          HumanText.format(
+              "{} is the primary{}",
+              f.primary().name(),
+              f.replicas() > 1 ? "; every replica follows it with semi-sync on" : ""));
+    }
+    if (f.primaryWrites()) {
+      return DesiredCondition.isFalse(
+          READY,
+          "PrimaryOnly",
+          HumanText.format(
+              "the primary takes writes; {}/{} instances healthy{}",
+              f.health().healthy,
+              f.replicas(),
+              f.steady() ? "" : "; " + reasonText(f.step(), "")));
+    }
+    return DesiredCondition.isFalse(READY, reason(f.step()), reasonText(f.step(), "no primary"));
+  }
+
+  private static DesiredCondition progressing(Facts f) {
+    if (f.block() != null) {
+      return blockedProgressing(f.block());
+    }
+    if (f.deferredScale() != null) {
+      return DesiredCondition.isTrue(PROGRESSING, "ScaleDeferred", f.deferredScale());
+    }
+    if (!f.steady() && !(f.step() instanceof Step.Blocked)) {
+      return DesiredCondition.isTrue(
+          PROGRESSING, reason(f.step()), reasonText(f.step(), "working"));
+    }
+    return DesiredCondition.isFalse(PROGRESSING, "Converged", "nothing to do");
+  }
+
+  private static DesiredCondition failingOver(Facts f) {
+    Step step = f.step();
     boolean failingOver =
         step instanceof Step.Failover
-            || (step instanceof Step.Wait w && "PrimaryUnreachable".equals(w.reason()))
-            || (step instanceof Step.Wait w2 && w2.message().contains("before failing over"));
-    List<DesiredCondition> conds = new ArrayList<>();
-    boolean allHealthy = healthy >= m.replicas() && errant.isEmpty();
-    if (tick.error() != null) {
-      conds.add(DesiredCondition.isFalse(READY, "StepFailed", tick.error()));
-    } else if (steady && allHealthy && primary != null && primary.writable()) {
-      conds.add(
-          DesiredCondition.isTrue(
-              READY,
-              "Replicating",
-              rec.primary()
-                  + " is the primary"
-                  + (m.replicas() > 1 ? "; every replica follows it with semi-sync on" : "")));
-    } else if (primary != null && primary.writable()) {
-      conds.add(
-          DesiredCondition.isFalse(
-              READY,
-              "PrimaryOnly",
-              "the primary takes writes; "
-                  + healthy
-                  + "/"
-                  + m.replicas()
-                  + " instances healthy"
-                  + (step instanceof Step.Steady ? "" : "; " + reasonText(step, ""))));
-    } else {
-      conds.add(DesiredCondition.isFalse(READY, reason(step), reasonText(step, "no primary")));
+            || (step instanceof Step.Wait w
+                && ("PrimaryUnreachable".equals(w.reason())
+                    || w.message().contains("before failing over")));
+    return failingOver
+        ? DesiredCondition.isTrue(FAILING_OVER, reason(step), reasonText(step, "failing over"))
+        : noFailover();
+  }
+
+  private static DesiredCondition degraded(Facts f) {
+    Health h = f.health();
+    if (f.block() != null) {
+      return blockedDegraded(f.block());
     }
-    if (deferredScale != null) {
-      conds.add(DesiredCondition.isTrue(PROGRESSING, "ScaleDeferred", deferredScale));
-    } else if (!steady && !(step instanceof Step.Blocked)) {
-      conds.add(DesiredCondition.isTrue(PROGRESSING, reason(step), reasonText(step, "working")));
-    } else {
-      conds.add(DesiredCondition.isFalse(PROGRESSING, "Converged", "nothing to do"));
+    if (f.step() instanceof Step.Blocked b) {
+      return DesiredCondition.isTrue(DEGRADED, b.reason(), b.message());
     }
-    conds.add(
-        failingOver
-            ? DesiredCondition.isTrue(FAILING_OVER, reason(step), reasonText(step, "failing over"))
-            : DesiredCondition.isFalse(
-                FAILING_OVER, "PrimaryAvailable", "no failover in progress"));
-    if (step instanceof Step.Blocked b) {
-      conds.add(DesiredCondition.isTrue(DEGRADED, b.reason(), b.message()));
-    } else if (step instanceof Step.SemiSync ss
-        && ss.on()
-        && primary != null
-        && primary.writable()) {
-      conds.add(
-          DesiredCondition.isTrue(
-              DEGRADED,
-              "SemiSyncOff",
-              "semi-sync is not active on the primary "
-                  + primary.name()
-                  + ": commits are acknowledged without a replica copy until a replica"
-                  + " acknowledges again"));
-    } else if (!errant.isEmpty()) {
-      conds.add(
-          DesiredCondition.isTrue(
-              DEGRADED,
-              "ErrantTransactions",
-              String.join(", ", errant)
-                  + " hold transactions the primary does not have; they are kept read-only and"
-                  + " never promoted"));
-    } else if (!unhealthy.isEmpty() && primary != null && primary.writable()) {
-      conds.add(
-          DesiredCondition.isTrue(
-              DEGRADED,
-              "InstancesUnhealthy",
-              problems.isEmpty()
-                  ? String.join(", ", unhealthy) + " not healthy yet"
-                  : String.join("; ", problems)));
-    } else if (!lagging.isEmpty()) {
-      conds.add(DesiredCondition.isTrue(DEGRADED, "ReplicaLagging", String.join("; ", lagging)));
-    } else if (primary != null && !primary.writable()) {
-      conds.add(DesiredCondition.isTrue(DEGRADED, reason(step), reasonText(step, "no primary")));
-    } else {
-      conds.add(DesiredCondition.isFalse(DEGRADED, "Healthy", "every instance is healthy"));
+    if (f.step() instanceof Step.SemiSync ss && ss.on() && f.primaryWrites()) {
+      return DesiredCondition.isTrue(
+          DEGRADED,
+          "SemiSyncOff",
+          HumanText.format(
+              "semi-sync is not active on the primary {}: commits are acknowledged without a"
+                  + " replica copy until a replica acknowledges again",
+              f.primary().name()));
     }
-    if (blockReason != null) {
-      conds.removeIf(d -> !d.type().equals(FAILING_OVER));
-      conds.add(DesiredCondition.isFalse(READY, blockReason, blockMessage));
-      conds.add(
-          DesiredCondition.isFalse(PROGRESSING, blockReason, "waiting for the spec to be fixed"));
-      conds.add(DesiredCondition.isTrue(DEGRADED, blockReason, blockMessage));
+    if (!f.errant().isEmpty()) {
+      return DesiredCondition.isTrue(
+          DEGRADED,
+          "ErrantTransactions",
+          HumanText.format(
+              "{} hold transactions the primary does not have; they are kept read-only and never"
+                  + " promoted",
+              f.errant()));
     }
-    s.setConditions(
-        Conditions.merge(
-            previous == null ? null : previous.getConditions(),
-            conds,
-            c.getMetadata().getGeneration() == null ? 0 : c.getMetadata().getGeneration(),
-            clock));
-    return s;
+    if (!h.unhealthy.isEmpty() && f.primaryWrites()) {
+      return DesiredCondition.isTrue(
+          DEGRADED,
+          "InstancesUnhealthy",
+          h.problems.isEmpty()
+              ? HumanText.format("{} not healthy yet", h.unhealthy)
+              : String.join("; ", h.problems));
+    }
+    if (!h.lagging.isEmpty()) {
+      return DesiredCondition.isTrue(DEGRADED, "ReplicaLagging", String.join("; ", h.lagging));
+    }
+    if (f.primary() != null && !f.primary().writable()) {
+      return DesiredCondition.isTrue(
+          DEGRADED, reason(f.step()), reasonText(f.step(), "no primary"));
+    }
+    return DesiredCondition.isFalse(DEGRADED, "Healthy", "every instance is healthy");
+  }
+
+  private static DesiredCondition blockedReady(Block b) {
+    return DesiredCondition.isFalse(READY, b.reason(), b.message());
+  }
+
+  private static DesiredCondition blockedProgressing(Block b) {
+    return DesiredCondition.isFalse(PROGRESSING, b.reason(), "waiting for the spec to be fixed");
+  }
+
+  private static DesiredCondition blockedDegraded(Block b) {
+    return DesiredCondition.isTrue(DEGRADED, b.reason(), b.message());
+  }
+
+  private static DesiredCondition noFailover() {
+    return DesiredCondition.isFalse(FAILING_OVER, "PrimaryAvailable", "no failover in progress");
+  }
+
+  /** The instances' lines in the status and what they add up to. */
+  private static final class Health {
+    final List<Instances> instances = new ArrayList<>();
+    int healthy;
+    final List<String> unhealthy = new ArrayList<>();
+    final List<String> problems = new ArrayList<>();
+    final List<String> lagging = new ArrayList<>();
+
+    void add(String name, Line line) {
+      instances.add(line.out());
+      if (line.ok()) {
+        healthy++;
+      } else {
+        unhealthy.add(name);
+      }
+      if (line.problem() != null) {
+        (line.ok() ? lagging : problems).add(name + ": " + line.problem());
+      }
+    }
+  }
+
+  /**
+   * One instance's line; {@code problem} is what Degraded names it for (a lag when the instance is
+   * still healthy), or null.
+   */
+  private record Line(Instances out, boolean ok, String problem) {}
+
+  private static Line line(
+      InstanceState i,
+      TopologyController.Tick tick,
+      InstanceState primary,
+      Map<String, Address> addresses,
+      Map<String, String> crashes) {
+    Instances out = new Instances();
+    out.setName(i.name());
+    out.setErrant(tick.plan().errant().contains(i.name()) ? Boolean.TRUE : null);
+    if (!i.reachable()) {
+      String why =
+          crashes.containsKey(i.name())
+              ? HumanText.format("unreachable: {}", crashes.get(i.name()))
+              : "unreachable";
+      out.setRole("unknown");
+      out.setMessage(why);
+      out.setHealthy(false);
+      return new Line(out, false, why);
+    }
+    out.setReadOnly(i.readOnly());
+    out.setGtid(blankToNull(i.executed()));
+    if (i.name().equals(tick.record().primary())) {
+      out.setRole(i.writable() ? "primary" : "fenced");
+      out.setHealthy(i.writable());
+      return new Line(out, i.writable(), null);
+    }
+    return replicaLine(out, i, tick, primary == null ? null : addresses.get(primary.name()));
+  }
+
+  private static Line replicaLine(
+      Instances out, InstanceState i, TopologyController.Tick tick, Address source) {
+    boolean following = source != null && i.replicatesFrom(source);
+    boolean errant = tick.plan().errant().contains(i.name());
+    boolean ok = following && !errant;
+    out.setRole(following ? "replica" : "fenced");
+    out.setLagSeconds(following ? i.lagSeconds() : null);
+    out.setHealthy(ok);
+    RebuildRecord rebuild = tick.record().rebuild();
+    String problem = ReplicaHealth.problem(i, source);
+    if (rebuild != null
+        && !RebuildRecord.REBUILT.equals(rebuild.phase())
+        && i.name().equals(rebuild.member())) {
+      out.setMessage(
+          RebuildRecord.COPYING.equals(rebuild.phase())
+              ? HumanText.format("being rebuilt from {}", rebuild.source())
+              : "its rebuild failed; kept out of the cluster");
+      return new Line(out, ok, null);
+    }
+    if (errant) {
+      out.setMessage(
+          HumanText.format(
+              "holds transactions the primary does not have; never promoted: rebuild it with the"
+                  + " annotation {}={} (its errant transactions are exported first) or set"
+                  + " spec.replication.rebuild: Automatic",
+              Rebuilds.REQUEST_ANNOTATION,
+              i.name()));
+      return new Line(out, ok, null);
+    }
+    out.setMessage(problem);
+    return new Line(out, ok, problem);
   }
 
   /** The status of a cluster whose spec or Secrets block every action. */
@@ -282,16 +374,16 @@ final class ClusterStatusBuilder {
       s.setHealthyInstances(previous.getHealthyInstances());
       s.setVersion(previous.getVersion());
     }
+    Block block = new Block(reason, message);
     s.setConditions(
         Conditions.merge(
             previous == null ? null : previous.getConditions(),
             List.of(
-                DesiredCondition.isFalse(READY, reason, message),
-                DesiredCondition.isFalse(PROGRESSING, reason, "waiting for the spec to be fixed"),
-                DesiredCondition.isFalse(
-                    FAILING_OVER, "PrimaryAvailable", "no failover in progress"),
-                DesiredCondition.isTrue(DEGRADED, reason, message)),
-            c.getMetadata().getGeneration() == null ? 0 : c.getMetadata().getGeneration(),
+                blockedReady(block),
+                blockedProgressing(block),
+                noFailover(),
+                blockedDegraded(block)),
+            Conditions.generationOf(c),
             clock));
     return s;
   }

@@ -9,6 +9,7 @@ import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.topology.Instance;
 import dev.bosun.mysql.topology.InstanceState;
 import dev.bosun.mysql.topology.Plan;
+import dev.bosun.mysql.topology.Rebuilds;
 import dev.bosun.mysql.topology.Step;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
@@ -156,5 +157,54 @@ class ClusterStatusBuilderTest {
 
   private static String message(MySQLClusterStatus s, String type) {
     return Conditions.find(s.getConditions(), type).orElseThrow().getMessage();
+  }
+
+  @Test
+  void aRoundBlockedByTheSpecNamesTheBlockAndKeepsFailingOverFromTheRound() {
+    MySQLClusterSpec spec = new MySQLClusterSpec();
+    spec.setReplicas(2);
+    MySQLCluster c = ClusterObjectsTest.cluster(spec);
+    var tick =
+        new TopologyController.Tick(
+            List.of(InstanceState.unreachable("db-0", 0), replica()),
+            new Plan(
+                new Step.Wait("PrimaryUnreachable", "the primary db-0 is unreachable"), Set.of()),
+            new Outcome(new TopologyRecord("db-0", null, "", null, null, null), null, null, null),
+            null,
+            null);
+
+    MySQLClusterStatus s =
+        builder.blockedAfterRound(
+            c, ClusterModel.of(c), tick, addresses, "SecretMissing", "the Secret db is missing");
+
+    assertThat(s.getConditions())
+        .extracting(cond -> cond.getType())
+        .containsExactly("Ready", "Progressing", "FailingOver", "Degraded");
+    assertThat(cond(s, "Ready")).isEqualTo("False/SecretMissing");
+    assertThat(message(s, "Progressing")).isEqualTo("waiting for the spec to be fixed");
+    assertThat(cond(s, "Degraded")).isEqualTo("True/SecretMissing");
+    assertThat(cond(s, "FailingOver")).isEqualTo("True/PrimaryUnreachable");
+    assertThat(s.getInstances()).extracting(i -> i.getRole()).containsExactly("unknown", "replica");
+  }
+
+  @Test
+  void errantMembersAreNamedInWordsAndNoMessageRendersARecord() {
+    MySQLClusterStatus s = build(new Step.Steady(), Set.of("db-1"), primary(true), replica());
+
+    assertThat(message(s, "Degraded"))
+        .isEqualTo(
+            "db-1 hold transactions the primary does not have; they are kept read-only and never"
+                + " promoted");
+    assertThat(s.getInstances().get(1).getMessage())
+        .contains("the annotation " + Rebuilds.REQUEST_ANNOTATION + "=db-1 (");
+    for (Step step :
+        List.of(
+            new Step.Steady(),
+            new Step.Attach("db-1", "db-0"),
+            new Step.SemiSync("db-0", true),
+            new Step.Wait("PrimaryUnreachable", "the primary db-0 is unreachable"))) {
+      assertThat(build(step, Set.of("db-1"), primary(false), replica()).getConditions())
+          .allSatisfy(cond -> assertThat(cond.getMessage()).doesNotContainPattern("\\w+\\[\\w+="));
+    }
   }
 }

@@ -4,9 +4,12 @@ import static dev.bosun.common.status.DesiredCondition.isFalse;
 import static dev.bosun.common.status.DesiredCondition.isTrue;
 
 import dev.bosun.common.meta.Labels;
+import dev.bosun.common.status.ConditionTable;
+import dev.bosun.common.status.ConditionTypes;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.HumanMessages;
+import dev.bosun.common.status.HumanText;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceStatus;
@@ -25,6 +28,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Turns what the cluster shows (the Deployment, its Pods, the Service) into the WebService's
@@ -33,10 +37,10 @@ import java.util.Set;
  */
 public final class WebServiceStatusAggregator {
 
-  public static final String READY = "Ready";
-  public static final String AVAILABLE = "Available";
-  public static final String PROGRESSING = "Progressing";
-  public static final String DEGRADED = "Degraded";
+  public static final String READY = ConditionTypes.READY;
+  public static final String AVAILABLE = ConditionTypes.AVAILABLE;
+  public static final String PROGRESSING = ConditionTypes.PROGRESSING;
+  public static final String DEGRADED = ConditionTypes.DEGRADED;
 
   /** Container waiting reasons that will not fix themselves: a person must act. */
   static final Set<String> POD_PROBLEMS =
@@ -88,47 +92,67 @@ public final class WebServiceStatusAggregator {
       Collection<Pod> pods,
       Collection<Event> podEvents,
       Optional<RolloutView> rollout) {
-    long generation =
-        ws.getMetadata().getGeneration() == null ? 0 : ws.getMetadata().getGeneration();
     WebServiceStatus previous = ws.getStatus();
     WebServiceStatus status = new WebServiceStatus();
-    status.setObservedGeneration(generation);
+    status.setObservedGeneration(Conditions.generationOf(ws));
     status.setSelector(
         Labels.render(Labels.selector(ws, WebServiceOperator.APP, WebServiceOperator.COMPONENT)));
     status.setUrl(service.map(s -> url(ws, s)).orElse(null));
+    Facts facts = facts(ws, deployment, pods, podEvents, rollout);
+    status.setReplicas(facts.replicas());
+    status.setReadyReplicas(facts.ready());
+    status.setUpdatedReplicas(facts.updated());
+    status.setAvailableReplicas(facts.available());
+    rollout.ifPresent(r -> status.setRollout(r.status()));
+    status.setConditions(
+        CONDITIONS.conditions(
+            facts, previous == null ? null : previous.getConditions(), ws, clock));
+    return status;
+  }
 
+  /**
+   * What the conditions are decided from: the Deployment's counts and conditions, why Pods do not
+   * start, and what a gray release decides while it runs.
+   */
+  private record Facts(
+      boolean deploymentExists,
+      int desired,
+      int replicas,
+      int ready,
+      int updated,
+      int available,
+      boolean rolledOut,
+      boolean deploymentAvailable,
+      Optional<DeploymentCondition> deadline,
+      Optional<StartProblem> startProblem,
+      Integer progressDeadlineSeconds,
+      Optional<RolloutView> rollout) {
+
+    /** The release's own condition of a type while it decides them, else empty. */
+    Optional<DesiredCondition> released(Function<RolloutView, DesiredCondition> which) {
+      return rollout.filter(r -> r.ready() != null).map(which);
+    }
+  }
+
+  private static Facts facts(
+      WebService ws,
+      Optional<Deployment> deployment,
+      Collection<Pod> pods,
+      Collection<Event> podEvents,
+      Optional<RolloutView> rollout) {
     DeploymentStatus ds = deployment.map(Deployment::getStatus).orElse(new DeploymentStatus());
     int desired = deployment.map(d -> d.getSpec().getReplicas()).orElse(ws.getSpec().getReplicas());
     int replicas = orZero(ds.getReplicas());
     int ready = orZero(ds.getReadyReplicas());
     int updated = orZero(ds.getUpdatedReplicas());
     int available = orZero(ds.getAvailableReplicas());
-    status.setReplicas(replicas);
-    status.setReadyReplicas(ready);
-    status.setUpdatedReplicas(updated);
-    status.setAvailableReplicas(available);
-
-    boolean observedLatest =
-        deployment.isPresent()
-            && String.valueOf(generation)
-                .equals(
-                    deployment
-                        .get()
-                        .getMetadata()
-                        .getAnnotations()
-                        .get(WebServiceOperator.SPEC_GENERATION))
-            && ds.getObservedGeneration() != null
-            && ds.getObservedGeneration() >= deployment.get().getMetadata().getGeneration();
     // Complete only when no old pod is left: availableReplicas alone counts old pods mid-rollout.
     boolean rolledOut =
-        observedLatest
+        observedLatest(ws, deployment, ds)
             && updated == desired
             && ready == desired
             && available == desired
             && replicas == desired;
-    Optional<DeploymentCondition> deadline =
-        deploymentCondition(deployment, "Progressing")
-            .filter(c -> "ProgressDeadlineExceeded".equals(c.getReason()));
     Optional<DeploymentCondition> replicaFailure =
         deploymentCondition(deployment, "ReplicaFailure").filter(c -> "True".equals(c.getStatus()));
     // The most specific report first: a Pod's own status, then the ReplicaSet controller's refusal
@@ -138,98 +162,129 @@ public final class WebServiceStatusAggregator {
             .or(() -> podProblem(pods).map(p -> new StartProblem(p[0], p[1])))
             .or(() -> replicaFailure.map(c -> StartProblems.ofRefusedCreate(c.getMessage())))
             .or(() -> StartProblems.ofEvents(pods, podEvents));
-
-    DesiredCondition availableCondition;
-    if (deployment.isEmpty()) {
-      availableCondition =
-          isFalse(AVAILABLE, "DeploymentMissing", "the Deployment is being created");
-    } else if (deploymentCondition(deployment, "Available")
+    return new Facts(
+        deployment.isPresent(),
+        desired,
+        replicas,
+        ready,
+        updated,
+        available,
+        rolledOut,
+        deploymentCondition(deployment, "Available")
             .map(c -> "True".equals(c.getStatus()))
-            .orElse(false)
-        && (available > 0 || desired == 0)) {
-      availableCondition =
-          isTrue(
-              AVAILABLE,
-              "MinimumReplicasAvailable",
-              available + " of " + desired + " replicas available");
-    } else {
-      availableCondition =
-          isFalse(
-              AVAILABLE,
-              "MinimumReplicasUnavailable",
-              available + " of " + desired + " replicas available");
-    }
+            .orElse(false),
+        deploymentCondition(deployment, "Progressing")
+            .filter(c -> "ProgressDeadlineExceeded".equals(c.getReason())),
+        startProblem,
+        ws.getSpec().getProgressDeadlineSeconds(),
+        rollout);
+  }
 
-    String progressMessage =
-        updated
-            + " of "
-            + desired
-            + " replicas updated, "
-            + ready
-            + " ready, "
-            + replicas
-            + " in total";
-    DesiredCondition progressing;
-    if (deadline.isPresent()) {
-      progressing = isFalse(PROGRESSING, "ProgressDeadlineExceeded", deadline.get().getMessage());
-    } else if (!rolledOut) {
-      progressing = isTrue(PROGRESSING, "RollingOut", progressMessage);
-    } else {
-      progressing =
-          isFalse(
-              PROGRESSING, "RolloutComplete", "all " + desired + " replicas are updated and ready");
-    }
+  /** Whether the Deployment's controller has seen the Deployment written for this generation. */
+  private static boolean observedLatest(
+      WebService ws, Optional<Deployment> deployment, DeploymentStatus ds) {
+    return deployment.isPresent()
+        && String.valueOf(Conditions.generationOf(ws))
+            .equals(
+                deployment
+                    .get()
+                    .getMetadata()
+                    .getAnnotations()
+                    .get(WebServiceOperator.SPEC_GENERATION))
+        && ds.getObservedGeneration() != null
+        && ds.getObservedGeneration() >= deployment.get().getMetadata().getGeneration();
+  }
 
-    DesiredCondition degraded;
-    if (startProblem.isPresent()) {
-      degraded = isTrue(DEGRADED, startProblem.get().reason(), startProblem.get().message());
-    } else if (deadline.isPresent()) {
-      degraded =
-          isTrue(
-              DEGRADED,
-              "ProgressDeadlineExceeded",
-              "the rollout made no progress for "
-                  + ws.getSpec().getProgressDeadlineSeconds()
-                  + "s: "
-                  + deadline.get().getMessage());
-    } else {
-      degraded = isFalse(DEGRADED, "AsExpected", "no problem observed");
-    }
+  private static final ConditionTable<Facts> CONDITIONS =
+      ConditionTable.<Facts>builder()
+          .row(READY, WebServiceStatusAggregator::ready)
+          .row(AVAILABLE, WebServiceStatusAggregator::available)
+          .row(PROGRESSING, WebServiceStatusAggregator::progressing)
+          .row(DEGRADED, WebServiceStatusAggregator::degraded)
+          .build();
 
-    DesiredCondition readyCondition;
+  private static DesiredCondition ready(Facts f) {
+    Optional<DesiredCondition> released = f.released(RolloutView::ready);
+    if (released.isPresent()) {
+      return released.get();
+    }
+    // The Deployment's own Degraded, not a release's: a release that decides Degraded decides
+    // Ready too.
+    DesiredCondition degraded = deploymentDegraded(f);
     boolean isDegraded = DesiredCondition.TRUE.equals(degraded.status());
-    if (rolledOut && !isDegraded) {
-      readyCondition = isTrue(READY, "Ready", "all " + desired + " replicas are updated and ready");
-    } else if (isDegraded) {
-      readyCondition = isFalse(READY, degraded.reason(), degraded.message());
-    } else if (deployment.isEmpty()) {
-      readyCondition = isFalse(READY, "Creating", "the Deployment is being created");
-    } else {
-      readyCondition = isFalse(READY, "RollingOut", progressMessage);
+    if (f.rolledOut() && !isDegraded) {
+      return isTrue(
+          READY, "Ready", HumanText.format("all {} replicas are updated and ready", f.desired()));
     }
+    if (isDegraded) {
+      return isFalse(READY, degraded.reason(), degraded.message());
+    }
+    if (!f.deploymentExists()) {
+      return isFalse(READY, "Creating", "the Deployment is being created");
+    }
+    return isFalse(READY, "RollingOut", progressMessage(f));
+  }
 
-    if (rollout.isPresent()) {
-      status.setRollout(rollout.get().status());
-      RolloutView view = rollout.get();
-      if (view.ready() != null) {
-        readyCondition = view.ready();
-        progressing = view.progressing();
-        degraded = view.degraded() != null ? view.degraded() : degraded;
-      }
+  private static DesiredCondition available(Facts f) {
+    if (!f.deploymentExists()) {
+      return isFalse(AVAILABLE, "DeploymentMissing", "the Deployment is being created");
     }
-    status.setConditions(
-        Conditions.merge(
-            previous == null ? null : previous.getConditions(),
-            List.of(readyCondition, availableCondition, progressing, degraded),
-            generation,
-            clock));
-    return status;
+    String message = HumanText.format("{} of {} replicas available", f.available(), f.desired());
+    return f.deploymentAvailable() && (f.available() > 0 || f.desired() == 0)
+        ? isTrue(AVAILABLE, "MinimumReplicasAvailable", message)
+        : isFalse(AVAILABLE, "MinimumReplicasUnavailable", message);
+  }
+
+  private static DesiredCondition progressing(Facts f) {
+    Optional<DesiredCondition> released = f.released(RolloutView::progressing);
+    if (released.isPresent()) {
+      return released.get();
+    }
+    if (f.deadline().isPresent()) {
+      return isFalse(PROGRESSING, "ProgressDeadlineExceeded", f.deadline().get().getMessage());
+    }
+    if (!f.rolledOut()) {
+      return isTrue(PROGRESSING, "RollingOut", progressMessage(f));
+    }
+    return isFalse(
+        PROGRESSING,
+        "RolloutComplete",
+        HumanText.format("all {} replicas are updated and ready", f.desired()));
+  }
+
+  private static DesiredCondition degraded(Facts f) {
+    return f.released(RolloutView::degraded).orElseGet(() -> deploymentDegraded(f));
+  }
+
+  /** Degraded as the Deployment and its Pods show it. */
+  private static DesiredCondition deploymentDegraded(Facts f) {
+    if (f.startProblem().isPresent()) {
+      return isTrue(DEGRADED, f.startProblem().get().reason(), f.startProblem().get().message());
+    }
+    if (f.deadline().isPresent()) {
+      return isTrue(
+          DEGRADED,
+          "ProgressDeadlineExceeded",
+          HumanText.format(
+              "the rollout made no progress for {}s: {}",
+              f.progressDeadlineSeconds(),
+              f.deadline().get().getMessage()));
+    }
+    return isFalse(DEGRADED, "AsExpected", "no problem observed");
+  }
+
+  private static String progressMessage(Facts f) {
+    return HumanText.format(
+        "{} of {} replicas updated, {} ready, {} in total",
+        f.updated(),
+        f.desired(),
+        f.ready(),
+        f.replicas());
   }
 
   /** The status of a WebService whose spec cannot be acted on; counts are kept as they were. */
   public WebServiceStatus blocked(WebService ws, String reason, String message) {
-    long generation =
-        ws.getMetadata().getGeneration() == null ? 0 : ws.getMetadata().getGeneration();
+    long generation = Conditions.generationOf(ws);
     WebServiceStatus previous = ws.getStatus() == null ? new WebServiceStatus() : ws.getStatus();
     WebServiceStatus status = new WebServiceStatus();
     status.setObservedGeneration(generation);
@@ -243,19 +298,14 @@ public final class WebServiceStatusAggregator {
     List<DesiredCondition> desired =
         List.of(
             isFalse(READY, reason, message),
-            carried(previous, AVAILABLE),
+            Conditions.carried(
+                previous.getConditions(),
+                AVAILABLE,
+                DesiredCondition.isUnknown(AVAILABLE, "NotObserved", "not observed yet")),
             isFalse(PROGRESSING, reason, "nothing is rolled out until the spec is fixed"),
             isTrue(DEGRADED, reason, message));
     status.setConditions(Conditions.merge(previous.getConditions(), desired, generation, clock));
     return status;
-  }
-
-  private static DesiredCondition carried(WebServiceStatus previous, String type) {
-    return Conditions.find(previous.getConditions(), type)
-        .map(c -> new DesiredCondition(type, c.getStatus(), c.getReason(), c.getMessage()))
-        .orElse(
-            new DesiredCondition(
-                type, DesiredCondition.UNKNOWN, "NotObserved", "not observed yet"));
   }
 
   private static Optional<DeploymentCondition> deploymentCondition(
