@@ -1,10 +1,10 @@
 package dev.bosun.etcd.dependent;
 
-import dev.bosun.common.runtime.OperatorImage;
 import dev.bosun.common.backup.BackupStores;
 import dev.bosun.common.meta.EnvVars;
 import dev.bosun.common.meta.Labels;
 import dev.bosun.common.meta.MetricsEndpoints;
+import dev.bosun.common.runtime.OperatorImage;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.membership.ClusterRef;
 import dev.bosun.etcd.membership.MemberAddressing;
@@ -321,11 +321,7 @@ public final class MemberPods {
     VolumeMount staging =
         new VolumeMountBuilder().withName("restore").withMountPath(RESTORE_MOUNT).build();
     List<String> java =
-        List.of(
-            "java",
-            "-cp",
-            OperatorImage.CLASSPATH,
-            FetchSnapshot.class.getName());
+        List.of("java", "-cp", OperatorImage.CLASSPATH, FetchSnapshot.class.getName());
     var fetch =
         new ContainerBuilder()
             .withName("fetch-snapshot")
