@@ -120,12 +120,7 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     ConfigMonitorSpec spec = cached.getSpec();
     Optional<String> problem = specProblem(spec);
     if (problem.isPresent()) {
-      return record(
-          context,
-          cached,
-          copyOf(previous(cached), generation(cached)),
-          "InvalidSpec",
-          problem.get());
+      return invalidSpec(cached, problem.get(), context);
     }
     MonitoredConfiguration config =
         MonitoredConfiguration.read(spec, cached.getMetadata().getNamespace(), context);
@@ -143,6 +138,13 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     return problems.isEmpty()
         ? Optional.empty()
         : Optional.of(AdmissionReviews.PREFIX + String.join("; ", problems));
+  }
+
+  /** A spec naming nothing to watch, or with a broken selector: nothing is rolled. */
+  private UpdateControl<ConfigMonitor> invalidSpec(
+      ConfigMonitor monitor, String problem, Context<ConfigMonitor> context) {
+    return record(
+        context, monitor, copyOf(previous(monitor), generation(monitor)), "InvalidSpec", problem);
   }
 
   /**
