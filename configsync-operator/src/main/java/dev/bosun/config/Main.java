@@ -62,19 +62,26 @@ public final class Main {
     return Boolean.parseBoolean(value);
   }
 
-  /** The operator with its three reconcilers registered, not yet started. */
+  /**
+   * The operator with its three reconcilers registered, not yet started; the copy writers' threads
+   * stop when it closes.
+   */
   public static OperatorRuntime create(
       OperatorSettings settings, KubernetesClient client, boolean destinationConsentRequired) {
     EventRecorder events = new EventRecorder(client, ConfigSyncOperator.NAME);
     Clock clock = Clock.systemUTC();
+    var configMaps =
+        new ConfigMapSyncReconciler(
+            destinationConsentRequired, settings.watchNamespaces(), events, clock);
+    var secrets =
+        new SecretSyncReconciler(
+            destinationConsentRequired, settings.watchNamespaces(), events, clock);
     return new OperatorRuntime(settings, client)
-        .register(
-            new ConfigMapSyncReconciler(
-                destinationConsentRequired, settings.watchNamespaces(), events, clock))
-        .register(
-            new SecretSyncReconciler(
-                destinationConsentRequired, settings.watchNamespaces(), events, clock))
-        .register(new ConfigMonitorReconciler(events, clock));
+        .register(configMaps)
+        .register(secrets)
+        .register(new ConfigMonitorReconciler(events, clock))
+        .onClose(configMaps)
+        .onClose(secrets);
   }
 
   /**

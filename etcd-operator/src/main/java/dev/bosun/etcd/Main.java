@@ -29,6 +29,7 @@ import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.restore.SnapshotRoute;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import java.nio.file.Path;
@@ -146,42 +147,27 @@ public final class Main {
       java.util.function.UnaryOperator<java.net.URI> route) {
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
     EtcdConnections connections = new EtcdConnections(route);
+    SnapshotJobs snapshots = new SnapshotJobs();
     Clock clock = Clock.systemUTC();
     // Only a backup volume has snapshots to serve: no restore route without one.
     Optional<RestoreEndpoint> serving = backupDir.isPresent() ? restore : Optional.empty();
     Optional<ServingCertificates> certificates =
         OperatorCertificate.store(client, EtcdOperator.NAME, clock, serving, webhook)
             .map(store -> ServingCertificates.start(store, ServingCertificates.CHECK_EVERY));
-    EtcdClusterReconciler clusters =
-        new EtcdClusterReconciler(
-            addressing,
-            events,
-            clock,
-            (c, cluster, minAvailable, cached) ->
-                PodDisruptionBudgets.ensure(
-                    c,
-                    cluster,
-                    new DisruptionBudget(
-                        cluster.getMetadata().getName(),
-                        Labels.of(
-                            cluster, EtcdOperator.APP, "disruption-budget", EtcdOperator.NAME),
-                        MemberPods.voterSelector(cluster),
-                        minAvailable,
-                        null),
-                    EtcdOperator.NAME,
-                    cached),
-            System.getenv()
-                .getOrDefault(EtcdOperator.OPERATOR_IMAGE_ENV, EtcdOperator.DEFAULT_OPERATOR_IMAGE),
-            new RestoreSources(
-                backupDir,
-                serving.map(RestoreEndpoint::url),
-                () -> certificates.orElseThrow().caBundlePem()),
-            connections);
-    EtcdBackupReconciler backups =
-        new EtcdBackupReconciler(
-            addressing, events, clock, backupDir, connections, new SnapshotJobs());
+    RestoreSources restoreSources =
+        new RestoreSources(
+            backupDir,
+            serving.map(RestoreEndpoint::url),
+            () -> certificates.orElseThrow().caBundlePem());
     OperatorRuntime runtime =
-        new OperatorRuntime(settings, client, metrics).register(clusters).register(backups);
+        new OperatorRuntime(settings, client, metrics)
+            .register(clusterReconciler(addressing, events, clock, restoreSources, connections))
+            .register(
+                new EtcdBackupReconciler(
+                    addressing, events, clock, backupDir, connections, snapshots))
+            // After the reconcilers stop: the members' clients and the snapshot threads go too.
+            .onClose(connections)
+            .onClose(snapshots);
     certificates.ifPresent(runtime::onClose);
     // Every replica serves snapshots of the volume they all mount, leader or not.
     serving.ifPresent(
@@ -201,6 +187,42 @@ public final class Main {
                     client, w, certificates.orElseThrow(), admissionRoutes(client, backupDir))
                 .servesFor(runtime));
     return runtime;
+  }
+
+  private static EtcdClusterReconciler clusterReconciler(
+      MemberAddressing addressing,
+      EventRecorder events,
+      Clock clock,
+      RestoreSources restoreSources,
+      EtcdConnections connections) {
+    return new EtcdClusterReconciler(
+        addressing,
+        events,
+        clock,
+        Main::ensureBudget,
+        System.getenv()
+            .getOrDefault(EtcdOperator.OPERATOR_IMAGE_ENV, EtcdOperator.DEFAULT_OPERATOR_IMAGE),
+        restoreSources,
+        connections);
+  }
+
+  /** The budget that keeps {@code minAvailable} voters through voluntary disruptions. */
+  private static void ensureBudget(
+      KubernetesClient client,
+      EtcdCluster cluster,
+      int minAvailable,
+      Optional<GenericKubernetesResource> cached) {
+    PodDisruptionBudgets.ensure(
+        client,
+        cluster,
+        new DisruptionBudget(
+            cluster.getMetadata().getName(),
+            Labels.of(cluster, EtcdOperator.APP, "disruption-budget", EtcdOperator.NAME),
+            MemberPods.voterSelector(cluster),
+            minAvailable,
+            null),
+        EtcdOperator.NAME,
+        cached);
   }
 
   /**

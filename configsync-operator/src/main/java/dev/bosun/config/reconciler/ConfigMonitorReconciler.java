@@ -3,6 +3,7 @@ package dev.bosun.config.reconciler;
 import static dev.bosun.common.status.DesiredCondition.isFalse;
 import static dev.bosun.common.status.DesiredCondition.isTrue;
 import static dev.bosun.config.ConfigSyncOperator.MONITORED_LABEL;
+import static dev.bosun.config.monitor.MonitorStatuses.copyOf;
 
 import dev.bosun.common.admission.AdmissionReviews;
 import dev.bosun.common.events.EventRecorder;
@@ -10,19 +11,17 @@ import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.config.ConfigSyncOperator;
+import dev.bosun.config.monitor.MonitorStatuses;
 import dev.bosun.config.monitor.RolloutDecision;
 import dev.bosun.config.monitor.WorkloadRoller;
-import dev.bosun.config.sync.ContentHash;
 import dev.bosun.config.v1alpha1.ConfigMonitor;
 import dev.bosun.config.v1alpha1.ConfigMonitorSpec;
 import dev.bosun.config.v1alpha1.ConfigMonitorStatus;
-import dev.bosun.config.v1alpha1.configmonitorstatus.Workloads;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -35,15 +34,10 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -123,41 +117,19 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     // The status holds the applied hash and the pending change: a stale copy would roll twice.
     // Every status write goes through CachedStatusWrites, so this copy is never older than the
     // last one written.
-    Round r = new Round(cached, context);
-    return checkSpec(r).or(() -> hashConfiguration(r)).orElseGet(() -> rollOut(r));
-  }
-
-  /** What one reconcile of a monitor has learnt so far, handed from step to step. */
-  private static final class Round {
-    final ConfigMonitor monitor;
-    final Context<ConfigMonitor> context;
-    final ConfigMonitorSpec spec;
-    final String ns;
-    final long generation;
-    final ConfigMonitorStatus previous;
-    String hash;
-
-    Round(ConfigMonitor monitor, Context<ConfigMonitor> context) {
-      this.monitor = monitor;
-      this.context = context;
-      this.spec = monitor.getSpec();
-      this.ns = monitor.getMetadata().getNamespace();
-      this.generation = monitor.getMetadata().getGeneration();
-      this.previous = monitor.getStatus() == null ? new ConfigMonitorStatus() : monitor.getStatus();
+    ConfigMonitorSpec spec = cached.getSpec();
+    Optional<String> problem = specProblem(spec);
+    if (problem.isPresent()) {
+      return invalidSpec(cached, problem.get(), context);
     }
-  }
-
-  /** Step 1: a spec naming nothing to watch, or with a broken selector, is InvalidSpec. */
-  private Optional<UpdateControl<ConfigMonitor>> checkSpec(Round r) {
-    return specProblem(r.spec)
-        .map(
-            problem ->
-                record(
-                    r.context,
-                    r.monitor,
-                    copyOf(r.previous, r.generation),
-                    "InvalidSpec",
-                    problem));
+    MonitoredConfiguration config =
+        MonitoredConfiguration.read(spec, cached.getMetadata().getNamespace(), context);
+    if (!config.missing().isEmpty()) {
+      return configNotFound(cached, config.missing(), context);
+    }
+    Instant now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS);
+    RolloutDecision decision = decide(cached, config.hash(), now);
+    return carryOut(cached, decision, now, context);
   }
 
   /** What is wrong with a monitor's spec, as InvalidSpec says it; empty when nothing is. */
@@ -168,36 +140,27 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
         : Optional.of(AdmissionReviews.PREFIX + String.join("; ", problems));
   }
 
-  /** Step 2: the hash of all the named configuration; ConfigNotFound while any of it is missing. */
-  private Optional<UpdateControl<ConfigMonitor>> hashConfiguration(Round r) {
-    ContentHash hash = ContentHash.start();
-    List<String> missing = new ArrayList<>();
-    for (String name : new TreeSet<>(nonNull(r.spec.getConfigMaps()))) {
-      Optional<ConfigMap> cm = observe(r.context, ConfigMap.class, r.ns, name);
-      cm.ifPresentOrElse(
-          c -> hash.add("ConfigMap/" + name, c.getData()).add("binary", c.getBinaryData()),
-          () -> missing.add("ConfigMap " + name));
-    }
-    for (String name : new TreeSet<>(nonNull(r.spec.getSecrets()))) {
-      Optional<Secret> s = observe(r.context, Secret.class, r.ns, name);
-      s.ifPresentOrElse(
-          c -> hash.add("Secret/" + name, c.getData()), () -> missing.add("Secret " + name));
-    }
-    if (missing.isEmpty()) {
-      r.hash = hash.hex();
-      return Optional.empty();
-    }
-    // Nothing is rolled while the configuration is incomplete. A ConfigMap or Secret created
-    // later carries no monitored label yet, so the informers cannot announce it: look again.
-    Long observed = r.previous.getObservedGeneration();
-    return Optional.of(
-        record(
-                r.context,
-                r.monitor,
-                copyOf(r.previous, observed == null ? r.generation : observed),
-                "ConfigNotFound",
-                notFound(missing, r.ns))
-            .rescheduleAfter(MISSING_CONFIG_RECHECK));
+  /** A spec naming nothing to watch, or with a broken selector: nothing is rolled. */
+  private UpdateControl<ConfigMonitor> invalidSpec(
+      ConfigMonitor monitor, String problem, Context<ConfigMonitor> context) {
+    return record(
+        context, monitor, copyOf(previous(monitor), generation(monitor)), "InvalidSpec", problem);
+  }
+
+  /**
+   * Nothing is rolled while the configuration is incomplete. A ConfigMap or Secret created later
+   * carries no monitored label yet, so the informers cannot announce it: look again.
+   */
+  private UpdateControl<ConfigMonitor> configNotFound(
+      ConfigMonitor monitor, List<String> missing, Context<ConfigMonitor> context) {
+    Long observed = previous(monitor).getObservedGeneration();
+    return record(
+            context,
+            monitor,
+            copyOf(previous(monitor), observed == null ? generation(monitor) : observed),
+            "ConfigNotFound",
+            notFound(missing, monitor.getMetadata().getNamespace()))
+        .rescheduleAfter(MISSING_CONFIG_RECHECK);
   }
 
   /** The ConfigNotFound sentence. */
@@ -210,92 +173,47 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
         + " s)";
   }
 
-  /**
-   * Step 3: what the hash means (a baseline, a change to wait for, or a roll), written to the
-   * status; a look again when the debounce window ends.
-   */
-  private UpdateControl<ConfigMonitor> rollOut(Round r) {
-    Instant now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS);
-    RolloutDecision decision = decide(r, now);
-    ConfigMonitorStatus status = copyOf(r.previous, r.generation);
+  /** What the hash means: a baseline, a change to wait for, or a roll. */
+  private static RolloutDecision decide(ConfigMonitor monitor, String hash, Instant now) {
+    ConfigMonitorStatus previous = previous(monitor);
+    return RolloutDecision.decide(
+        hash,
+        previous.getConfigHash(),
+        previous.getObservedGeneration() == null
+            || previous.getObservedGeneration() != generation(monitor),
+        previous.getPendingHash(),
+        previous.getPendingSince() == null ? null : previous.getPendingSince().toInstant(),
+        Duration.ofSeconds(monitor.getSpec().getDebounceSeconds()),
+        now);
+  }
+
+  /** The decision carried out and written to the status; a look again when the window ends. */
+  private UpdateControl<ConfigMonitor> carryOut(
+      ConfigMonitor monitor,
+      RolloutDecision decision,
+      Instant now,
+      Context<ConfigMonitor> context) {
+    ConfigMonitorStatus status = copyOf(previous(monitor), generation(monitor));
     if (decision instanceof RolloutDecision.Roll roll) {
-      roll(r.monitor, r.context.getClient(), roll.hash(), now, status);
+      roll(monitor, context.getClient(), roll.hash(), now, status);
     }
     Optional<Duration> reschedule = recordWaiting(decision, status);
     UpdateControl<ConfigMonitor> control =
         record(
-            r.context,
-            r.monitor,
+            context,
+            monitor,
             status,
             null,
-            "watching " + describe(r.spec) + ", hash " + status.getConfigHash());
+            "watching " + describe(monitor.getSpec()) + ", hash " + status.getConfigHash());
     return reschedule.map(w -> control.rescheduleAfter(w.plusMillis(200))).orElse(control);
   }
 
-  private static RolloutDecision decide(Round r, Instant now) {
-    ConfigMonitorStatus previous = r.previous;
-    return RolloutDecision.decide(
-        r.hash,
-        previous.getConfigHash(),
-        previous.getObservedGeneration() == null
-            || previous.getObservedGeneration() != r.generation,
-        previous.getPendingHash(),
-        previous.getPendingSince() == null ? null : previous.getPendingSince().toInstant(),
-        Duration.ofSeconds(r.spec.getDebounceSeconds()),
-        now);
-  }
-
   /**
-   * Writes what a decision other than a roll means for the applied and the pending hash (a roll is
-   * written by {@link #roll}), and says how long the debounce window still runs, if it does.
+   * Writes what a decision other than a roll means for the applied and the pending hash, and says
+   * how long the debounce window still runs, if it does.
    */
   static Optional<Duration> recordWaiting(RolloutDecision decision, ConfigMonitorStatus status) {
-    if (decision instanceof RolloutDecision.Baseline b) {
-      status.setConfigHash(b.hash());
-      status.setPendingHash(null);
-      status.setPendingSince(null);
-    } else if (decision instanceof RolloutDecision.Unchanged) {
-      status.setPendingHash(null);
-      status.setPendingSince(null);
-    } else if (decision instanceof RolloutDecision.StartWaiting w) {
-      status.setPendingHash(w.hash());
-      status.setPendingSince(utc(w.since()));
-      return Optional.of(w.debounce());
-    } else if (decision instanceof RolloutDecision.KeepWaiting k) {
-      return Optional.of(k.remaining());
-    }
-    return Optional.empty();
-  }
-
-  /** The object from the informer, or read and labelled so the informer sees it from now on. */
-  private <R extends HasMetadata> Optional<R> observe(
-      Context<ConfigMonitor> context, Class<R> type, String ns, String name) {
-    @SuppressWarnings("unchecked")
-    InformerEventSource<R, ConfigMonitor> informer =
-        (InformerEventSource<R, ConfigMonitor>)
-            context.eventSourceRetriever().getEventSourceFor(type, type.getSimpleName());
-    Optional<R> cached = informer.get(new ResourceID(name, ns));
-    if (cached.isPresent()) {
-      return cached;
-    }
-    KubernetesClient client = context.getClient();
-    R object = client.resources(type).inNamespace(ns).withName(name).get();
-    if (object == null) {
-      return Optional.empty();
-    }
-    // A merge patch of one label, as its own update: it never touches the data and no apply by
-    // another manager (or by this operator's copies) removes it.
-    client
-        .resources(type)
-        .inNamespace(ns)
-        .withName(name)
-        .patch(
-            new PatchContext.Builder()
-                .withPatchType(PatchType.JSON_MERGE)
-                .withFieldManager(ConfigSyncOperator.NAME)
-                .build(),
-            "{\"metadata\":{\"labels\":{\"" + MONITORED_LABEL + "\":\"true\"}}}");
-    return Optional.of(object);
+    return MonitorStatuses.recordWaiting(decision, status);
   }
 
   private void roll(
@@ -312,25 +230,13 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
                 monitor.getSpec().getSelector(),
                 deletePods,
                 hash);
-    Map<String, Workloads> byName = new LinkedHashMap<>();
-    nonNull(status.getWorkloads()).forEach(w -> byName.put(w.getKind() + "/" + w.getName(), w));
     for (HasMetadata w : rolled) {
-      Workloads entry = new Workloads();
-      entry.setKind(w.getKind());
-      entry.setName(w.getMetadata().getName());
-      entry.setLastRolloutTime(utc(now));
-      entry.setConfigHash(hash);
-      byName.put(w.getKind() + "/" + w.getMetadata().getName(), entry);
       events.normal(
           w,
           "ConfigChanged",
           "ConfigMonitor " + monitor.getMetadata().getName() + " rolled it: configuration changed");
     }
-    status.setWorkloads(new ArrayList<>(byName.values()));
-    status.setConfigHash(hash);
-    status.setPendingHash(null);
-    status.setPendingSince(null);
-    status.setLastRolloutTime(utc(now));
+    MonitorStatuses.rolled(status, rolled, hash, now);
     String names =
         rolled.isEmpty()
             ? "no workload matches the selector"
@@ -351,7 +257,7 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
         problem == null
             ? List.of(isTrue(READY, "Watching", message), isFalse(DEGRADED, "AsExpected", message))
             : List.of(isFalse(READY, problem, message), isTrue(DEGRADED, problem, message));
-    List<io.fabric8.kubernetes.api.model.Condition> before =
+    List<Condition> before =
         monitor.getStatus() == null ? null : monitor.getStatus().getConditions();
     status.setConditions(
         Conditions.merge(before, desired, monitor.getMetadata().getGeneration(), clock));
@@ -364,15 +270,12 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     return UpdateControl.noUpdate();
   }
 
-  private static ConfigMonitorStatus copyOf(ConfigMonitorStatus previous, long generation) {
-    ConfigMonitorStatus status = new ConfigMonitorStatus();
-    status.setObservedGeneration(generation);
-    status.setConfigHash(previous.getConfigHash());
-    status.setPendingHash(previous.getPendingHash());
-    status.setPendingSince(previous.getPendingSince());
-    status.setLastRolloutTime(previous.getLastRolloutTime());
-    status.setWorkloads(previous.getWorkloads());
-    return status;
+  private static ConfigMonitorStatus previous(ConfigMonitor monitor) {
+    return monitor.getStatus() == null ? new ConfigMonitorStatus() : monitor.getStatus();
+  }
+
+  private static long generation(ConfigMonitor monitor) {
+    return monitor.getMetadata().getGeneration();
   }
 
   private static String describe(ConfigMonitorSpec spec) {
@@ -382,11 +285,7 @@ public class ConfigMonitorReconciler implements Reconciler<ConfigMonitor> {
     return String.join(", ", parts);
   }
 
-  private static ZonedDateTime utc(Instant instant) {
-    return ZonedDateTime.ofInstant(instant, ZoneOffset.UTC);
-  }
-
   private static <T> List<T> nonNull(List<T> list) {
-    return list == null ? List.of() : list;
+    return MonitoredConfiguration.nonNull(list);
   }
 }

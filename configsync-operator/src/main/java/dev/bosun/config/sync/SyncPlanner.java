@@ -64,68 +64,107 @@ public final class SyncPlanner<R extends HasMetadata> {
       // No source (never created, or deleted): no copy may outlive it.
       return new SyncPlan<>(List.of(), List.copyOf(copies));
     }
-    R src = source.get();
-    String hash = kind.hash(src);
-    Map<String, String> annotations = new LinkedHashMap<>();
-    annotations.put(SOURCE_ANNOTATION, syncNamespace + "/" + request.sourceName());
-    annotations.put(SOURCE_HASH_ANNOTATION, hash);
-
+    Copying<R> copying =
+        new Copying<>(syncNamespace, request, source.get(), kind.hash(source.get()), copyLabels);
     List<SyncPlan.Decision<R>> decisions = new ArrayList<>();
-    TreeSet<String> destinations = destinations(syncNamespace, request, namespaces);
-    destinations.removeIf(ns -> !watched(ns) && !request.namespaces().contains(ns));
-    for (String ns : destinations) {
-      if (!watched(ns)) {
-        decisions.add(
-            new SyncPlan.Refused<>(
-                ns,
-                State.NOT_ALLOWED,
-                "namespace "
-                    + ns
-                    + " is not among the namespaces this operator watches ("
-                    + String.join(", ", new TreeSet<>(watchedNamespaces))
-                    + "): add it to the operator's watchNamespaces to copy there"));
-        continue;
-      }
-      Namespace namespace = namespaces.get(ns);
-      if (namespace == null) {
-        decisions.add(
-            new SyncPlan.Refused<>(ns, State.ERROR, "namespace " + ns + " does not exist"));
-        continue;
-      }
-      if (ns.equals(syncNamespace) && request.targetName().equals(request.sourceName())) {
-        decisions.add(
-            new SyncPlan.Refused<>(
-                ns, State.CONFLICT, "the source itself lives here; set targetName to copy it"));
-        continue;
-      }
-      Optional<String> refusal = Consent.refusal(src, namespace, destinationConsentRequired);
-      if (refusal.isPresent()) {
-        decisions.add(new SyncPlan.Refused<>(ns, State.NOT_ALLOWED, refusal.get()));
-        continue;
-      }
-      // Only a copy under the current target name counts: after a rename the new name has no
-      // copy yet, so the writer must first make sure nobody else's object holds that name.
-      R existing =
-          copies.stream()
-              .filter(
-                  c ->
-                      c.getMetadata().getNamespace().equals(ns)
-                          && c.getMetadata().getName().equals(request.targetName()))
-              .findFirst()
-              .orElse(null);
-      if (existing != null && upToDate(existing, hash, copyLabels, annotations)) {
-        decisions.add(new SyncPlan.UpToDate<>(ns));
-      } else {
-        R copy = kind.copy(src, request.targetName(), ns, copyLabels, annotations);
-        decisions.add(new SyncPlan.Write<>(ns, copy, existing == null));
-      }
+    for (String ns : reachable(destinations(syncNamespace, request, namespaces), request)) {
+      decisions.add(
+          refusal(ns, copying, namespaces.get(ns))
+              .<SyncPlan.Decision<R>>map(r -> r)
+              .orElseGet(() -> copyTo(ns, copying, copies)));
     }
-    // Copies where no copy may be any more: the namespace stopped matching, consent was
-    // withdrawn, or the target name changed.
+    return new SyncPlan<>(decisions, deletions(copies, request.targetName(), decisions));
+  }
+
+  /** What every copy of one source version carries. */
+  private record Copying<R>(
+      String syncNamespace,
+      SyncRequest request,
+      R source,
+      String hash,
+      Map<String, String> copyLabels) {
+
+    Map<String, String> annotations() {
+      return SyncPlanner.annotations(syncNamespace, request.sourceName(), hash);
+    }
+  }
+
+  /** The annotations that name a copy's source and the hash of the content it holds. */
+  static Map<String, String> annotations(String syncNamespace, String sourceName, String hash) {
+    Map<String, String> annotations = new LinkedHashMap<>();
+    annotations.put(SOURCE_ANNOTATION, syncNamespace + "/" + sourceName);
+    annotations.put(SOURCE_HASH_ANNOTATION, hash);
+    return annotations;
+  }
+
+  /**
+   * The destinations worth a decision: an unwatched namespace only when it is named (to say why no
+   * copy goes there), never when merely a selector matches it.
+   */
+  private TreeSet<String> reachable(TreeSet<String> destinations, SyncRequest request) {
+    destinations.removeIf(ns -> !watched(ns) && !request.namespaces().contains(ns));
+    return destinations;
+  }
+
+  /** Why no copy may be written to {@code ns}; empty when one may. */
+  private Optional<SyncPlan.Refused<R>> refusal(
+      String ns, Copying<R> copying, Namespace namespace) {
+    if (!watched(ns)) {
+      return Optional.of(
+          new SyncPlan.Refused<>(
+              ns,
+              State.NOT_ALLOWED,
+              "namespace "
+                  + ns
+                  + " is not among the namespaces this operator watches ("
+                  + String.join(", ", new TreeSet<>(watchedNamespaces))
+                  + "): add it to the operator's watchNamespaces to copy there"));
+    }
+    if (namespace == null) {
+      return Optional.of(
+          new SyncPlan.Refused<>(ns, State.ERROR, "namespace " + ns + " does not exist"));
+    }
+    SyncRequest request = copying.request();
+    if (ns.equals(copying.syncNamespace()) && request.targetName().equals(request.sourceName())) {
+      return Optional.of(
+          new SyncPlan.Refused<>(
+              ns, State.CONFLICT, "the source itself lives here; set targetName to copy it"));
+    }
+    return Consent.refusal(copying.source(), namespace, destinationConsentRequired)
+        .map(why -> new SyncPlan.Refused<>(ns, State.NOT_ALLOWED, why));
+  }
+
+  /** A write of the copy to {@code ns}, unless the copy there is already up to date. */
+  private SyncPlan.Decision<R> copyTo(String ns, Copying<R> copying, Collection<R> copies) {
+    String target = copying.request().targetName();
+    // Only a copy under the current target name counts: after a rename the new name has no
+    // copy yet, so the writer must first make sure nobody else's object holds that name.
+    R existing =
+        copies.stream()
+            .filter(
+                c ->
+                    c.getMetadata().getNamespace().equals(ns)
+                        && c.getMetadata().getName().equals(target))
+            .findFirst()
+            .orElse(null);
+    Map<String, String> annotations = copying.annotations();
+    if (existing != null && upToDate(existing, copying.hash(), copying.copyLabels(), annotations)) {
+      return new SyncPlan.UpToDate<>(ns);
+    }
+    R copy = kind.copy(copying.source(), target, ns, copying.copyLabels(), annotations);
+    return new SyncPlan.Write<>(ns, copy, existing == null);
+  }
+
+  /**
+   * Copies where no copy may be any more: the namespace stopped matching, consent was withdrawn, or
+   * the target name changed.
+   */
+  static <R extends HasMetadata> List<R> deletions(
+      Collection<R> copies, String targetName, List<SyncPlan.Decision<R>> decisions) {
     List<R> deletions = new ArrayList<>();
     for (R copy : copies) {
       boolean kept =
-          copy.getMetadata().getName().equals(request.targetName())
+          copy.getMetadata().getName().equals(targetName)
               && decisions.stream()
                   .anyMatch(
                       d ->
@@ -135,7 +174,7 @@ public final class SyncPlanner<R extends HasMetadata> {
         deletions.add(copy);
       }
     }
-    return new SyncPlan<>(decisions, deletions);
+    return deletions;
   }
 
   /** Named namespaces plus the existing, active ones the selector matches, in name order. */

@@ -152,6 +152,19 @@ public final class EtcdConnections implements AutoCloseable {
             });
   }
 
+  /** Closes and forgets the clients of a cluster that was deleted. */
+  public void forget(String clusterUid) {
+    Entry gone = byCluster.remove(clusterUid);
+    if (gone != null) {
+      gone.clients().close();
+    }
+  }
+
+  /** How many clusters have clients open. */
+  int clusters() {
+    return byCluster.size();
+  }
+
   @Override
   public void close() {
     byCluster.values().forEach(e -> e.clients().close());

@@ -32,87 +32,115 @@ public final class MembershipPlanner {
     if (!o.reachable()) {
       return unreachable(o);
     }
-    List<ObservedMember> members = o.members();
+    return recreatePods(o)
+        .or(() -> quorumProblem(o))
+        .or(() -> removeForeignOrLost(o))
+        .or(() -> deleteLeftovers(o))
+        .or(() -> finishLearner(o))
+        .or(() -> scale(o))
+        .orElseGet(() -> upgrade(o));
+  }
 
+  /** Members whose volume is there but whose Pod is not get their Pods back, first of all. */
+  static Optional<Step> recreatePods(Observation o) {
     List<String> podless =
-        members.stream()
+        o.members().stream()
             .map(ObservedMember::name)
             .filter(n -> MemberNames.isOurs(o.cluster(), n))
             .filter(n -> o.resources().containsKey(n))
             .filter(n -> o.resources().get(n).volume() && !o.resources().get(n).pod())
             .sorted(byIndex(o.cluster()))
             .toList();
-    if (!podless.isEmpty()) {
-      return new Step.RecreatePods(podless);
-    }
+    return podless.isEmpty() ? Optional.empty() : Optional.of(new Step.RecreatePods(podless));
+  }
 
-    if (!QuorumGuard.hasQuorum(members)) {
-      QuorumEvidence evidence = QuorumEvidence.of(o.cluster(), members, o.resources());
-      // Only evidence (members saying they have no leader, or down by Kubernetes' account) makes
-      // it a quorum loss; members the operator merely cannot reach may be perfectly healthy.
-      return switch (evidence.verdict()) {
-        case LOST -> new Step.QuorumLost(evidence.message());
-        case LEADERLESS -> new Step.NoLeader(evidence.message());
-        case HELD, UNSEEN -> new Step.MembersUnseen(evidence.message());
-      };
+  /** Without quorum nothing changes; what the members say decides what it is called. */
+  static Optional<Step> quorumProblem(Observation o) {
+    List<ObservedMember> members = o.members();
+    if (QuorumGuard.hasQuorum(members)) {
+      return Optional.empty();
     }
+    QuorumEvidence evidence = QuorumEvidence.of(o.cluster(), members, o.resources());
+    // Only evidence (members saying they have no leader, or down by Kubernetes' account) makes
+    // it a quorum loss; members the operator merely cannot reach may be perfectly healthy.
+    return Optional.of(
+        switch (evidence.verdict()) {
+          case LOST -> new Step.QuorumLost(evidence.message());
+          case LEADERLESS -> new Step.NoLeader(evidence.message());
+          case HELD, UNSEEN -> new Step.MembersUnseen(evidence.message());
+        });
+  }
 
+  /** A member that is not ours, or whose data is gone, is removed (in member order). */
+  static Optional<Step> removeForeignOrLost(Observation o) {
+    List<ObservedMember> members = o.members();
     for (ObservedMember m : sorted(o.cluster(), members)) {
       if (!MemberNames.isOurs(o.cluster(), m.name())) {
-        return remove(members, m, Step.RemovalCause.UnexpectedMember);
+        return Optional.of(remove(members, m, Step.RemovalCause.UnexpectedMember));
       }
       MemberResources r = o.resources().get(m.name());
-      if (resumable(o, m)) {
-        continue;
-      }
       // A volume being deleted counts as lost even while its Pod still runs on it: the data
       // goes with the Pod, so the member is replaced rather than left to vanish later.
-      if (r == null || !r.volume()) {
-        return remove(members, m, Step.RemovalCause.DataLost);
+      if (!resumable(o, m) && (r == null || !r.volume())) {
+        return Optional.of(remove(members, m, Step.RemovalCause.DataLost));
       }
     }
+    return Optional.empty();
+  }
 
-    Set<String> memberNames =
-        members.stream().map(ObservedMember::name).collect(Collectors.toSet());
-    Optional<String> leftover =
-        o.resources().values().stream()
-            // Objects already being deleted are on their way out: nothing to do but wait.
-            .filter(r -> r.pod() || r.volume())
-            .map(MemberResources::name)
-            .filter(n -> !memberNames.contains(n))
-            .min(byIndex(o.cluster()));
-    if (leftover.isPresent()) {
-      return new Step.DeleteResources(leftover.get());
-    }
+  /** The Pod and volume of a name etcd does not list, lowest index first. */
+  static Optional<Step> deleteLeftovers(Observation o) {
+    Set<String> memberNames = memberNames(o);
+    return o.resources().values().stream()
+        // Objects already being deleted are on their way out: nothing to do but wait.
+        .filter(r -> r.pod() || r.volume())
+        .map(MemberResources::name)
+        .filter(n -> !memberNames.contains(n))
+        .min(byIndex(o.cluster()))
+        .map(Step.DeleteResources::new);
+  }
 
-    long voters = QuorumGuard.voters(members);
+  /** A learner is given up when stuck, resumed when it may be, or else promoted. */
+  static Optional<Step> finishLearner(Observation o) {
+    List<ObservedMember> members = o.members();
     Optional<ObservedMember> learner = members.stream().filter(ObservedMember::learner).findFirst();
-    if (learner.isPresent()) {
-      Optional<Step.RemovalCause> stuck = stuckLearner(o, learner.get(), voters);
-      if (stuck.isPresent()) {
-        return remove(members, learner.get(), stuck.get());
-      }
-      if (resumable(o, learner.get())) {
-        return new Step.ResumeLearner(learner.get().name());
-      }
-      return promote(members, learner.get());
+    if (learner.isEmpty()) {
+      return Optional.empty();
     }
+    Optional<Step.RemovalCause> stuck = stuckLearner(o, learner.get(), QuorumGuard.voters(members));
+    if (stuck.isPresent()) {
+      return Optional.of(remove(members, learner.get(), stuck.get()));
+    }
+    if (resumable(o, learner.get())) {
+      return Optional.of(new Step.ResumeLearner(learner.get().name()));
+    }
+    return Optional.of(promote(members, learner.get()));
+  }
 
+  /** One member more or fewer while the voters differ from the size. */
+  static Optional<Step> scale(Observation o) {
+    List<ObservedMember> members = o.members();
+    long voters = QuorumGuard.voters(members);
     if (voters < o.size()) {
       if (!QuorumGuard.canAddLearner(members)) {
-        return new Step.Wait(
-            "WaitingForHealthyMembers",
-            "a member is added only while every voting member is healthy");
+        return Optional.of(
+            new Step.Wait(
+                "WaitingForHealthyMembers",
+                "a member is added only while every voting member is healthy"));
       }
-      Set<String> used = new HashSet<>(memberNames);
+      Set<String> used = new HashSet<>(memberNames(o));
       used.addAll(o.resources().keySet());
       used.addAll(o.retained());
-      return new Step.AddLearner(MemberNames.next(o.cluster(), used));
+      return Optional.of(new Step.AddLearner(MemberNames.next(o.cluster(), used)));
     }
     if (voters > o.size()) {
-      return scaleDown(o.cluster(), members);
+      return Optional.of(scaleDown(o.cluster(), members));
     }
-    return upgrade(o);
+    return Optional.empty();
+  }
+
+  private static Set<String> memberNames(Observation o) {
+    return o.members().stream().map(ObservedMember::name).collect(Collectors.toSet());
   }
 
   /**

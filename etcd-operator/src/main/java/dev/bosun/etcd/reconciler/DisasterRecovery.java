@@ -7,11 +7,13 @@ import dev.bosun.etcd.membership.Step;
 import dev.bosun.etcd.restore.RestoreSource;
 import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +65,29 @@ final class DisasterRecovery {
   }
 
   /**
+   * The decision for this round of {@code cluster}, whose planner chose {@code step}: a recovery
+   * already under way restores its first member; otherwise {@link #decide}.
+   */
+  static Decision forRound(EtcdCluster cluster, Step step, Instant now, Snapshots snapshots) {
+    EtcdClusterStatus previous = cluster.getStatus();
+    Decision decision =
+        decide(
+            cluster, step, previous == null ? null : previous.getQuorumLostSince(), now, snapshots);
+    if (previous == null || previous.getRecoveringFrom() == null) {
+      return decision;
+    }
+    // The old cluster is gone and forgotten: this round belongs to the restored first member.
+    return new Restoring(
+        DesiredCondition.isTrue(
+            CONDITION,
+            "RestoringFirstMember",
+            "disaster recovery from "
+                + previous.getRecoveringFrom()
+                + ": "
+                + new RecoveryPlanner.RestoreFirstMember().message()));
+  }
+
+  /**
    * The decision for a cluster whose planner chose {@code step}, quorum lost on evidence since
    * {@code quorumLostSince} (null when not lost).
    */
@@ -81,58 +106,75 @@ final class DisasterRecovery {
               "spec.disasterRecovery.restoreFromBackup is not set: a quorum loss is only"
                   + " reported"));
     }
-    int after = afterSeconds(cluster);
-    int maxAge = maxSnapshotAgeMinutes(cluster);
-    String backup = dr.getRestoreFromBackup();
-    if (step instanceof Step.MembersUnseen) {
-      return new Idle(
-          DesiredCondition.isFalse(
-              CONDITION,
-              "QuorumNotConfirmedLost",
-              "the operator cannot see enough members to confirm a quorum loss; recovery never"
-                  + " starts on members it merely cannot reach"));
-    }
-    if (step instanceof Step.NoLeader) {
-      return new Idle(
-          DesiredCondition.isFalse(
-              CONDITION,
-              "DataIntact",
-              "the members have no leader but a majority runs on its own data: restoring a"
-                  + " snapshot would roll back a keyspace that is not lost, so recovery never"
-                  + " starts on this"));
-    }
+    Policy policy =
+        new Policy(
+            dr.getRestoreFromBackup(), afterSeconds(cluster), maxSnapshotAgeMinutes(cluster));
     if (!(step instanceof Step.QuorumLost)) {
-      return new Idle(
-          DesiredCondition.isFalse(
-              CONDITION,
-              "Standby",
-              "a quorum loss confirmed for "
-                  + after
-                  + " s is recovered from the newest snapshot of EtcdBackup "
-                  + backup
-                  + " if it is younger than "
-                  + maxAge
-                  + " minutes"));
+      return new Idle(noLoss(step, policy));
     }
     // The first observation of the loss is its start (the status records the same second).
     Instant since =
         quorumLostSince != null
             ? quorumLostSince.toInstant()
             : now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-    Instant dueAt = since.plus(Duration.ofSeconds(after));
-    if (dueAt.isAfter(now)) {
-      return new Waiting(
-          DesiredCondition.isFalse(
-              CONDITION,
-              "WaitingForAfterSeconds",
-              "quorum lost since "
-                  + since
-                  + "; recovery from EtcdBackup "
-                  + backup
-                  + " starts at "
-                  + dueAt
-                  + " unless quorum returns"));
+    return waiting(policy, since, now).orElseGet(() -> fromSnapshot(policy, since, now, snapshots));
+  }
+
+  /** What a configured recovery needs: its backup and its two bounds. */
+  record Policy(String backup, int afterSeconds, int maxSnapshotAgeMinutes) {}
+
+  /** The condition while the planner's step shows no quorum loss on evidence. */
+  static DesiredCondition noLoss(Step step, Policy policy) {
+    if (step instanceof Step.MembersUnseen) {
+      return DesiredCondition.isFalse(
+          CONDITION,
+          "QuorumNotConfirmedLost",
+          "the operator cannot see enough members to confirm a quorum loss; recovery never"
+              + " starts on members it merely cannot reach");
     }
+    if (step instanceof Step.NoLeader) {
+      return DesiredCondition.isFalse(
+          CONDITION,
+          "DataIntact",
+          "the members have no leader but a majority runs on its own data: restoring a"
+              + " snapshot would roll back a keyspace that is not lost, so recovery never"
+              + " starts on this");
+    }
+    return DesiredCondition.isFalse(
+        CONDITION,
+        "Standby",
+        "a quorum loss confirmed for "
+            + policy.afterSeconds()
+            + " s is recovered from the newest snapshot of EtcdBackup "
+            + policy.backup()
+            + " if it is younger than "
+            + policy.maxSnapshotAgeMinutes()
+            + " minutes");
+  }
+
+  /** Waiting, while the loss that began {@code since} is younger than afterSeconds. */
+  static Optional<Decision> waiting(Policy policy, Instant since, Instant now) {
+    Instant dueAt = since.plus(Duration.ofSeconds(policy.afterSeconds()));
+    if (!dueAt.isAfter(now)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Waiting(
+            DesiredCondition.isFalse(
+                CONDITION,
+                "WaitingForAfterSeconds",
+                "quorum lost since "
+                    + since
+                    + "; recovery from EtcdBackup "
+                    + policy.backup()
+                    + " starts at "
+                    + dueAt
+                    + " unless quorum returns")));
+  }
+
+  /** A due recovery: started from the newest snapshot, or refused when none may be used. */
+  private static Decision fromSnapshot(
+      Policy policy, Instant since, Instant now, Snapshots snapshots) {
     RestoreSource source;
     try {
       source = snapshots.newest();
@@ -141,7 +183,13 @@ final class DisasterRecovery {
           DesiredCondition.isFalse(
               CONDITION, "NoUsableSnapshot", "recovery refused: " + e.getMessage()));
     }
+    return withSnapshot(policy, since, source, now);
+  }
+
+  /** Started from {@code source}, or refused when it is older than maxSnapshotAgeMinutes. */
+  static Decision withSnapshot(Policy policy, Instant since, RestoreSource source, Instant now) {
     Duration age = Duration.between(source.takenAt(), now);
+    int maxAge = policy.maxSnapshotAgeMinutes();
     if (age.compareTo(Duration.ofMinutes(maxAge)) > 0) {
       return new Refused(
           DesiredCondition.isFalse(

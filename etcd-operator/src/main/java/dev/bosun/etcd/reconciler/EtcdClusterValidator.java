@@ -7,6 +7,7 @@ import dev.bosun.etcd.membership.MemberAddressing;
 import dev.bosun.etcd.membership.MemberNames;
 import dev.bosun.etcd.membership.ServiceAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import dev.bosun.etcd.v1alpha1.etcdclusterspec.Maintenance;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -36,34 +37,7 @@ public final class EtcdClusterValidator {
       String name, EtcdClusterSpec spec, Collection<String> runningVersions) {
     List<String> problems = new ArrayList<>();
     nameProblem(name).ifPresent(problems::add);
-    String version = spec.getVersion();
-    if (version == null || !SupportedVersions.supported(version)) {
-      problems.add(
-          "version "
-              + version
-              + " is not supported; supported versions: "
-              + String.join(", ", SupportedVersions.ALL));
-    } else {
-      for (String running : runningVersions.stream().distinct().sorted().toList()) {
-        if (SupportedVersions.ORDER.compare(version, running) < 0) {
-          problems.add(
-              "version "
-                  + version
-                  + " is older than "
-                  + running
-                  + ", which members run: etcd does not support downgrades; restore a backup"
-                  + " into a new cluster instead");
-        } else if (SupportedVersions.part(version, 0) != SupportedVersions.part(running, 0)
-            || SupportedVersions.part(version, 1) - SupportedVersions.part(running, 1) > 1) {
-          problems.add(
-              "version "
-                  + version
-                  + " skips a minor version from "
-                  + running
-                  + ": etcd upgrades one minor version at a time");
-        }
-      }
-    }
+    problems.addAll(versionProblems(spec.getVersion(), runningVersions));
     var tls = spec.getTls();
     if (tls != null
         && (tls.getServerSecretName() == null) != (tls.getOperatorSecretName() == null)) {
@@ -72,26 +46,64 @@ public final class EtcdClusterValidator {
     MemberMetrics.port(spec)
         .filter(p -> p == MemberAddressing.CLIENT_PORT || p == MemberAddressing.PEER_PORT)
         .ifPresent(p -> problems.add(metricsPortProblem(p)));
-    var maintenance = spec.getMaintenance();
-    if (maintenance != null) {
-      var compaction = maintenance.getCompaction();
-      if (compaction != null
-          && compaction.getMode() == Compaction.Mode.REVISION
-          && compaction.getRetention() != null
-          && !compaction.getRetention().matches("[0-9]+")) {
+    if (spec.getMaintenance() != null) {
+      problems.addAll(maintenanceProblems(spec.getMaintenance()));
+    }
+    return problems;
+  }
+
+  /** An unsupported version, or one the running members cannot move to (a downgrade, a skip). */
+  static List<String> versionProblems(String version, Collection<String> runningVersions) {
+    if (version == null || !SupportedVersions.supported(version)) {
+      return List.of(
+          "version "
+              + version
+              + " is not supported; supported versions: "
+              + String.join(", ", SupportedVersions.ALL));
+    }
+    List<String> problems = new ArrayList<>();
+    for (String running : runningVersions.stream().distinct().sorted().toList()) {
+      if (SupportedVersions.ORDER.compare(version, running) < 0) {
         problems.add(
-            "maintenance.compaction.retention "
-                + compaction.getRetention()
-                + " is a duration, but mode Revision keeps a number of revisions (for example"
-                + " 10000)");
+            "version "
+                + version
+                + " is older than "
+                + running
+                + ", which members run: etcd does not support downgrades; restore a backup"
+                + " into a new cluster instead");
+      } else if (SupportedVersions.part(version, 0) != SupportedVersions.part(running, 0)
+          || SupportedVersions.part(version, 1) - SupportedVersions.part(running, 1) > 1) {
+        problems.add(
+            "version "
+                + version
+                + " skips a minor version from "
+                + running
+                + ": etcd upgrades one minor version at a time");
       }
-      var defrag = maintenance.getDefragmentation();
-      if (defrag != null && defrag.getSchedule() != null) {
-        try {
-          CronSchedule.parse(defrag.getSchedule());
-        } catch (IllegalArgumentException e) {
-          problems.add("maintenance.defragmentation.schedule: " + e.getMessage());
-        }
+    }
+    return problems;
+  }
+
+  /** A revision retention that is a duration, and a defragmentation schedule that is no cron. */
+  private static List<String> maintenanceProblems(Maintenance maintenance) {
+    List<String> problems = new ArrayList<>();
+    var compaction = maintenance.getCompaction();
+    if (compaction != null
+        && compaction.getMode() == Compaction.Mode.REVISION
+        && compaction.getRetention() != null
+        && !compaction.getRetention().matches("[0-9]+")) {
+      problems.add(
+          "maintenance.compaction.retention "
+              + compaction.getRetention()
+              + " is a duration, but mode Revision keeps a number of revisions (for example"
+              + " 10000)");
+    }
+    var defrag = maintenance.getDefragmentation();
+    if (defrag != null && defrag.getSchedule() != null) {
+      try {
+        CronSchedule.parse(defrag.getSchedule());
+      } catch (IllegalArgumentException e) {
+        problems.add("maintenance.defragmentation.schedule: " + e.getMessage());
       }
     }
     return problems;

@@ -1,0 +1,48 @@
+package dev.bosun.etcd.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.etcd.etcd.EtcdClients;
+import dev.bosun.etcd.etcd.EtcdConnections;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.grpc.ManagedChannel;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ClusterDeletionsTest {
+
+  private static EtcdCluster cluster(String uid) {
+    EtcdCluster cluster = new EtcdCluster();
+    cluster.setMetadata(
+        new ObjectMetaBuilder().withNamespace("shop").withName("c-" + uid).withUid(uid).build());
+    cluster.setSpec(new EtcdClusterSpec());
+    return cluster;
+  }
+
+  @Test
+  void aDeletedClusterIsForgottenEverywhereByItsUid() {
+    List<String> first = new ArrayList<>();
+    List<String> second = new ArrayList<>();
+    new ClusterDeletions(List.of(first::add, second::add)).deleted(cluster("u1"));
+    assertThat(first).containsExactly("u1");
+    assertThat(second).containsExactly("u1");
+  }
+
+  @Test
+  void aDeletedClustersEtcdClientsAreClosed() {
+    URI member = URI.create("http://127.0.0.1:1");
+    try (EtcdConnections connections = new EtcdConnections()) {
+      EtcdClients before = connections.of(null, cluster("u1"));
+      ManagedChannel channel = before.channel(member);
+
+      new ClusterDeletions(List.of(connections::forget)).deleted(cluster("u1"));
+
+      assertThat(channel.isShutdown()).isTrue();
+      assertThat(connections.of(null, cluster("u1"))).isNotSameAs(before);
+    }
+  }
+}
