@@ -168,11 +168,11 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     upkeep.keep(steadyPrimary(round));
     if (round.blockReason != null) {
       // The role labels still follow the primary, so the Services reach the one after a failover.
-      labelRoles(round);
+      RoleLabelling.apply(round.client, round.cache, round.c, round.tick, round.addresses);
       return blockedAfterRound(round, round.blockReason, round.blockMessage);
     }
     ScaleGuard.Decision scale = guardScale(round);
-    labelRoles(round);
+    RoleLabelling.apply(round.client, round.cache, round.c, round.tick, round.addresses);
     stop = applyObjects(round, scale.statefulSetReplicas());
     if (stop.isPresent()) {
       return stop.get();
@@ -264,11 +264,6 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
         r.controller.dialect(),
         r.secrets,
         r.blockReason != null);
-  }
-
-  /** Step 5: the role labels follow the topology the round observed. */
-  private static void labelRoles(Round r) {
-    RoleLabelling.apply(r.client, r.cache, r.c, r.tick, r.addresses);
   }
 
   /** Step 4: the StatefulSet's size, with the reason a change the spec asks for waits. */
