@@ -28,6 +28,12 @@ public final class MySQLOperator {
   /** Annotation holding the hash of what the operator last applied (idle = no writes). */
   public static final String APPLIED_HASH = "mysql.bosun.dev/applied-hash";
 
+  /**
+   * The user every Job on a cluster's data (restore load, rebuild copy) runs as: the official
+   * server images' mysql user.
+   */
+  public static final long JOB_USER = 999;
+
   /** The server container's name. */
   public static final String CONTAINER = "mysql";
 

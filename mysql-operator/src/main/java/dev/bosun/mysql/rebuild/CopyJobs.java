@@ -47,7 +47,6 @@ public final class CopyJobs {
 
   static final String COMPONENT = "rebuild";
   static final String SECRET_MOUNT = "/var/run/bosun/rebuild";
-  static final long USER = 999;
 
   private CopyJobs() {}
 
@@ -118,7 +117,7 @@ public final class CopyJobs {
             Labels.of(cluster, MySQLOperator.APP, COMPONENT, MySQLOperator.NAME),
             Map.of(CopyMember.MEMBER_ANNOTATION, spec.member()),
             Map.of(REBUILD_OF, cluster.getMetadata().getName()),
-            USER,
+            MySQLOperator.JOB_USER,
             DEADLINE_SECONDS,
             List.of(),
             List.of(copy),

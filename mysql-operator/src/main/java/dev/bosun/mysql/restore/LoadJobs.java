@@ -50,9 +50,6 @@ public final class LoadJobs {
   /** The label of the Job's Pods naming their cluster (the member selectors never match it). */
   public static final String RESTORE_OF = "mysql.bosun.dev/restore-of";
 
-  /** The user both containers run as (the official server images' mysql user). */
-  static final long USER = 999;
-
   static final String DUMP_MOUNT = "/var/run/bosun/dump";
   static final String SECRET_MOUNT = "/var/run/bosun/restore";
   static final String DUMP_FILE = DUMP_MOUNT + "/dump.sql";
@@ -107,7 +104,7 @@ public final class LoadJobs {
             Labels.of(cluster, MySQLOperator.APP, LoadSecrets.COMPONENT, MySQLOperator.NAME),
             Map.of(LOCATION_ANNOTATION, spec.location()),
             Map.of(RESTORE_OF, cluster.getMetadata().getName()),
-            USER,
+            MySQLOperator.JOB_USER,
             DEADLINE_SECONDS,
             List.of(fetch),
             List.of(load),
