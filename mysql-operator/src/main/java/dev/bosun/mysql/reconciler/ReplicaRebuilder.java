@@ -62,70 +62,81 @@ public final class ReplicaRebuilder
 
   @Override
   public Rebuilder apply(MySQLCluster cluster, ClusterModel m) {
-    String uid = cluster.getMetadata().getUid();
-    String prefix = m.namespace() + "/" + m.name() + "/errant/";
-    return new Rebuilder() {
-      @Override
-      public String unsupported() {
-        return m.flavour() == Flavour.MARIADB
-            ? null
-            : "automatic rebuild copies with mariadb-dump and runs on MariaDB clusters only;"
-                + " rebuild a MySQL 8.4 replica by deleting its PersistentVolumeClaim and pod";
-      }
+    return new ClusterRebuilder(cluster, m);
+  }
 
-      @Override
-      public boolean canKeepErrant() {
-        return store != null;
-      }
+  /** The rebuilds of one cluster: its copies run on the shared worker, keyed by its uid. */
+  private final class ClusterRebuilder implements Rebuilder {
 
-      @Override
-      public String location(String artifact) {
-        return store == null ? artifact : store.location(prefix + artifact);
-      }
+    private final MySQLCluster cluster;
+    private final ClusterModel m;
+    private final String uid;
+    private final String prefix;
 
-      @Override
-      public boolean start(Job job) {
-        ReplicaCopy copy =
-            new ReplicaCopy(SqlDialect.of(m.flavour()), job.credentials(), sqlTimeout);
-        doing.put(uid, "queued");
-        return copies.submit(
-            uid,
-            "rebuild of " + job.member(),
-            clock.instant(),
-            () -> rebuild(cluster, m, copy, job, prefix + job.artifact(), d -> doing.put(uid, d)));
-      }
+    ClusterRebuilder(MySQLCluster cluster, ClusterModel m) {
+      this.cluster = cluster;
+      this.m = m;
+      this.uid = cluster.getMetadata().getUid();
+      this.prefix = m.namespace() + "/" + m.name() + "/errant/";
+    }
 
-      @Override
-      public Progress progress() {
-        return copies
-            .state(uid)
-            .map(
-                s -> {
-                  if (s instanceof BackgroundJobs.Done<Result> d) {
-                    return new Progress(
-                        false,
-                        "copied "
-                            + d.result().landed().bytes() / 1_048_576
-                            + " MiB; replicating after GTID "
-                            + d.result().landed().position(),
-                        null,
-                        d.result().prepared().exportRan(),
-                        d.result().prepared().errant().size());
-                  }
-                  if (s instanceof BackgroundJobs.Failed<Result> f) {
-                    return new Progress(false, null, f.message(), false, 0);
-                  }
-                  return new Progress(true, doing.getOrDefault(uid, "queued"), null, false, 0);
-                })
-            .orElse(null);
-      }
+    @Override
+    public String unsupported() {
+      return m.flavour() == Flavour.MARIADB
+          ? null
+          : "automatic rebuild copies with mariadb-dump and runs on MariaDB clusters only;"
+              + " rebuild a MySQL 8.4 replica by deleting its PersistentVolumeClaim and pod";
+    }
 
-      @Override
-      public void forget() {
-        copies.forget(uid);
-        doing.remove(uid);
+    @Override
+    public boolean canKeepErrant() {
+      return store != null;
+    }
+
+    @Override
+    public String location(String artifact) {
+      return store == null ? artifact : store.location(prefix + artifact);
+    }
+
+    @Override
+    public boolean start(Job job) {
+      ReplicaCopy copy = new ReplicaCopy(SqlDialect.of(m.flavour()), job.credentials(), sqlTimeout);
+      doing.put(uid, "queued");
+      return copies.submit(
+          uid,
+          "rebuild of " + job.member(),
+          clock.instant(),
+          () -> rebuild(cluster, m, copy, job, prefix + job.artifact(), d -> doing.put(uid, d)));
+    }
+
+    @Override
+    public Progress progress() {
+      return copies.state(uid).map(this::progress).orElse(null);
+    }
+
+    private Progress progress(BackgroundJobs.State<Result> s) {
+      if (s instanceof BackgroundJobs.Done<Result> d) {
+        return new Progress(
+            false,
+            "copied "
+                + d.result().landed().bytes() / 1_048_576
+                + " MiB; replicating after GTID "
+                + d.result().landed().position(),
+            null,
+            d.result().prepared().exportRan(),
+            d.result().prepared().errant().size());
       }
-    };
+      if (s instanceof BackgroundJobs.Failed<Result> f) {
+        return new Progress(false, null, f.message(), false, 0);
+      }
+      return new Progress(true, doing.getOrDefault(uid, "queued"), null, false, 0);
+    }
+
+    @Override
+    public void forget() {
+      copies.forget(uid);
+      doing.remove(uid);
+    }
   }
 
   /**

@@ -38,16 +38,7 @@ final class RollingUpgrade {
       return Move.NONE;
     }
     // One pod at a time: nothing moves while a pod is going away or not ready yet.
-    boolean settling =
-        pods.stream()
-            .anyMatch(
-                p ->
-                    p.getMetadata().getDeletionTimestamp() != null
-                        || p.getStatus() == null
-                        || p.getStatus().getConditions() == null
-                        || p.getStatus().getConditions().stream()
-                            .noneMatch(
-                                c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())));
+    boolean settling = pods.stream().anyMatch(RollingUpgrade::settling);
     if (settling) {
       return Move.NONE;
     }
@@ -68,7 +59,12 @@ final class RollingUpgrade {
       String name = replica.get().getMetadata().getName();
       return new Move(name, null, "upgrading replica " + name);
     }
-    // Only the primary is left on the old revision: hand over to an upgraded healthy replica.
+    return primaryMove(pods, primary, healthyReplicas, target);
+  }
+
+  /** Only the primary is left on the old revision: hand over to an upgraded healthy replica. */
+  private static Move primaryMove(
+      List<Pod> pods, String primary, List<String> healthyReplicas, String target) {
     Optional<String> successor =
         healthyReplicas.stream()
             .filter(
@@ -88,6 +84,15 @@ final class RollingUpgrade {
           primary, null, "upgrading the only instance " + primary + " (writes pause meanwhile)");
     }
     return Move.NONE;
+  }
+
+  /** A Pod going away or not Ready yet. */
+  private static boolean settling(Pod p) {
+    return p.getMetadata().getDeletionTimestamp() != null
+        || p.getStatus() == null
+        || p.getStatus().getConditions() == null
+        || p.getStatus().getConditions().stream()
+            .noneMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   private static String revision(Pod p) {

@@ -78,41 +78,36 @@ public final class Rebuilds {
   private Optional<Step> fresh(TopologyInput in, InstanceState primary, Set<String> errant) {
     RebuildPolicy policy = in.rebuild();
     if (policy.requested() != null) {
-      InstanceState target = member(in, policy.requested());
-      if (target == null) {
-        return refused(policy.requested() + " is not an instance of this cluster");
-      }
-      if (target.name().equals(primary.name())) {
-        return refused(
-            target.name()
-                + " is the primary and is never rebuilt; switch over to another member first");
-      }
-      if (!target.reachable() && policy.unrecoverable().containsKey(target.name())) {
-        return Optional.of(replaceVolume(in, primary, errant, target));
-      }
-      return Optional.of(start(in, primary, errant, target, "Requested"));
+      return requested(in, primary, errant);
     }
-    if (!policy.automatic()) {
-      return Optional.empty();
+    return policy.automatic() ? automatic(in, primary, errant) : Optional.empty();
+  }
+
+  /** A rebuild a person asked for with the annotation. */
+  private Optional<Step> requested(TopologyInput in, InstanceState primary, Set<String> errant) {
+    RebuildPolicy policy = in.rebuild();
+    InstanceState target = member(in, policy.requested());
+    if (target == null) {
+      return refused(policy.requested() + " is not an instance of this cluster");
     }
-    List<InstanceState> broken =
-        in.instances().stream()
-            .filter(i -> !i.name().equals(primary.name()))
-            .filter(i -> i.ordinal() < in.desiredInstances())
-            .filter(i -> i.reachable() && (errant(in, errant, i) || i.replicationBroken()))
-            .sorted(Comparator.comparingInt(InstanceState::ordinal))
-            .toList();
-    // Then members whose server cannot even start on its data: a copy needs a running server,
-    // so they get a new volume first.
-    broken =
-        Stream.concat(
-                broken.stream(),
-                in.instances().stream()
-                    .filter(i -> !i.name().equals(primary.name()))
-                    .filter(i -> i.ordinal() < in.desiredInstances())
-                    .filter(i -> !i.reachable() && policy.unrecoverable().containsKey(i.name()))
-                    .sorted(Comparator.comparingInt(InstanceState::ordinal)))
-            .toList();
+    if (target.name().equals(primary.name())) {
+      return refused(
+          target.name()
+              + " is the primary and is never rebuilt; switch over to another member first");
+    }
+    if (!target.reachable() && policy.unrecoverable().containsKey(target.name())) {
+      return Optional.of(replaceVolume(in, primary, errant, target));
+    }
+    return Optional.of(start(in, primary, errant, target, "Requested"));
+  }
+
+  /**
+   * The first broken member (errant, replication broken, or a server that cannot start on its data)
+   * not rebuilt within {@link #REPEAT_AFTER}; one broken again sooner blocks with a reason.
+   */
+  private Optional<Step> automatic(TopologyInput in, InstanceState primary, Set<String> errant) {
+    RebuildPolicy policy = in.rebuild();
+    List<InstanceState> broken = broken(in, primary, errant);
     Optional<InstanceState> target =
         broken.stream().filter(i -> !policy.rebuiltWithin(i.name(), REPEAT_AFTER)).findFirst();
     if (target.isPresent() && !target.get().reachable()) {
@@ -132,20 +127,45 @@ public final class Rebuilds {
     }
     // Broken again soon after an automatic rebuild: the cause is elsewhere, and copying again
     // and again would only load the source.
-    return broken.stream()
-        .findFirst()
-        .map(
-            t ->
-                blocked(
-                    t.name()
-                        + " needs a rebuild again "
-                        + policy.sinceLastRebuilt().toMinutes()
-                        + " minutes after its last one; it is not repeated automatically within "
-                        + REPEAT_AFTER.toHours()
-                        + " hours. Find the cause, then request it with the annotation "
-                        + REQUEST_ANNOTATION
-                        + "="
-                        + t.name()));
+    return broken.stream().findFirst().map(t -> brokenAgain(policy, t));
+  }
+
+  private static Step brokenAgain(RebuildPolicy policy, InstanceState t) {
+    return blocked(
+        t.name()
+            + " needs a rebuild again "
+            + policy.sinceLastRebuilt().toMinutes()
+            + " minutes after its last one; it is not repeated automatically within "
+            + REPEAT_AFTER.toHours()
+            + " hours. Find the cause, then request it with the annotation "
+            + REQUEST_ANNOTATION
+            + "="
+            + t.name());
+  }
+
+  /** The replicas a rebuild would fix, in order: errant or broken first, then unstartable. */
+  private static List<InstanceState> broken(
+      TopologyInput in, InstanceState primary, Set<String> errant) {
+    RebuildPolicy policy = in.rebuild();
+    List<InstanceState> broken =
+        in.instances().stream()
+            .filter(i -> !i.name().equals(primary.name()))
+            .filter(i -> i.ordinal() < in.desiredInstances())
+            .filter(i -> i.reachable() && (errant(in, errant, i) || i.replicationBroken()))
+            .sorted(Comparator.comparingInt(InstanceState::ordinal))
+            .toList();
+    // Then members whose server cannot even start on its data: a copy needs a running server,
+    // so they get a new volume first.
+    broken =
+        Stream.concat(
+                broken.stream(),
+                in.instances().stream()
+                    .filter(i -> !i.name().equals(primary.name()))
+                    .filter(i -> i.ordinal() < in.desiredInstances())
+                    .filter(i -> !i.reachable() && policy.unrecoverable().containsKey(i.name()))
+                    .sorted(Comparator.comparingInt(InstanceState::ordinal)))
+            .toList();
+    return broken;
   }
 
   /**

@@ -94,6 +94,11 @@ public final class StepText {
     if (step instanceof Step.Fence f) {
       return f.instance() + " takes writes without being the primary; making it read-only";
     }
+    return dataSentence(step, otherwise);
+  }
+
+  /** The sentence of a step that moves data: a restore, a rebuild, semi-sync, an adoption. */
+  private static String dataSentence(Step step, String otherwise) {
     if (step instanceof Step.Restore r) {
       return "loading bootstrap.fromBackup into " + r.primary();
     }

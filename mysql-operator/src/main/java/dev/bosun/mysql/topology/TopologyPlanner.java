@@ -110,61 +110,85 @@ public final class TopologyPlanner {
   /** The next step with a writable primary, or empty when only a rebuild may be left to do. */
   private Optional<Step> withWritablePrimary(
       TopologyInput in, InstanceState primary, Set<String> errant) {
+    return fenceOtherWritable(in, primary)
+        .or(() -> detachExcluded(in, primary, errant))
+        .or(() -> Optional.ofNullable(restore(in, primary.name())))
+        .or(() -> requestedSwitchover(in, primary, errant))
+        .or(() -> handOverFromScaledAway(in, primary, errant))
+        .or(() -> attachNext(in, primary, errant))
+        .or(
+            () ->
+                primary.semiSyncSourceOn() != in.withReplicas()
+                    ? Optional.of(new Step.SemiSync(primary.name(), in.withReplicas()))
+                    : Optional.empty());
+  }
+
+  /** A member other than the primary that takes writes is fenced first. */
+  private static Optional<Step> fenceOtherWritable(TopologyInput in, InstanceState primary) {
     for (InstanceState other : in.instances()) {
       if (!other.name().equals(primary.name()) && other.writable()) {
         return Optional.of(new Step.Fence(other.name()));
       }
     }
-    Optional<Step> detach = detachExcluded(in, primary, errant);
-    if (detach.isPresent()) {
-      return detach;
+    return Optional.empty();
+  }
+
+  /** The switchover the spec asks for, or why it is refused. */
+  private static Optional<Step> requestedSwitchover(
+      TopologyInput in, InstanceState primary, Set<String> errant) {
+    String target = in.switchoverTarget();
+    if (target == null || target.equals(primary.name())) {
+      return Optional.empty();
     }
-    Step restore = restore(in, primary.name());
-    if (restore != null) {
-      return Optional.of(restore);
+    InstanceState t =
+        in.instances().stream().filter(i -> i.name().equals(target)).findFirst().orElse(null);
+    if (t == null || !t.reachable() || errant.contains(target)) {
+      return Optional.of(
+          new Step.Blocked(
+              "SwitchoverRefused",
+              "switchover target "
+                  + target
+                  + (t == null
+                      ? " is not an instance of this cluster"
+                      : !t.reachable()
+                          ? " is unreachable"
+                          : " holds errant transactions or is being rebuilt")));
+    }
+    if (t.ordinal() >= in.desiredInstances()) {
+      return Optional.of(
+          new Step.Blocked(
+              "SwitchoverRefused", "switchover target " + target + " is being scaled away"));
+    }
+    return Optional.of(new Step.Switchover(primary.name(), target, "Requested"));
+  }
+
+  /** A primary being scaled away hands over to the lowest healthy replica that stays. */
+  private static Optional<Step> handOverFromScaledAway(
+      TopologyInput in, InstanceState primary, Set<String> errant) {
+    if (primary.ordinal() < in.desiredInstances()) {
+      return Optional.empty();
     }
     Address primaryAddress = in.addresses().get(primary.name());
-    String target = in.switchoverTarget();
-    if (target != null && !target.equals(primary.name())) {
-      InstanceState t =
-          in.instances().stream().filter(i -> i.name().equals(target)).findFirst().orElse(null);
-      if (t == null || !t.reachable() || errant.contains(target)) {
-        return Optional.of(
-            new Step.Blocked(
-                "SwitchoverRefused",
-                "switchover target "
-                    + target
-                    + (t == null
-                        ? " is not an instance of this cluster"
-                        : !t.reachable()
-                            ? " is unreachable"
-                            : " holds errant transactions or is being rebuilt")));
-      }
-      if (t.ordinal() >= in.desiredInstances()) {
-        return Optional.of(
-            new Step.Blocked(
-                "SwitchoverRefused", "switchover target " + target + " is being scaled away"));
-      }
-      return Optional.of(new Step.Switchover(primary.name(), target, "Requested"));
-    }
-    if (primary.ordinal() >= in.desiredInstances()) {
-      InstanceState successor =
-          in.instances().stream()
-              .filter(i -> i.ordinal() < in.desiredInstances())
-              .filter(i -> !errant.contains(i.name()))
-              .filter(i -> i.replicatesFrom(primaryAddress))
-              .min(Comparator.comparingInt(InstanceState::ordinal))
-              .orElse(null);
-      if (successor == null) {
-        return Optional.of(
-            new Step.Wait(
+    Optional<InstanceState> successor =
+        in.instances().stream()
+            .filter(i -> i.ordinal() < in.desiredInstances())
+            .filter(i -> !errant.contains(i.name()))
+            .filter(i -> i.replicatesFrom(primaryAddress))
+            .min(Comparator.comparingInt(InstanceState::ordinal));
+    return Optional.of(
+        successor.isPresent()
+            ? new Step.Switchover(primary.name(), successor.get().name(), "ScaleDown")
+            : new Step.Wait(
                 "ScaleDownWaiting",
                 "the primary "
                     + primary.name()
                     + " is being scaled away; waiting for a healthy replica to hand over to"));
-      }
-      return Optional.of(new Step.Switchover(primary.name(), successor.name(), "ScaleDown"));
-    }
+  }
+
+  /** The first reachable, non-errant member that does not replicate from the primary. */
+  private static Optional<Step> attachNext(
+      TopologyInput in, InstanceState primary, Set<String> errant) {
+    Address primaryAddress = in.addresses().get(primary.name());
     for (InstanceState r : in.instances()) {
       if (r.name().equals(primary.name()) || !r.reachable() || errant.contains(r.name())) {
         continue;
@@ -172,9 +196,6 @@ public final class TopologyPlanner {
       if (!r.replicatesFrom(primaryAddress)) {
         return Optional.of(new Step.Attach(r.name(), primary.name()));
       }
-    }
-    if (primary.semiSyncSourceOn() != in.withReplicas()) {
-      return Optional.of(new Step.SemiSync(primary.name(), in.withReplicas()));
     }
     return Optional.empty();
   }

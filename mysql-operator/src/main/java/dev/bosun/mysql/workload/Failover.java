@@ -109,96 +109,29 @@ final class Failover {
     // a second of a silent server's timeout, and its answer is acted on only once they stopped.
     CompletableFuture<InstanceState> oldAnswers =
         Concurrently.alongside(() -> actions.probe(f.oldPrimary()));
-    // 1. No member receives from the old primary any more (errant ones could acknowledge too): it
-    // can get no acknowledgement, so none of its clients is told a commit succeeded from here on.
-    List<String> receivers = members.stream().filter(n -> !n.equals(f.oldPrimary())).toList();
-    var notStopped =
-        Concurrently.firstFailure(
-            Concurrently.each(
-                receivers,
-                name -> {
-                  actions.stopReceiving(name);
-                  return name;
-                }));
-    if (notStopped != null) {
-      LOG.warn("failover: {}", notStopped.failure().getMessage());
-      return fencingFailed(
-          rec, "could not stop " + notStopped.item() + " receiving from " + f.oldPrimary());
+    Optional<Outcome> stop = stopReceivers(f, rec, members);
+    if (stop.isEmpty()) {
+      stop = fenceOldPrimary(f, rec, oldAnswers.join());
     }
-    boundaries.reached(FailoverBoundaries.RECEIVING_STOPPED);
-    // 2. An old primary that answers is fenced; if it was still taking writes, the primary is
-    // alive after all: re-plan (a switchover, or it simply stays the primary).
-    InstanceState old = oldAnswers.join();
-    LOG.info(
-        "failover from {}: receivers stopped; {} {}",
-        f.oldPrimary(),
-        f.oldPrimary(),
-        old.reachable() ? "answered" : "did not answer");
-    if (old.reachable()) {
-      try {
-        actions.fence(f.oldPrimary());
-      } catch (InstanceException e) {
-        LOG.warn("failover: {}", e.getMessage());
-        return fencingFailed(rec, f.oldPrimary() + " answers but could not be made read-only");
-      }
-      if (old.writable()) {
-        return Outcome.warning(
-            rec,
-            "FailoverReplanned",
-            f.oldPrimary()
-                + " answered and took writes: made read-only and its clients disconnected;"
-                + " the next round re-plans with it reachable");
-      }
+    if (stop.isPresent()) {
+      return stop.get();
     }
     boundaries.reached(FailoverBoundaries.OLD_PRIMARY_FENCED);
-    // 3. The candidate holding the most of what was received (acknowledged commits may be only in
-    // a relay log), observed after every receiver stopped; then it applies all of it.
-    List<InstanceState> candidates = new ArrayList<>();
-    for (var r : Concurrently.each(f.candidates(), actions::observe)) {
-      if (!r.value().reachable()) {
-        return Outcome.warning(
-            rec,
-            "FailoverAborted",
-            "candidate " + r.item() + " became unreachable during the failover; not promoting");
-      }
-      candidates.add(r.value());
+    Choice choice = chooseCandidate(f, rec);
+    if (choice.stop() != null) {
+      return choice.stop();
     }
-    Candidates.Choice choice = Candidates.chooseByReceived(candidates, candidates, gtids);
-    Optional<InstanceState> chosen = choice.chosen();
-    if (chosen.isEmpty()) {
-      return Outcome.warning(rec, "FailoverBlocked", choice.message());
-    }
-    String name = chosen.get().name();
-    String point = chosen.get().held(gtids);
-    boundaries.reached(FailoverBoundaries.CANDIDATE_CHOSEN);
-    LOG.info(
-        "failover from {}: {} chosen; waiting for it to apply up to {}",
-        f.oldPrimary(),
-        name,
-        point);
-    try (Promotion candidate = actions.candidate(name)) {
-      if (!candidate.applied(point)) {
-        return Outcome.warning(
-            rec,
-            "FailoverAborted",
-            name
-                + " did not apply the transactions it received (up to "
-                + point
-                + ") within "
-                + catchUpSeconds
-                + "s; not promoting it, since that would lose them. Check its replication"
-                + " applier");
-      }
-      boundaries.reached(FailoverBoundaries.CANDIDATE_CAUGHT_UP);
-      // 4. Recorded before it happens: a restarted operator completes or re-plans it.
-      recorder.save(rec.withIntent(new PromotionIntent(name, f.oldPrimary(), point)));
-      boundaries.reached(FailoverBoundaries.INTENT_RECORDED);
-      candidate.promote();
+    stop = catchUpAndPromote(f, rec, choice.chosen(), recorder);
+    if (stop.isPresent()) {
+      return stop.get();
     }
     boundaries.reached(FailoverBoundaries.PROMOTED);
     // 5. The other candidates follow it now rather than a round later: its semi-sync commits wait
     // for one of them to acknowledge. One that cannot be repointed is attached by a later round.
-    List<String> following = repoint(name, Candidates.followers(chosen.get(), candidates, gtids));
+    String name = choice.chosen().name();
+    String point = choice.chosen().held(gtids);
+    List<String> following =
+        repoint(name, Candidates.followers(choice.chosen(), choice.candidates(), gtids));
     boundaries.reached(FailoverBoundaries.REPLICAS_REPOINTED);
     return Outcome.warning(
         rec.failedOver(name, f.oldPrimary(), point, clock.instant()),
@@ -210,6 +143,133 @@ final class Failover {
             + " at GTID "
             + point
             + followMessage(following));
+  }
+
+  /**
+   * 1. No member receives from the old primary any more (errant ones could acknowledge too): it can
+   * get no acknowledgement, so none of its clients is told a commit succeeded from here on.
+   */
+  private Optional<Outcome> stopReceivers(
+      Step.Failover f, TopologyRecord rec, List<String> members) {
+    List<String> receivers = members.stream().filter(n -> !n.equals(f.oldPrimary())).toList();
+    var notStopped =
+        Concurrently.firstFailure(
+            Concurrently.each(
+                receivers,
+                name -> {
+                  actions.stopReceiving(name);
+                  return name;
+                }));
+    if (notStopped != null) {
+      LOG.warn("failover: {}", notStopped.failure().getMessage());
+      return Optional.of(
+          fencingFailed(
+              rec, "could not stop " + notStopped.item() + " receiving from " + f.oldPrimary()));
+    }
+    boundaries.reached(FailoverBoundaries.RECEIVING_STOPPED);
+    return Optional.empty();
+  }
+
+  /**
+   * 2. An old primary that answers is fenced; if it was still taking writes, the primary is alive
+   * after all: re-plan (a switchover, or it simply stays the primary).
+   */
+  private Optional<Outcome> fenceOldPrimary(
+      Step.Failover f, TopologyRecord rec, InstanceState old) {
+    LOG.info(
+        "failover from {}: receivers stopped; {} {}",
+        f.oldPrimary(),
+        f.oldPrimary(),
+        old.reachable() ? "answered" : "did not answer");
+    if (!old.reachable()) {
+      return Optional.empty();
+    }
+    try {
+      actions.fence(f.oldPrimary());
+    } catch (InstanceException e) {
+      LOG.warn("failover: {}", e.getMessage());
+      return Optional.of(
+          fencingFailed(rec, f.oldPrimary() + " answers but could not be made read-only"));
+    }
+    if (old.writable()) {
+      return Optional.of(
+          Outcome.warning(
+              rec,
+              "FailoverReplanned",
+              f.oldPrimary()
+                  + " answered and took writes: made read-only and its clients disconnected;"
+                  + " the next round re-plans with it reachable"));
+    }
+    return Optional.empty();
+  }
+
+  /** The chosen candidate and every candidate observed, or why no one is promoted. */
+  private record Choice(InstanceState chosen, List<InstanceState> candidates, Outcome stop) {}
+
+  /**
+   * 3. The candidate holding the most of what was received (acknowledged commits may be only in a
+   * relay log), observed after every receiver stopped.
+   */
+  private Choice chooseCandidate(Step.Failover f, TopologyRecord rec) {
+    List<InstanceState> candidates = new ArrayList<>();
+    for (var r : Concurrently.each(f.candidates(), actions::observe)) {
+      if (!r.value().reachable()) {
+        return new Choice(
+            null,
+            candidates,
+            Outcome.warning(
+                rec,
+                "FailoverAborted",
+                "candidate "
+                    + r.item()
+                    + " became unreachable during the failover; not promoting"));
+      }
+      candidates.add(r.value());
+    }
+    Candidates.Choice choice = Candidates.chooseByReceived(candidates, candidates, gtids);
+    Optional<InstanceState> chosen = choice.chosen();
+    if (chosen.isEmpty()) {
+      return new Choice(
+          null, candidates, Outcome.warning(rec, "FailoverBlocked", choice.message()));
+    }
+    boundaries.reached(FailoverBoundaries.CANDIDATE_CHOSEN);
+    return new Choice(chosen.get(), candidates, null);
+  }
+
+  /**
+   * 4. The candidate applies all it received, the promotion is recorded before it happens (a
+   * restarted operator completes or re-plans it), then it takes writes.
+   */
+  private Optional<Outcome> catchUpAndPromote(
+      Step.Failover f, TopologyRecord rec, InstanceState chosen, Recorder recorder)
+      throws InstanceException {
+    String name = chosen.name();
+    String point = chosen.held(gtids);
+    LOG.info(
+        "failover from {}: {} chosen; waiting for it to apply up to {}",
+        f.oldPrimary(),
+        name,
+        point);
+    try (Promotion candidate = actions.candidate(name)) {
+      if (!candidate.applied(point)) {
+        return Optional.of(
+            Outcome.warning(
+                rec,
+                "FailoverAborted",
+                name
+                    + " did not apply the transactions it received (up to "
+                    + point
+                    + ") within "
+                    + catchUpSeconds
+                    + "s; not promoting it, since that would lose them. Check its replication"
+                    + " applier"));
+      }
+      boundaries.reached(FailoverBoundaries.CANDIDATE_CAUGHT_UP);
+      recorder.save(rec.withIntent(new PromotionIntent(name, f.oldPrimary(), point)));
+      boundaries.reached(FailoverBoundaries.INTENT_RECORDED);
+      candidate.promote();
+    }
+    return Optional.empty();
   }
 
   /** Points {@code followers} at {@code primary}, all at once; returns those that follow it. */

@@ -45,6 +45,14 @@ public final class Observer {
   }
 
   /**
+   * Why each instance that did not answer its last observation failed (the address tried and what
+   * came back), for the status: "unreachable" alone says nothing a person can act on.
+   */
+  public Map<String, String> unreachableReasons() {
+    return Map.copyOf(lastFailure);
+  }
+
+  /**
    * Observes the named instances (name -> address): every instance but the recorded primary at
    * once, then the primary, so a healthy replica never appears ahead of it.
    */
@@ -92,62 +100,17 @@ public final class Observer {
     InstanceClient client = new InstanceClient(address, credentials, wait, dialect.jdbcOptions());
     try (InstanceClient.Session session = client.open()) {
       queries.incrementAndGet();
-      Map<String, String> st = first(session.query(dialect.stateQuery()));
+      List<String> state = new ArrayList<>(first(session.query(dialect.stateQuery())).values());
       lastFailure.remove(name);
-      List<String> v = new ArrayList<>(st.values());
       queries.incrementAndGet();
-      List<Map<String, String>> rs = session.query(dialect.replicaStatusQuery());
+      List<Map<String, String>> replica = session.query(dialect.replicaStatusQuery());
       queries.incrementAndGet();
       Map<String, String> semi = first(session.query(dialect.semiSyncSourceStatusQuery()));
       boolean semiOn = semi != null && "ON".equalsIgnoreCase(lastValue(semi));
-      boolean readOnly = "1".equals(v.get(3)) || "ON".equalsIgnoreCase(v.get(3));
-      if (rs.isEmpty()) {
-        return new InstanceState(
-            name,
-            ordinal,
-            true,
-            nz(v.get(0)),
-            nz(v.get(1)),
-            nz(v.get(2)),
-            readOnly,
-            false,
-            null,
-            0,
-            false,
-            false,
-            null,
-            0,
-            0,
-            "",
-            semiOn);
-      }
-      Map<String, String> r = rs.get(0);
-      ReplicaStatusColumns c = dialect.replicaStatusColumns();
-      String lag = r.get(c.lagSeconds());
-      String received = r.get(c.receivedGtid());
-      if (dialect.receivedQuery() != null) {
-        queries.incrementAndGet();
-        Map<String, String> rec = first(session.query(dialect.receivedQuery()));
-        received = rec == null ? "" : lastValue(rec);
-      }
-      return new InstanceState(
-          name,
-          ordinal,
-          true,
-          nz(v.get(0)),
-          nz(v.get(1)),
-          nz(v.get(2)),
-          readOnly,
-          true,
-          r.get(c.sourceHost()),
-          parseInt(r.get(c.sourcePort())),
-          "Yes".equalsIgnoreCase(r.get(c.ioRunning())),
-          "Yes".equalsIgnoreCase(r.get(c.sqlRunning())),
-          lag == null ? null : Long.parseLong(lag),
-          parseInt(r.get(c.lastIoErrno())),
-          parseInt(r.get(c.lastSqlErrno())),
-          nz(received),
-          semiOn);
+      return replica.isEmpty()
+          ? notReplica(name, ordinal, state, semiOn)
+          : replica(
+              name, ordinal, state, replica.get(0), received(session, replica.get(0)), semiOn);
     } catch (InstanceException | RuntimeException e) {
       // Which address was tried and what came back (no name, a timeout, a refusal): "did not
       // answer" alone left a force-deleted primary's 15 s unexplained.
@@ -157,6 +120,75 @@ public final class Observer {
       }
       return InstanceState.unreachable(name, ordinal);
     }
+  }
+
+  /** What a replica received: its status row's set, or (MySQL) performance_schema's. */
+  private String received(InstanceClient.Session session, Map<String, String> replicaRow)
+      throws InstanceException {
+    if (dialect.receivedQuery() == null) {
+      return replicaRow.get(dialect.replicaStatusColumns().receivedGtid());
+    }
+    queries.incrementAndGet();
+    Map<String, String> rec = first(session.query(dialect.receivedQuery()));
+    return rec == null ? "" : lastValue(rec);
+  }
+
+  /** An instance with no replication configured (a primary, or a member not attached yet). */
+  private static InstanceState notReplica(
+      String name, int ordinal, List<String> state, boolean semiOn) {
+    return new InstanceState(
+        name,
+        ordinal,
+        true,
+        nz(state.get(0)),
+        nz(state.get(1)),
+        nz(state.get(2)),
+        readOnly(state),
+        false,
+        null,
+        0,
+        false,
+        false,
+        null,
+        0,
+        0,
+        "",
+        semiOn);
+  }
+
+  /** An instance with a replica status row. */
+  private InstanceState replica(
+      String name,
+      int ordinal,
+      List<String> state,
+      Map<String, String> r,
+      String received,
+      boolean semiOn) {
+    ReplicaStatusColumns c = dialect.replicaStatusColumns();
+    String lag = r.get(c.lagSeconds());
+    return new InstanceState(
+        name,
+        ordinal,
+        true,
+        nz(state.get(0)),
+        nz(state.get(1)),
+        nz(state.get(2)),
+        readOnly(state),
+        true,
+        r.get(c.sourceHost()),
+        parseInt(r.get(c.sourcePort())),
+        "Yes".equalsIgnoreCase(r.get(c.ioRunning())),
+        "Yes".equalsIgnoreCase(r.get(c.sqlRunning())),
+        lag == null ? null : Long.parseLong(lag),
+        parseInt(r.get(c.lastIoErrno())),
+        parseInt(r.get(c.lastSqlErrno())),
+        nz(received),
+        semiOn);
+  }
+
+  /** The state query's fourth column: read_only as 1/0 or ON/OFF. */
+  private static boolean readOnly(List<String> state) {
+    return "1".equals(state.get(3)) || "ON".equalsIgnoreCase(state.get(3));
   }
 
   private static Map<String, String> first(List<Map<String, String>> rows) {

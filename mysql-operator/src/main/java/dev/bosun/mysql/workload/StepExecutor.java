@@ -126,51 +126,23 @@ public final class StepExecutor {
 
   /** Executes one step. Steps that only wait or report change nothing. */
   public Outcome execute(Step step, Context ctx) throws InstanceException {
-    TopologyRecord rec = ctx.record();
     if (step instanceof Step.Adopt a) {
       return adopt(a, ctx);
     }
     if (step instanceof Step.Fence f) {
-      fenceAndDisconnect(client(ctx, f.instance()));
-      return Outcome.warning(
-          rec,
-          "Fenced",
-          f.instance()
-              + " took writes without being the primary; set read-only and its clients"
-              + " disconnected");
+      return fence(f, ctx);
     }
     if (step instanceof Step.Detach d) {
-      client(ctx, d.instance()).execute("detach", dialect.stopReceiving());
-      return Outcome.warning(rec, "ExcludedMemberDetached", StepText.sentence(d, ""));
+      return detach(d, ctx);
     }
     if (step instanceof Step.Attach a) {
-      Address source = ctx.addresses().get(a.primary());
-      client(ctx, a.instance())
-          .execute(
-              "attach",
-              dialect.replicateFrom(
-                  source.host(),
-                  source.port(),
-                  credentials.replicationUser(),
-                  credentials.replicationPassword()));
-      return Outcome.quiet(rec);
+      return attach(a, ctx);
     }
     if (step instanceof Step.SemiSync s) {
-      client(ctx, s.primary())
-          .execute("semi-sync", dialect.semiSyncSource(s.on(), ctx.semiSyncTimeoutMillis()));
-      return Outcome.quiet(rec);
+      return semiSync(s, ctx);
     }
     if (step instanceof Step.Promote p) {
-      client(ctx, p.instance())
-          .execute("promote", dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
-      InstanceState s = observeOne(ctx, p.instance());
-      return Outcome.normal(
-          rec.promoted(p.instance(), rec.primary(), s.executed()),
-          "Promoted",
-          p.instance()
-              + " "
-              + StepText.promotion(p.why())
-              + (s.executed().isEmpty() ? "" : " (at GTID " + s.executed() + ")"));
+      return promote(p, ctx);
     }
     if (step instanceof Step.Restore r) {
       return restore(r, ctx);
@@ -179,7 +151,7 @@ public final class StepExecutor {
       return restoreDone(d, ctx);
     }
     if (step instanceof Step.RestoreSkipped k) {
-      return restoreSkipped(k, rec);
+      return restoreSkipped(k, ctx.record());
     }
     if (step instanceof Step.Switchover s) {
       return switchover(s, ctx);
@@ -197,7 +169,55 @@ public final class StepExecutor {
       return failover(f, ctx);
     }
     // Steady, Wait and Blocked change nothing.
-    return Outcome.quiet(rec);
+    return Outcome.quiet(ctx.record());
+  }
+
+  private Outcome fence(Step.Fence f, Context ctx) throws InstanceException {
+    fenceAndDisconnect(client(ctx, f.instance()));
+    return Outcome.warning(
+        ctx.record(),
+        "Fenced",
+        f.instance()
+            + " took writes without being the primary; set read-only and its clients"
+            + " disconnected");
+  }
+
+  private Outcome detach(Step.Detach d, Context ctx) throws InstanceException {
+    client(ctx, d.instance()).execute("detach", dialect.stopReceiving());
+    return Outcome.warning(ctx.record(), "ExcludedMemberDetached", StepText.sentence(d, ""));
+  }
+
+  private Outcome attach(Step.Attach a, Context ctx) throws InstanceException {
+    Address source = ctx.addresses().get(a.primary());
+    client(ctx, a.instance())
+        .execute(
+            "attach",
+            dialect.replicateFrom(
+                source.host(),
+                source.port(),
+                credentials.replicationUser(),
+                credentials.replicationPassword()));
+    return Outcome.quiet(ctx.record());
+  }
+
+  private Outcome semiSync(Step.SemiSync s, Context ctx) throws InstanceException {
+    client(ctx, s.primary())
+        .execute("semi-sync", dialect.semiSyncSource(s.on(), ctx.semiSyncTimeoutMillis()));
+    return Outcome.quiet(ctx.record());
+  }
+
+  private Outcome promote(Step.Promote p, Context ctx) throws InstanceException {
+    TopologyRecord rec = ctx.record();
+    client(ctx, p.instance())
+        .execute("promote", dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
+    InstanceState s = observeOne(ctx, p.instance());
+    return Outcome.normal(
+        rec.promoted(p.instance(), rec.primary(), s.executed()),
+        "Promoted",
+        p.instance()
+            + " "
+            + StepText.promotion(p.why())
+            + (s.executed().isEmpty() ? "" : " (at GTID " + s.executed() + ")"));
   }
 
   private Outcome adopt(Step.Adopt a, Context ctx) {
@@ -435,87 +455,103 @@ public final class StepExecutor {
   }
 
   private Outcome failover(Step.Failover f, Context ctx) throws InstanceException {
-    return new Failover(dialect.gtids(), failoverActions(ctx), boundaries, clock, catchUpSeconds)
+    return new Failover(
+            dialect.gtids(), new ServerFailoverActions(ctx), boundaries, clock, catchUpSeconds)
         .run(f, ctx.record(), List.copyOf(ctx.addresses().keySet()), ctx::save);
   }
 
   /** A failover's actions as statements on the cluster's servers. */
-  private Failover.Actions failoverActions(Context ctx) {
-    return new Failover.Actions() {
-      @Override
-      public void stopReceiving(String member) throws InstanceException {
-        // The applier first, while the receiver still runs: MariaDB purges the relay log when a
-        // thread starts with both stopped, and with it acknowledged commits not yet applied.
-        List<String> statements = new ArrayList<>(dialect.startApplier());
-        statements.addAll(dialect.stopReceiving());
-        try (InstanceClient.Session session = client(ctx, member).open()) {
-          if (session.query(dialect.replicaStatusQuery()).isEmpty()) {
-            // No source at all (an old primary a previous failover left unattached, a member
-            // being rebuilt): it receives from no one, so it can acknowledge nothing. Starting
-            // its applier would only fail, and with it every failover after the first.
-            return;
-          }
-          // A receiver reconnecting to the silent old primary holds the STOP until its read
-          // times out: allow that, or the failover fails and waits a round.
-          session.execute(
-              "failover-stop-receiving",
-              statements,
-              timeout.plusSeconds(SqlDialect.RECEIVER_NET_TIMEOUT_SECONDS));
+  private final class ServerFailoverActions implements Failover.Actions {
+
+    private final Context ctx;
+
+    ServerFailoverActions(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public void stopReceiving(String member) throws InstanceException {
+      // The applier first, while the receiver still runs: MariaDB purges the relay log when a
+      // thread starts with both stopped, and with it acknowledged commits not yet applied.
+      List<String> statements = new ArrayList<>(dialect.startApplier());
+      statements.addAll(dialect.stopReceiving());
+      try (InstanceClient.Session session = client(ctx, member).open()) {
+        if (session.query(dialect.replicaStatusQuery()).isEmpty()) {
+          // No source at all (an old primary a previous failover left unattached, a member
+          // being rebuilt): it receives from no one, so it can acknowledge nothing. Starting
+          // its applier would only fail, and with it every failover after the first.
+          return;
         }
+        // A receiver reconnecting to the silent old primary holds the STOP until its read
+        // times out: allow that, or the failover fails and waits a round.
+        session.execute(
+            "failover-stop-receiving",
+            statements,
+            timeout.plusSeconds(SqlDialect.RECEIVER_NET_TIMEOUT_SECONDS));
       }
+    }
 
-      @Override
-      public InstanceState observe(String member) {
-        return observeOne(ctx, member);
-      }
+    @Override
+    public InstanceState observe(String member) {
+      return observeOne(ctx, member);
+    }
 
-      @Override
-      public InstanceState probe(String member) {
-        return prober.observe(member, Observer.ordinal(member), ctx.addresses().get(member));
-      }
+    @Override
+    public InstanceState probe(String member) {
+      return prober.observe(member, Observer.ordinal(member), ctx.addresses().get(member));
+    }
 
-      @Override
-      public void fence(String member) throws InstanceException {
-        fenceAndDisconnect(client(ctx, member));
-      }
+    @Override
+    public void fence(String member) throws InstanceException {
+      fenceAndDisconnect(client(ctx, member));
+    }
 
-      @Override
-      public Failover.Promotion candidate(String member) throws InstanceException {
-        // One connection from the wait to the promotion: no new handshake between them.
-        InstanceClient.Session session = client(ctx, member).open();
-        return new Failover.Promotion() {
-          @Override
-          public boolean applied(String point) throws InstanceException {
-            return waitApplied(session, point);
-          }
+    @Override
+    public Failover.Promotion candidate(String member) throws InstanceException {
+      // One connection from the wait to the promotion: no new handshake between them.
+      return new SessionPromotion(ctx, client(ctx, member).open());
+    }
 
-          @Override
-          public void promote() throws InstanceException {
-            session.execute(
-                "failover-promote",
-                dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
-          }
+    @Override
+    public void repoint(String member, String primary) throws InstanceException {
+      Address source = ctx.addresses().get(primary);
+      client(ctx, member)
+          .execute(
+              "failover-repoint",
+              dialect.replicateFrom(
+                  source.host(),
+                  source.port(),
+                  credentials.replicationUser(),
+                  credentials.replicationPassword()));
+    }
+  }
 
-          @Override
-          public void close() {
-            session.close();
-          }
-        };
-      }
+  /** The failover's candidate over one session, from its catch-up to its promotion. */
+  private final class SessionPromotion implements Failover.Promotion {
 
-      @Override
-      public void repoint(String member, String primary) throws InstanceException {
-        Address source = ctx.addresses().get(primary);
-        client(ctx, member)
-            .execute(
-                "failover-repoint",
-                dialect.replicateFrom(
-                    source.host(),
-                    source.port(),
-                    credentials.replicationUser(),
-                    credentials.replicationPassword()));
-      }
-    };
+    private final Context ctx;
+    private final InstanceClient.Session session;
+
+    SessionPromotion(Context ctx, InstanceClient.Session session) {
+      this.ctx = ctx;
+      this.session = session;
+    }
+
+    @Override
+    public boolean applied(String point) throws InstanceException {
+      return waitApplied(session, point);
+    }
+
+    @Override
+    public void promote() throws InstanceException {
+      session.execute(
+          "failover-promote", dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
+    }
+
+    @Override
+    public void close() {
+      session.close();
+    }
   }
 
   /**

@@ -145,6 +145,11 @@ public final class TopologyController {
     }
   }
 
+  /** Why each member that did not answer the last observation failed. */
+  public Map<String, String> unreachableReasons() {
+    return observer.unreachableReasons();
+  }
+
   /** Health-poll queries sent so far. */
   public long observationQueries() {
     return observer.queries();
@@ -183,39 +188,9 @@ public final class TopologyController {
             addresses,
             record.primary(),
             primaryWait(record.primary(), desired.failoverEnabled(), desired.failoverAfter()));
-    Duration unreachableFor = unreachableFor(record.primary(), observed, asked);
-    TopologyInput input =
-        new TopologyInput(
-            desired.instances(),
-            observed,
-            addresses,
-            record.primary(),
-            returningOldPrimary(record),
-            record.promotionGtid(),
-            knownErrant,
-            desired.failoverEnabled(),
-            unreachableFor,
-            desired.failoverAfter(),
-            desired.switchoverTarget(),
-            restoreState(
-                record,
-                restorer,
-                () -> interruptedLoads.judge(record.primary(), observed, addresses)),
-            record.intent(),
-            new RebuildPolicy(
-                desired.rebuildAutomatic(),
-                desired.rebuildRequested(),
-                rebuilder.canKeepErrant(),
-                rebuilder.unsupported(),
-                rebuildState(record, rebuilder),
-                record.rebuild() == null || record.rebuild().finishedAt() == null
-                    ? null
-                    : record.rebuild().member(),
-                record.rebuild() == null || record.rebuild().finishedAt() == null
-                    ? null
-                    : Duration.between(record.rebuild().finishedAt(), clock.instant()),
-                rebuilder.unrecoverable()));
-    Plan plan = planner.plan(input);
+    Plan plan =
+        planner.plan(
+            input(desired, record, addresses, knownErrant, restorer, rebuilder, observed, asked));
     StepExecutor.Context ctx =
         new StepExecutor.Context(
             addresses,
@@ -240,6 +215,50 @@ public final class TopologyController {
           HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
           doing);
     }
+  }
+
+  /** What the planner decides on: the spec's wishes, the record and this round's observation. */
+  private TopologyInput input(
+      Desired desired,
+      TopologyRecord record,
+      Map<String, Address> addresses,
+      Set<String> knownErrant,
+      Restorer restorer,
+      Rebuilder rebuilder,
+      List<InstanceState> observed,
+      Instant asked) {
+    Duration unreachableFor = unreachableFor(record.primary(), observed, asked);
+    return new TopologyInput(
+        desired.instances(),
+        observed,
+        addresses,
+        record.primary(),
+        returningOldPrimary(record),
+        record.promotionGtid(),
+        knownErrant,
+        desired.failoverEnabled(),
+        unreachableFor,
+        desired.failoverAfter(),
+        desired.switchoverTarget(),
+        restoreState(
+            record, restorer, () -> interruptedLoads.judge(record.primary(), observed, addresses)),
+        record.intent(),
+        rebuildPolicy(desired, record, rebuilder));
+  }
+
+  /** The spec's rebuild wishes with what this process and the record know of rebuilds. */
+  private RebuildPolicy rebuildPolicy(Desired desired, TopologyRecord record, Rebuilder rebuilder) {
+    RebuildRecord last = record.rebuild();
+    boolean finished = last != null && last.finishedAt() != null;
+    return new RebuildPolicy(
+        desired.rebuildAutomatic(),
+        desired.rebuildRequested(),
+        rebuilder.canKeepErrant(),
+        rebuilder.unsupported(),
+        rebuildState(record, rebuilder),
+        finished ? last.member() : null,
+        finished ? Duration.between(last.finishedAt(), clock.instant()) : null,
+        rebuilder.unrecoverable());
   }
 
   /** Where the recorded rebuild stands, from the record and this process's background copy. */

@@ -475,9 +475,29 @@ class ReplicaRebuildDrillIT {
   /** What a person would read to see why a drill is stuck: status and the operator's Events. */
   private String described() {
     MySQLCluster c = get();
-    return (c == null ? "no cluster" : String.valueOf(c.getStatus()))
+    String conditions =
+        c == null || c.getStatus() == null || c.getStatus().getConditions() == null
+            ? "no status"
+            : c.getStatus().getConditions().stream()
+                .map(
+                    k ->
+                        k.getType()
+                            + "="
+                            + k.getStatus()
+                            + "/"
+                            + k.getReason()
+                            + ": "
+                            + k.getMessage())
+                .toList()
+                .toString();
+    StringBuilder logs = new StringBuilder();
+    for (MariaDbServers.Server s : FX.servers()) {
+      logs.append("\n").append(s.name()).append(" error log:\n").append(s.errorLogTail(8));
+    }
+    return (c == null ? "no cluster" : conditions)
         + "; events "
-        + events().stream().map(e -> e.getReason() + ": " + e.getMessage()).toList();
+        + events().stream().map(e -> e.getReason() + ": " + e.getMessage()).toList()
+        + logs;
   }
 
   private static void awaitAcknowledged(AppClient.Writer writer, int count) {
