@@ -62,6 +62,12 @@ public final class ClientCommandScanner {
   private boolean statementStart = true;
   private String delimiter = ";";
 
+  /** What {@link #code} returns for a client command: the line is refused. */
+  private static final int COMMAND = -1;
+
+  /** What {@link #code} returns when the rest of the line is a comment. */
+  private static final int REST_IS_COMMENT = -2;
+
   /** Whether {@code line} (the next line of the dump) holds a client command. */
   public boolean holdsCommand(String line) {
     if (state == State.CODE && statementStart) {
@@ -73,68 +79,75 @@ public final class ClientCommandScanner {
     }
     int i = 0;
     while (i < line.length()) {
-      char ch = line.charAt(i);
-      switch (state) {
-        case SINGLE_QUOTE, DOUBLE_QUOTE -> {
-          if (ch == '\\') {
-            i++; // the escaped character is data
-          } else if (ch == (state == State.SINGLE_QUOTE ? '\'' : '"')) {
-            state = State.CODE;
-          }
-        }
-        case BACKTICK -> {
-          if (ch == '`') {
-            state = State.CODE;
-          }
-        }
-        case COMMENT -> {
-          if (ch == '*' && i + 1 < line.length() && line.charAt(i + 1) == '/') {
-            state = State.CODE;
-            i++;
-          }
-        }
-        case CODE -> {
-          if (line.startsWith(delimiter, i)) {
-            statementStart = true;
-            i += delimiter.length();
-            continue;
-          }
-          if (ch == '\\') {
-            if (i + 1 >= line.length() || line.charAt(i + 1) != '-') {
-              return true;
-            }
-            i += 2;
-            continue;
-          }
-          if (ch == '#' || (line.startsWith("--", i) && dashComment(line, i))) {
-            return false; // the rest of the line is a comment
-          }
-          if (line.startsWith("/*", i)) {
-            boolean executable =
-                line.startsWith("/*!", i)
-                    || line.startsWith("/*M!", i)
-                    || line.startsWith("/*+", i);
-            if (!executable) {
-              state = State.COMMENT;
-              i += 2;
-              continue;
-            }
-          }
-          if (ch == '\'') {
-            state = State.SINGLE_QUOTE;
-          } else if (ch == '"') {
-            state = State.DOUBLE_QUOTE;
-          } else if (ch == '`') {
-            state = State.BACKTICK;
-          }
-          if (!Character.isWhitespace(ch)) {
-            statementStart = false;
-          }
-        }
+      i =
+          switch (state) {
+            case SINGLE_QUOTE, DOUBLE_QUOTE -> quoted(line, i);
+            case BACKTICK -> line.charAt(i) == '`' ? codeAgain(i + 1) : i + 1;
+            case COMMENT -> line.startsWith("*/", i) ? codeAgain(i + 2) : i + 1;
+            case CODE -> code(line, i);
+          };
+      if (i == COMMAND) {
+        return true;
       }
-      i++;
+      if (i == REST_IS_COMMENT) {
+        return false;
+      }
     }
     return false;
+  }
+
+  /** Back in code at {@code next}. */
+  private int codeAgain(int next) {
+    state = State.CODE;
+    return next;
+  }
+
+  /** Inside a quoted string: an escaped character is data, the closing quote ends it. */
+  private int quoted(String line, int i) {
+    char ch = line.charAt(i);
+    if (ch == '\\') {
+      return i + 2;
+    }
+    return ch == (state == State.SINGLE_QUOTE ? '\'' : '"') ? codeAgain(i + 1) : i + 1;
+  }
+
+  /**
+   * One character of code: the index to go on from, {@link #COMMAND} for a backslash command, or
+   * {@link #REST_IS_COMMENT}.
+   */
+  private int code(String line, int i) {
+    if (line.startsWith(delimiter, i)) {
+      statementStart = true;
+      return i + delimiter.length();
+    }
+    char ch = line.charAt(i);
+    if (ch == '\\') {
+      // "\-" (as in mariadb-dump's sandbox line) is let through; any other is a client command.
+      return i + 1 >= line.length() || line.charAt(i + 1) != '-' ? COMMAND : i + 2;
+    }
+    if (ch == '#' || (line.startsWith("--", i) && dashComment(line, i))) {
+      return REST_IS_COMMENT;
+    }
+    if (line.startsWith("/*", i) && !executableComment(line, i)) {
+      state = State.COMMENT;
+      return i + 2;
+    }
+    if (ch == '\'') {
+      state = State.SINGLE_QUOTE;
+    } else if (ch == '"') {
+      state = State.DOUBLE_QUOTE;
+    } else if (ch == '`') {
+      state = State.BACKTICK;
+    }
+    if (!Character.isWhitespace(ch)) {
+      statementStart = false;
+    }
+    return i + 1;
+  }
+
+  /** {@code /*!}, {@code /*M!} and {@code /*+}: comments the server runs, so scanned as code. */
+  private static boolean executableComment(String line, int i) {
+    return line.startsWith("/*!", i) || line.startsWith("/*M!", i) || line.startsWith("/*+", i);
   }
 
   private enum Named {

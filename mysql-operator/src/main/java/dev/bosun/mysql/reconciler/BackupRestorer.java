@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
 import java.util.Map;
@@ -168,26 +169,8 @@ public final class BackupRestorer implements Restorers {
                     "a restore runs as a Job that fetches the checked dump from the operator's"
                         + " restore route, and this operator serves none (its chart sets"
                         + " BOSUN_OPERATOR_URL)"));
-    String ns = m.namespace();
-    MySQLBackup b =
-        client.resources(MySQLBackup.class).inNamespace(ns).withName(m.fromBackup()).get();
-    if (b == null) {
-      throw new InstanceException("MySQLBackup " + m.fromBackup() + " does not exist");
-    }
-    BackupTarget target = stores.open(b);
-    String dump;
-    try {
-      dump =
-          target
-              .restoreKey(m.fromBackupKey())
-              .orElseThrow(
-                  () ->
-                      new InstanceException(
-                          "MySQLBackup " + m.fromBackup() + " holds no dump yet"));
-    } catch (IllegalArgumentException e) {
-      // The store is the whole backup volume or bucket: only this backup's own keys are loaded.
-      throw new InstanceException("bootstrap.fromBackup.key " + e.getMessage());
-    }
+    BackupTarget target = stores.open(backupOf(m));
+    String dump = dumpKey(m, target);
     ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, cluster);
     if (secrets.credentials() == null) {
       throw new InstanceException(secrets.problem());
@@ -202,9 +185,10 @@ public final class BackupRestorer implements Restorers {
       Secret grant =
           LoadSecrets.desired(
               cluster, dump, AccessTokens.newToken(), r.caBundle().get(), secrets.credentials());
-      client.secrets().inNamespace(ns).withName(grant.getMetadata().getName()).delete();
-      client.secrets().inNamespace(ns).resource(grant).create();
-      Job job =
+      client.secrets().inNamespace(m.namespace()).withName(grant.getMetadata().getName()).delete();
+      client.secrets().inNamespace(m.namespace()).resource(grant).create();
+      createJob(
+          cache,
           LoadJobs.desired(
               cluster,
               new LoadJobs.Spec(
@@ -213,25 +197,64 @@ public final class BackupRestorer implements Restorers {
                   DumpRoute.url(r.operatorUrl(), cluster),
                   primary,
                   dialect.clientCommand(primary.host(), primary.port()),
-                  location));
-      try {
-        cache.written(client.batch().v1().jobs().inNamespace(ns).resource(job).create(), null);
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
-          throw e;
-        }
-        // Made by this restore before (the same name for the cluster's life): it stands as it is.
-      }
+                  location)));
     } catch (KubernetesClientException e) {
       // Nothing was loaded: no Job runs. The worker's end without a Job makes the next round ask
       // the primary, which is empty, so the load starts again.
       LOG.warn(
           "the restore Job of {}/{} could not be made; it is made in a later round: {}",
-          ns,
+          m.namespace(),
           m.name(),
           HumanMessages.describe(e));
       return null;
     }
     return location;
+  }
+
+  /** The MySQLBackup bootstrap.fromBackup names, in the cluster's namespace. */
+  private MySQLBackup backupOf(ClusterModel m) throws InstanceException {
+    MySQLBackup b =
+        client
+            .resources(MySQLBackup.class)
+            .inNamespace(m.namespace())
+            .withName(m.fromBackup())
+            .get();
+    if (b == null) {
+      throw new InstanceException("MySQLBackup " + m.fromBackup() + " does not exist");
+    }
+    return b;
+  }
+
+  /** The dump to load: the key asked for (only this backup's own) or the newest. */
+  private static String dumpKey(ClusterModel m, BackupTarget target)
+      throws InstanceException, IOException {
+    try {
+      return target
+          .restoreKey(m.fromBackupKey())
+          .orElseThrow(
+              () -> new InstanceException("MySQLBackup " + m.fromBackup() + " holds no dump yet"));
+    } catch (IllegalArgumentException e) {
+      // The store is the whole backup volume or bucket: only this backup's own keys are loaded.
+      throw new InstanceException("bootstrap.fromBackup.key " + e.getMessage());
+    }
+  }
+
+  /** Creates the load Job; one this restore made before stands as it is (same name for life). */
+  private void createJob(ChildCache<MySQLCluster> cache, Job job) {
+    try {
+      cache.written(
+          client
+              .batch()
+              .v1()
+              .jobs()
+              .inNamespace(job.getMetadata().getNamespace())
+              .resource(job)
+              .create(),
+          null);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+    }
   }
 }

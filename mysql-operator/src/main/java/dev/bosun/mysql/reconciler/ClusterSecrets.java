@@ -65,25 +65,8 @@ final class ClusterSecrets {
 
   /** The same, reading through {@code lookup}. */
   static Found ensure(KubernetesClient client, Lookup lookup, MySQLCluster c) {
-    String rootName = ClusterNames.rootSecret(c);
-    String rootKey = ClusterNames.rootSecretKey(c);
-    boolean userNamed = c.getSpec().getRootPasswordSecret() != null;
-    Secret root = lookup.find(rootName);
-    String rootReason = null;
-    String rootProblem = null;
-    if (root == null && userNamed) {
-      rootReason = "RootSecretMissing";
-      rootProblem =
-          "Secret " + rootName + " named by spec.rootPasswordSecret does not exist; create it";
-    } else {
-      if (root == null) {
-        root = create(client, lookup, c, rootName, rootKey);
-      }
-      if (value(root, rootKey) == null) {
-        rootReason = "RootSecretInvalid";
-        rootProblem = "Secret " + rootName + " has no non-empty key " + rootKey + "; add it";
-      }
-    }
+    FirstProblem problem = new FirstProblem();
+    rootSecret(client, lookup, c, problem);
     Secret repl = getOrCreate(client, lookup, c, ClusterNames.replicationSecret(c));
     Secret op = getOrCreate(client, lookup, c, ClusterNames.operatorSecret(c));
     String replPw = value(repl, "password");
@@ -100,18 +83,72 @@ final class ClusterSecrets {
               + bad
               + " has no non-empty key password; restore it (delete it only on a new cluster)");
     }
-    String metricsPw = null;
-    if (ClusterModel.of(c).exporter().enabled()) {
-      // Only while metrics are on: a cluster without them has no metrics user and no Secret.
-      metricsPw = value(getOrCreate(client, lookup, c, ClusterNames.metricsSecret(c)), "password");
-      if (metricsPw == null && rootProblem == null) {
-        rootReason = "SecretInvalid";
-        rootProblem =
-            "Secret "
-                + ClusterNames.metricsSecret(c)
-                + " has no non-empty key password; delete it and the operator generates a new one";
+    String metricsPw = metricsPassword(client, lookup, c, problem);
+    Map<String, String> accountPasswords = accountPasswords(client, lookup, c, problem);
+    return new Found(
+        new Credentials("bosun_operator", opPw, "bosun_repl", replPw),
+        metricsPw,
+        accountPasswords,
+        problem.reason,
+        problem.message);
+  }
+
+  /** The first problem found with a Secret the cluster runs on without the operator needing it. */
+  private static final class FirstProblem {
+    String reason;
+    String message;
+
+    void offer(String reason, String message) {
+      if (this.message == null) {
+        this.reason = reason;
+        this.message = message;
       }
     }
+  }
+
+  /** The root Secret: the one spec.rootPasswordSecret names, or one the operator generates. */
+  private static void rootSecret(
+      KubernetesClient client, Lookup lookup, MySQLCluster c, FirstProblem problem) {
+    String rootName = ClusterNames.rootSecret(c);
+    String rootKey = ClusterNames.rootSecretKey(c);
+    Secret root = lookup.find(rootName);
+    if (root == null && c.getSpec().getRootPasswordSecret() != null) {
+      problem.offer(
+          "RootSecretMissing",
+          "Secret " + rootName + " named by spec.rootPasswordSecret does not exist; create it");
+      return;
+    }
+    if (root == null) {
+      root = create(client, lookup, c, rootName, rootKey);
+    }
+    if (value(root, rootKey) == null) {
+      problem.offer(
+          "RootSecretInvalid",
+          "Secret " + rootName + " has no non-empty key " + rootKey + "; add it");
+    }
+  }
+
+  /** The metrics user's password, only while metrics are on (else no user and no Secret). */
+  private static String metricsPassword(
+      KubernetesClient client, Lookup lookup, MySQLCluster c, FirstProblem problem) {
+    if (!ClusterModel.of(c).exporter().enabled()) {
+      return null;
+    }
+    String metricsPw =
+        value(getOrCreate(client, lookup, c, ClusterNames.metricsSecret(c)), "password");
+    if (metricsPw == null) {
+      problem.offer(
+          "SecretInvalid",
+          "Secret "
+              + ClusterNames.metricsSecret(c)
+              + " has no non-empty key password; delete it and the operator generates a new one");
+    }
+    return metricsPw;
+  }
+
+  /** The application accounts' passwords by account name; a missing one is a problem. */
+  private static Map<String, String> accountPasswords(
+      KubernetesClient client, Lookup lookup, MySQLCluster c, FirstProblem problem) {
     Map<String, String> accountPasswords = new TreeMap<>();
     for (AccountModel a : ClusterModel.of(c).accounts()) {
       Secret secret =
@@ -121,24 +158,19 @@ final class ClusterSecrets {
       String pw = value(secret, a.secretKey());
       if (pw != null) {
         accountPasswords.put(a.name(), pw);
-      } else if (rootProblem == null) {
-        rootReason = secret == null ? "UserSecretMissing" : "SecretInvalid";
-        rootProblem =
+      } else {
+        problem.offer(
+            secret == null ? "UserSecretMissing" : "SecretInvalid",
             "Secret "
                 + a.secretName()
                 + (secret == null
                     ? " named by spec.users["
                         + a.name()
                         + "].passwordSecret does not exist; create it"
-                    : " has no non-empty key " + a.secretKey() + " for the account " + a.name());
+                    : " has no non-empty key " + a.secretKey() + " for the account " + a.name()));
       }
     }
-    return new Found(
-        new Credentials("bosun_operator", opPw, "bosun_repl", replPw),
-        metricsPw,
-        accountPasswords,
-        rootReason,
-        rootProblem);
+    return accountPasswords;
   }
 
   private static Secret getOrCreate(

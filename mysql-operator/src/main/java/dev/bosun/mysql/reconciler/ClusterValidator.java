@@ -45,13 +45,7 @@ final class ClusterValidator {
   static List<String> validate(ClusterModel m, MySQLClusterStatus status) {
     List<String> problems = new ArrayList<>();
     nameProblem(m.name()).ifPresent(problems::add);
-    if (m.flavour() == Flavour.MYSQL && !m.version().startsWith("8.4")) {
-      problems.add("the MySQL flavour supports version 8.4.x, not " + m.version());
-    }
-    if (m.flavour() == Flavour.MARIADB
-        && !(m.version().startsWith("10.11") || m.version().startsWith("11."))) {
-      problems.add("the MariaDB flavour supports versions 10.11.x and 11.x, not " + m.version());
-    }
+    versionProblems(m, problems);
     if (m.exporter().enabled() && m.exporter().port() == m.port()) {
       problems.add(
           "metrics.port "
@@ -64,25 +58,7 @@ final class ClusterValidator {
     for (String key : new TreeSet<>(m.serverConfig().keySet())) {
       ServerConfigKeys.problem(key, owned).ifPresent(problems::add);
     }
-    for (AccountModel a : m.accounts()) {
-      if (RESERVED_ACCOUNTS.contains(a.name()) || a.name().startsWith("bosun_")) {
-        problems.add(
-            "users["
-                + a.name()
-                + "]: the name is kept for the server or the operator (root, mysql.*,"
-                + " bosun_*); choose another");
-      }
-      for (String db : a.databases()) {
-        if (RESERVED_DATABASES.contains(db.toLowerCase(Locale.ROOT))) {
-          problems.add(
-              "users["
-                  + a.name()
-                  + "].databases: "
-                  + db
-                  + " is a system schema; an application account gets its own databases");
-        }
-      }
-    }
+    m.accounts().forEach(a -> accountProblems(a, problems));
     if (m.semiSyncTimeoutMillis() < SEMI_SYNC_TIMEOUT_FLOOR_MILLIS) {
       problems.add(
           "semiSync.timeoutMilliseconds "
@@ -92,6 +68,46 @@ final class ClusterValidator {
               + ": a replica that is only slow for a moment would turn the primary asynchronous,"
               + " and commits would be acknowledged without a replica copy");
     }
+    runningProblems(m, status, problems);
+    switchoverProblem(m).ifPresent(problems::add);
+    return problems;
+  }
+
+  /** The versions each flavour supports. */
+  private static void versionProblems(ClusterModel m, List<String> problems) {
+    if (m.flavour() == Flavour.MYSQL && !m.version().startsWith("8.4")) {
+      problems.add("the MySQL flavour supports version 8.4.x, not " + m.version());
+    }
+    if (m.flavour() == Flavour.MARIADB
+        && !(m.version().startsWith("10.11") || m.version().startsWith("11."))) {
+      problems.add("the MariaDB flavour supports versions 10.11.x and 11.x, not " + m.version());
+    }
+  }
+
+  /** Names and schemas an application account may not take. */
+  private static void accountProblems(AccountModel a, List<String> problems) {
+    if (RESERVED_ACCOUNTS.contains(a.name()) || a.name().startsWith("bosun_")) {
+      problems.add(
+          "users["
+              + a.name()
+              + "]: the name is kept for the server or the operator (root, mysql.*,"
+              + " bosun_*); choose another");
+    }
+    for (String db : a.databases()) {
+      if (RESERVED_DATABASES.contains(db.toLowerCase(Locale.ROOT))) {
+        problems.add(
+            "users["
+                + a.name()
+                + "].databases: "
+                + db
+                + " is a system schema; an application account gets its own databases");
+      }
+    }
+  }
+
+  /** What the running cluster rules out: another flavour, a lower version. */
+  private static void runningProblems(
+      ClusterModel m, MySQLClusterStatus status, List<String> problems) {
     if (status != null && status.getFlavour() != null) {
       String running = status.getFlavour();
       if (!running.equalsIgnoreCase(m.flavour() == Flavour.MARIADB ? "MariaDB" : "MySQL")) {
@@ -108,30 +124,35 @@ final class ClusterValidator {
               + status.getVersion()
               + ": downgrades are refused (restore a backup into a new cluster instead)");
     }
+  }
+
+  /** A switchover target that is not one of this cluster's instances. */
+  private static Optional<String> switchoverProblem(ClusterModel m) {
     String target = m.switchoverTarget();
-    if (target != null) {
-      String prefix = m.name() + "-";
-      int ordinal = -1;
-      if (target.startsWith(prefix)) {
-        try {
-          ordinal = Integer.parseInt(target.substring(prefix.length()));
-        } catch (NumberFormatException e) {
-          ordinal = -1;
-        }
-      }
-      if (ordinal < 0 || ordinal >= m.replicas()) {
-        problems.add(
-            "switchover.target "
-                + target
-                + " is not an instance of this cluster ("
-                + prefix
-                + "0 to "
-                + prefix
-                + (m.replicas() - 1)
-                + ")");
+    if (target == null) {
+      return Optional.empty();
+    }
+    String prefix = m.name() + "-";
+    int ordinal = -1;
+    if (target.startsWith(prefix)) {
+      try {
+        ordinal = Integer.parseInt(target.substring(prefix.length()));
+      } catch (NumberFormatException e) {
+        ordinal = -1;
       }
     }
-    return problems;
+    if (ordinal >= 0 && ordinal < m.replicas()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "switchover.target "
+            + target
+            + " is not an instance of this cluster ("
+            + prefix
+            + "0 to "
+            + prefix
+            + (m.replicas() - 1)
+            + ")");
   }
 
   /**
