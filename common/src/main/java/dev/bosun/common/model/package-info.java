@@ -1,0 +1,2 @@
+/** Helpers for the models operators map their generated CRD types into. */
+package dev.bosun.common.model;

@@ -1,0 +1,2 @@
+/** Cron schedules (through a kept cron library) for backups and other timed work. */
+package dev.bosun.common.schedule;
