@@ -108,8 +108,8 @@ public final class Observer {
       Map<String, String> semi = first(session.query(dialect.semiSyncSourceStatusQuery()));
       boolean semiOn = semi != null && "ON".equalsIgnoreCase(lastValue(semi));
       return replica.isEmpty()
-          ? notReplica(name, ordinal, state, semiOn)
-          : replica(
+          ? reported(name, ordinal, state, null, "", semiOn)
+          : reported(
               name, ordinal, state, replica.get(0), received(session, replica.get(0)), semiOn);
     } catch (InstanceException | RuntimeException e) {
       // Which address was tried and what came back (no name, a timeout, a refusal): "did not
@@ -133,31 +133,11 @@ public final class Observer {
     return rec == null ? "" : lastValue(rec);
   }
 
-  /** An instance with no replication configured (a primary, or a member not attached yet). */
-  private static InstanceState notReplica(
-      String name, int ordinal, List<String> state, boolean semiOn) {
-    return new InstanceState(
-        name,
-        ordinal,
-        true,
-        nz(state.get(0)),
-        nz(state.get(1)),
-        nz(state.get(2)),
-        readOnly(state),
-        false,
-        null,
-        0,
-        false,
-        false,
-        null,
-        0,
-        0,
-        "",
-        semiOn);
-  }
-
-  /** An instance with a replica status row. */
-  private InstanceState replica(
+  /**
+   * What an instance reported: {@code r} is its replica status row, or null when it has no
+   * replication configured (a primary, or a member not attached yet).
+   */
+  private InstanceState reported(
       String name,
       int ordinal,
       List<String> state,
@@ -165,7 +145,8 @@ public final class Observer {
       String received,
       boolean semiOn) {
     ReplicaStatusColumns c = dialect.replicaStatusColumns();
-    String lag = r.get(c.lagSeconds());
+    Map<String, String> row = r == null ? Map.of() : r;
+    String lag = row.get(c.lagSeconds());
     return new InstanceState(
         name,
         ordinal,
@@ -174,14 +155,14 @@ public final class Observer {
         nz(state.get(1)),
         nz(state.get(2)),
         readOnly(state),
-        true,
-        r.get(c.sourceHost()),
-        parseInt(r.get(c.sourcePort())),
-        "Yes".equalsIgnoreCase(r.get(c.ioRunning())),
-        "Yes".equalsIgnoreCase(r.get(c.sqlRunning())),
+        r != null,
+        row.get(c.sourceHost()),
+        parseInt(row.get(c.sourcePort())),
+        "Yes".equalsIgnoreCase(row.get(c.ioRunning())),
+        "Yes".equalsIgnoreCase(row.get(c.sqlRunning())),
         lag == null ? null : Long.parseLong(lag),
-        parseInt(r.get(c.lastIoErrno())),
-        parseInt(r.get(c.lastSqlErrno())),
+        parseInt(row.get(c.lastIoErrno())),
+        parseInt(row.get(c.lastSqlErrno())),
         nz(received),
         semiOn);
   }

@@ -188,9 +188,27 @@ public final class TopologyController {
             addresses,
             record.primary(),
             primaryWait(record.primary(), desired.failoverEnabled(), desired.failoverAfter()));
-    Plan plan =
-        planner.plan(
-            input(desired, record, addresses, knownErrant, restorer, rebuilder, observed, asked));
+    Duration unreachableFor = unreachableFor(record.primary(), observed, asked);
+    TopologyInput input =
+        new TopologyInput(
+            desired.instances(),
+            observed,
+            addresses,
+            record.primary(),
+            returningOldPrimary(record),
+            record.promotionGtid(),
+            knownErrant,
+            desired.failoverEnabled(),
+            unreachableFor,
+            desired.failoverAfter(),
+            desired.switchoverTarget(),
+            restoreState(
+                record,
+                restorer,
+                () -> interruptedLoads.judge(record.primary(), observed, addresses)),
+            record.intent(),
+            rebuildPolicy(desired, record, rebuilder));
+    Plan plan = planner.plan(input);
     StepExecutor.Context ctx =
         new StepExecutor.Context(
             addresses,
@@ -215,35 +233,6 @@ public final class TopologyController {
           HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
           doing);
     }
-  }
-
-  /** What the planner decides on: the spec's wishes, the record and this round's observation. */
-  private TopologyInput input(
-      Desired desired,
-      TopologyRecord record,
-      Map<String, Address> addresses,
-      Set<String> knownErrant,
-      Restorer restorer,
-      Rebuilder rebuilder,
-      List<InstanceState> observed,
-      Instant asked) {
-    Duration unreachableFor = unreachableFor(record.primary(), observed, asked);
-    return new TopologyInput(
-        desired.instances(),
-        observed,
-        addresses,
-        record.primary(),
-        returningOldPrimary(record),
-        record.promotionGtid(),
-        knownErrant,
-        desired.failoverEnabled(),
-        unreachableFor,
-        desired.failoverAfter(),
-        desired.switchoverTarget(),
-        restoreState(
-            record, restorer, () -> interruptedLoads.judge(record.primary(), observed, addresses)),
-        record.intent(),
-        rebuildPolicy(desired, record, rebuilder));
   }
 
   /** The spec's rebuild wishes with what this process and the record know of rebuilds. */
