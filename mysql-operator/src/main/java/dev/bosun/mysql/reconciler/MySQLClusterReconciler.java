@@ -36,7 +36,6 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -299,11 +298,9 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
   private UpdateControl<MySQLCluster> recordStatus(Round r, String deferred) {
     Map<String, String> crashes = ServerCrashes.describe(ClusterPods.of(r.cache, r.c));
     announce.crashes(r.c, r.previous, crashes);
-    // A crash the kubelet reported says more than the connection error it causes.
-    Map<String, String> unreachable = new HashMap<>(r.controller.unreachableReasons());
-    unreachable.putAll(crashes);
-    MySQLClusterStatus status =
-        statusBuilder.build(r.c, r.m, r.tick, r.addresses, deferred, unreachable);
+    Map<String, String> why =
+        ServerCrashes.orConnectionErrors(crashes, r.controller.unreachableReasons());
+    MySQLClusterStatus status = statusBuilder.build(r.c, r.m, r.tick, r.addresses, deferred, why);
     announce.readiness(r.c, r.previous, status);
     CachedStatusWrites.applyIfChanged(r.c, status, r.context);
     return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(nextRound(r));

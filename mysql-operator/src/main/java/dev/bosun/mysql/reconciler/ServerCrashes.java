@@ -155,4 +155,15 @@ final class ServerCrashes {
       default -> "";
     };
   }
+
+  /**
+   * Why each member is unreachable: the crash the kubelet reported, which says more than the
+   * connection error it causes, else what the operator's connection got back.
+   */
+  static Map<String, String> orConnectionErrors(
+      Map<String, String> crashes, Map<String, String> connectionErrors) {
+    Map<String, String> why = new TreeMap<>(connectionErrors);
+    why.putAll(crashes);
+    return why;
+  }
 }

@@ -6,6 +6,7 @@ import dev.bosun.mysql.testing.MariaDbServers;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A database Pod whose server keeps exiting is named, with what to look for and do. */
@@ -112,5 +113,20 @@ class ServerCrashesTest {
     // After a template change only the crashing member runs the new one: a setting, maybe.
     assertThat(ServerCrashes.unrecoverable(List.of(ready("db-0", "r0"), crashing))).isEmpty();
     assertThat(ServerCrashes.unrecoverable(List.of(crashing))).isEmpty();
+  }
+
+  @Test
+  void aReportedCrashSaysMoreThanTheConnectionErrorItCauses() {
+    var why =
+        ServerCrashes.orConnectionErrors(
+            Map.of("db-1", "its server stopped: InnoDB could not finish crash recovery"),
+            Map.of(
+                "db-1", "db-1:3306: step connect: no connection to the server",
+                "db-2", "db-2:3306: step connect: no answer within the timeout"));
+
+    assertThat(why)
+        .containsEntry("db-1", "its server stopped: InnoDB could not finish crash recovery")
+        .containsEntry("db-2", "db-2:3306: step connect: no answer within the timeout")
+        .hasSize(2);
   }
 }
