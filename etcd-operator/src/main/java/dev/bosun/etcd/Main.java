@@ -15,7 +15,6 @@ import dev.bosun.common.tls.ServingCertificates;
 import dev.bosun.common.transfer.OperatorCertificate;
 import dev.bosun.common.transfer.RestoreEndpoint;
 import dev.bosun.common.transfer.RestoreServer;
-import dev.bosun.etcd.backup.SnapshotJobs;
 import dev.bosun.etcd.dependent.MemberPods;
 import dev.bosun.etcd.etcd.EtcdConnections;
 import dev.bosun.etcd.membership.LoopbackAddressing;
@@ -147,7 +146,6 @@ public final class Main {
       java.util.function.UnaryOperator<java.net.URI> route) {
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
     EtcdConnections connections = new EtcdConnections(route);
-    SnapshotJobs snapshots = new SnapshotJobs();
     Clock clock = Clock.systemUTC();
     // Only a backup volume has snapshots to serve: no restore route without one.
     Optional<RestoreEndpoint> serving = backupDir.isPresent() ? restore : Optional.empty();
@@ -159,15 +157,15 @@ public final class Main {
             backupDir,
             serving.map(RestoreEndpoint::url),
             () -> certificates.orElseThrow().caBundlePem());
+    EtcdBackupReconciler backups =
+        new EtcdBackupReconciler(addressing, events, clock, backupDir, connections);
     OperatorRuntime runtime =
         new OperatorRuntime(settings, client, metrics)
             .register(clusterReconciler(addressing, events, clock, restoreSources, connections))
-            .register(
-                new EtcdBackupReconciler(
-                    addressing, events, clock, backupDir, connections, snapshots))
+            .register(backups)
             // After the reconcilers stop: the members' clients and the snapshot threads go too.
             .onClose(connections)
-            .onClose(snapshots);
+            .onClose(backups);
     certificates.ifPresent(runtime::onClose);
     // Every replica serves snapshots of the volume they all mount, leader or not.
     serving.ifPresent(
