@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpHandler;
 import dev.bosun.common.admission.AdmissionWebhook;
 import dev.bosun.common.admission.ValidatingRoute;
 import dev.bosun.common.admission.WebhookSettings;
+import dev.bosun.common.backup.BackupVolume;
 import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
@@ -61,12 +62,11 @@ public final class Main {
   }
 
   /** The operator's backup volume, where {@code store.volume} snapshots go. */
-  public static final String BACKUP_DIR = "BOSUN_BACKUP_DIR";
+  public static final String BACKUP_DIR = BackupVolume.ENV;
 
   /** The backup directory the environment names, if any. */
   public static Optional<Path> backupDir(Map<String, String> env) {
-    String dir = env.getOrDefault(BACKUP_DIR, "").trim();
-    return dir.isEmpty() ? Optional.empty() : Optional.of(Path.of(dir));
+    return BackupVolume.dir(env);
   }
 
   /** The addressing the environment asks for. */
