@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * CronJob API needed), in the background on a bounded pool, keeping the newest {@code keep}. The
  * steps are the same for every database: read the schedule, open the store, find the cluster,
  * follow the running backup (or start one when due), record it and prune, or say why not. What a
- * backup is for one database, and how it starts, is its subclass's {@link #start}. Closing it stops
- * the backup threads.
+ * backup is for one database, and how it starts, is its subclass's part, the {@link BackupEngine}.
+ * Closing it stops the backup threads.
  *
  * @param <P> the backup kind (first: JOSDK reads the primary type from the first type argument)
  * @param <S> the status type of the backup kind
