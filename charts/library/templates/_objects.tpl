@@ -240,3 +240,39 @@ against the server's OpenAPI schema first and refuses the unknown field. Renders
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/*
+The operator's backup volume, the same values in every operator chart: backup.volume.enabled
+mounts backup.volume.existingClaim, or the claim this template creates (size and storageClassName)
+when that is empty. Kept on uninstall: it holds the backups. Renders nothing without one.
+*/}}
+{{- define "bosun.backupClaim" -}}
+{{- if and .Values.backup.volume.enabled (not .Values.backup.volume.existingClaim) }}
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: {{ include "bosun.fullname" . }}-backups
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- include "bosun.labels" . | nindent 4 }}
+  annotations:
+    helm.sh/resource-policy: keep
+spec:
+  accessModes: ["ReadWriteOnce"]
+  resources:
+    requests:
+      storage: {{ .Values.backup.volume.size }}
+  {{- with .Values.backup.volume.storageClassName }}
+  storageClassName: {{ . }}
+  {{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The name of the claim mounted as the backup volume (backup.volume), empty without one.
+*/}}
+{{- define "bosun.backupClaimName" -}}
+{{- if .Values.backup.volume.enabled -}}
+{{- .Values.backup.volume.existingClaim | default (printf "%s-backups" (include "bosun.fullname" .)) -}}
+{{- end -}}
+{{- end }}

@@ -56,3 +56,11 @@ The rules the operator needs on the objects it reconciles and creates: shared by
   resources: ["poddisruptionbudgets"]
   verbs: ["get", "list", "watch", "create", "patch", "update"]
 {{- end }}
+
+{{/*
+The claim mounted as the backup volume: backup.volume (the same values as every operator chart), or
+the deprecated backupVolume.claimName, which still works; empty without a backup volume.
+*/}}
+{{- define "bosun-mysql-operator.backupClaim" -}}
+{{- .Values.backupVolume.claimName | default (include "bosun.backupClaimName" .) -}}
+{{- end }}

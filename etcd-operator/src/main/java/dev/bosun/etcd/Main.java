@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpHandler;
 import dev.bosun.common.admission.AdmissionWebhook;
 import dev.bosun.common.admission.ValidatingRoute;
 import dev.bosun.common.admission.WebhookSettings;
+import dev.bosun.common.backup.BackupVolume;
 import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.events.EventRecorder;
@@ -15,7 +16,6 @@ import dev.bosun.common.tls.ServingCertificates;
 import dev.bosun.common.transfer.OperatorCertificate;
 import dev.bosun.common.transfer.RestoreEndpoint;
 import dev.bosun.common.transfer.RestoreServer;
-import dev.bosun.etcd.backup.SnapshotJobs;
 import dev.bosun.etcd.dependent.MemberPods;
 import dev.bosun.etcd.etcd.EtcdConnections;
 import dev.bosun.etcd.membership.LoopbackAddressing;
@@ -62,12 +62,11 @@ public final class Main {
   }
 
   /** The operator's backup volume, where {@code store.volume} snapshots go. */
-  public static final String BACKUP_DIR = "BOSUN_BACKUP_DIR";
+  public static final String BACKUP_DIR = BackupVolume.ENV;
 
   /** The backup directory the environment names, if any. */
   public static Optional<Path> backupDir(Map<String, String> env) {
-    String dir = env.getOrDefault(BACKUP_DIR, "").trim();
-    return dir.isEmpty() ? Optional.empty() : Optional.of(Path.of(dir));
+    return BackupVolume.dir(env);
   }
 
   /** The addressing the environment asks for. */
@@ -147,7 +146,6 @@ public final class Main {
       java.util.function.UnaryOperator<java.net.URI> route) {
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
     EtcdConnections connections = new EtcdConnections(route);
-    SnapshotJobs snapshots = new SnapshotJobs();
     Clock clock = Clock.systemUTC();
     // Only a backup volume has snapshots to serve: no restore route without one.
     Optional<RestoreEndpoint> serving = backupDir.isPresent() ? restore : Optional.empty();
@@ -159,15 +157,15 @@ public final class Main {
             backupDir,
             serving.map(RestoreEndpoint::url),
             () -> certificates.orElseThrow().caBundlePem());
+    EtcdBackupReconciler backups =
+        new EtcdBackupReconciler(addressing, events, clock, backupDir, connections);
     OperatorRuntime runtime =
         new OperatorRuntime(settings, client, metrics)
             .register(clusterReconciler(addressing, events, clock, restoreSources, connections))
-            .register(
-                new EtcdBackupReconciler(
-                    addressing, events, clock, backupDir, connections, snapshots))
+            .register(backups)
             // After the reconcilers stop: the members' clients and the snapshot threads go too.
             .onClose(connections)
-            .onClose(snapshots);
+            .onClose(backups);
     certificates.ifPresent(runtime::onClose);
     // Every replica serves snapshots of the volume they all mount, leader or not.
     serving.ifPresent(

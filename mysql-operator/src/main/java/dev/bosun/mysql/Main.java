@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpHandler;
 import dev.bosun.common.admission.AdmissionWebhook;
 import dev.bosun.common.admission.ValidatingRoute;
 import dev.bosun.common.admission.WebhookSettings;
+import dev.bosun.common.backup.BackupVolume;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.runtime.DnsCache;
 import dev.bosun.common.runtime.OperatorRuntime;
@@ -40,7 +41,10 @@ public final class Main {
     DnsCache.followPodChanges();
   }
 
-  /** Directory of the operator's backup volume (a mounted PVC); unset: S3 backups only. */
+  /**
+   * Deprecated name of the backup volume's directory, still read when {@value BackupVolume#ENV}
+   * (the name every operator uses) is unset.
+   */
   public static final String BACKUP_ROOT = "BOSUN_MYSQL_BACKUP_ROOT";
 
   /** Milliseconds between two health rounds of one cluster. */
@@ -56,8 +60,7 @@ public final class Main {
   }
 
   static Path backupRoot(Map<String, String> env) {
-    String v = env.get(BACKUP_ROOT);
-    return v == null || v.isBlank() ? null : Path.of(v);
+    return BackupVolume.dir(env, BACKUP_ROOT).orElse(null);
   }
 
   /** The health-poll interval the environment sets ({@value #POLL_MILLIS}), 5 s by default. */
@@ -165,6 +168,8 @@ public final class Main {
     Optional<BackupRestorer.Route> route =
         restore.map(
             r -> new BackupRestorer.Route(r.url(), () -> certificates.orElseThrow().caBundlePem()));
+    MySQLBackupReconciler backups =
+        new MySQLBackupReconciler(events, where, stores, Clock.systemUTC());
     return runtime
         .register(
             new MySQLClusterReconciler(
@@ -175,7 +180,9 @@ public final class Main {
                 Clock.systemUTC(),
                 new BackupRestorer(client, stores, dumps, route, operatorImage),
                 rebuilder))
-        .register(new MySQLBackupReconciler(events, where, stores, Clock.systemUTC()));
+        .register(backups)
+        // After the reconcilers stop: the dump threads go too.
+        .onClose(backups);
   }
 
   /**

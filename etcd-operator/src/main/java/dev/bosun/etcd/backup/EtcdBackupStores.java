@@ -3,6 +3,7 @@ package dev.bosun.etcd.backup;
 import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.backup.BackupStores;
 import dev.bosun.common.backup.BackupTarget;
+import dev.bosun.common.backup.BackupVolume;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -12,17 +13,13 @@ import java.util.Optional;
 /** The store of an EtcdBackup, opened by the common backup code with this chart's wording. */
 public final class EtcdBackupStores {
 
-  /** How an administrator gives this operator its backup volume. */
-  static final String VOLUME_HINT =
-      "chart value backup.volume.enabled, environment BOSUN_BACKUP_DIR";
-
   private EtcdBackupStores() {}
 
   /** The store and key prefix of {@code backup}'s snapshots. */
   public static BackupTarget open(
       KubernetesClient client, Optional<Path> backupDir, EtcdBackup backup)
       throws BackupStoreException {
-    return new BackupStores(client, backupDir, VOLUME_HINT)
+    return new BackupStores(client, backupDir, BackupVolume.HINT)
         .open(backup, backup.getSpec().getClusterName(), backup.getSpec().getStore());
   }
 
@@ -32,7 +29,7 @@ public final class EtcdBackupStores {
    */
   public static List<String> specProblems(
       KubernetesClient client, Optional<Path> backupDir, EtcdBackup backup) {
-    return new BackupStores(client, backupDir, VOLUME_HINT)
+    return new BackupStores(client, backupDir, BackupVolume.HINT)
         .specProblems(
             backup,
             backup.getSpec().getSchedule(),

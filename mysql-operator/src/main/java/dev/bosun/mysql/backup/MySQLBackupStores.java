@@ -3,6 +3,7 @@ package dev.bosun.mysql.backup;
 import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.backup.BackupStores;
 import dev.bosun.common.backup.BackupTarget;
+import dev.bosun.common.backup.BackupVolume;
 import dev.bosun.mysql.v1alpha1.MySQLBackup;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -12,14 +13,11 @@ import java.util.Optional;
 /** Opens the store of a MySQLBackup through the common backup code, with this chart's wording. */
 public final class MySQLBackupStores {
 
-  /** How an administrator gives this operator its backup volume. */
-  static final String VOLUME_HINT = "chart value backupVolume.claimName";
-
   private final BackupStores stores;
 
   /** Stores under {@code volumeRoot} (the operator's backup volume, null: none) or in S3. */
   public MySQLBackupStores(KubernetesClient client, Path volumeRoot) {
-    this.stores = new BackupStores(client, Optional.ofNullable(volumeRoot), VOLUME_HINT);
+    this.stores = new BackupStores(client, Optional.ofNullable(volumeRoot), BackupVolume.HINT);
   }
 
   /** The store and key prefix of {@code backup}'s dumps. */

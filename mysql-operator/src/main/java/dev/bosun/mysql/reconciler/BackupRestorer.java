@@ -1,11 +1,12 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.backup.BackgroundJobs;
 import dev.bosun.common.backup.BackupTarget;
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.dependent.JobOutcomes;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.common.transfer.AccessTokens;
-import dev.bosun.mysql.backup.BackgroundJobs;
+import dev.bosun.mysql.backup.JobFailures;
 import dev.bosun.mysql.backup.MySQLBackupStores;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.restore.CheckedDumps;
@@ -54,7 +55,8 @@ public final class BackupRestorer implements Restorers {
   private final Optional<Route> route;
   private final String operatorImage;
   private final Clock clock;
-  private final BackgroundJobs<String> starts = new BackgroundJobs<>("mysql-restore", 1, 16);
+  private final BackgroundJobs<String> starts =
+      new BackgroundJobs<>("mysql-restore", 1, 16, JobFailures::describe);
 
   /** Job UID -> why it failed: its Pod is read once. */
   private final Map<String, String> failures = new ConcurrentHashMap<>();

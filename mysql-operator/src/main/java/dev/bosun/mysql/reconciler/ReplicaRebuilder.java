@@ -1,8 +1,9 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.common.backup.BackgroundJobs;
 import dev.bosun.common.backup.BackupStore;
 import dev.bosun.common.backup.FileSystemBackupStore;
-import dev.bosun.mysql.backup.BackgroundJobs;
+import dev.bosun.mysql.backup.JobFailures;
 import dev.bosun.mysql.backup.ReplicaCopy;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.rebuild.CopyJobRunner;
@@ -40,7 +41,8 @@ public final class ReplicaRebuilder
   private final BackupStore store;
   private final Clock clock;
   private final Duration sqlTimeout;
-  private final BackgroundJobs<Result> copies = new BackgroundJobs<>("mysql-rebuild", 1, 16);
+  private final BackgroundJobs<Result> copies =
+      new BackgroundJobs<>("mysql-rebuild", 1, 16, JobFailures::describe);
   private final Map<String, String> doing = new ConcurrentHashMap<>();
 
   /**

@@ -17,6 +17,7 @@ import dev.bosun.common.transfer.RestoreEndpoint;
 import dev.bosun.mysql.MySQLOperator;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -150,7 +151,8 @@ class MySQLChartTest extends NamespaceScopedChartContract {
             CHART.render("backupVolume.claimName", "mysql-backups", "pollMillis", "750"),
             Deployment.class);
 
-    assertThat(env(deployment).get("BOSUN_MYSQL_BACKUP_ROOT").getValue()).isEqualTo("/backups");
+    // The deprecated value still mounts its claim, named to the operator as every operator's is.
+    assertThat(env(deployment).get("BOSUN_BACKUP_DIR").getValue()).isEqualTo("/backups");
     assertThat(env(deployment).get("BOSUN_MYSQL_POLL_MILLIS").getValue()).isEqualTo("750");
     assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes())
         .filteredOn(v -> v.getPersistentVolumeClaim() != null)
@@ -161,7 +163,33 @@ class MySQLChartTest extends NamespaceScopedChartContract {
     assertThat(operatorContainer(deployment).getVolumeMounts())
         .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/backups"));
     assertThat(env(only(CHART.render(), Deployment.class)))
-        .doesNotContainKey("BOSUN_MYSQL_BACKUP_ROOT");
+        .doesNotContainKeys("BOSUN_BACKUP_DIR", "BOSUN_MYSQL_BACKUP_ROOT");
+    assertThat(CHART.render()).noneMatch(PersistentVolumeClaim.class::isInstance);
+  }
+
+  @Test
+  void theBackupVolumeHasTheValuesOfEveryOperatorChart() {
+    List<HasMetadata> created = CHART.render("backup.volume.enabled", "true");
+    PersistentVolumeClaim claim = only(created, PersistentVolumeClaim.class);
+    assertThat(claim.getSpec().getResources().getRequests().get("storage").toString())
+        .isEqualTo("10Gi");
+    assertThat(claimMounted(only(created, Deployment.class)))
+        .isEqualTo(claim.getMetadata().getName());
+    assertThat(env(only(created, Deployment.class)).get("BOSUN_BACKUP_DIR").getValue())
+        .isEqualTo("/backups");
+
+    List<HasMetadata> existing =
+        CHART.render("backup.volume.enabled", "true", "backup.volume.existingClaim", "kept");
+    assertThat(existing).noneMatch(PersistentVolumeClaim.class::isInstance);
+    assertThat(claimMounted(only(existing, Deployment.class))).isEqualTo("kept");
+  }
+
+  private static String claimMounted(Deployment deployment) {
+    return deployment.getSpec().getTemplate().getSpec().getVolumes().stream()
+        .filter(v -> v.getPersistentVolumeClaim() != null)
+        .map(v -> v.getPersistentVolumeClaim().getClaimName())
+        .reduce((a, b) -> a + "," + b)
+        .orElse(null);
   }
 
   /** Values of its own settings the schema refuses (the shared ones are the contract's). */

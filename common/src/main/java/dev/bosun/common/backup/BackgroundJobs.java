@@ -1,4 +1,4 @@
-package dev.bosun.mysql.backup;
+package dev.bosun.common.backup;
 
 import java.time.Instant;
 import java.util.Map;
@@ -11,14 +11,15 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Long work (dumps, restores) on a small bounded pool instead of the reconcile threads, so one
- * large dump never stalls another cluster's failover. One job per key (a resource's uid); the
- * reconciler looks at its state each round (with the progress the work reported, such as the bytes
- * dumped so far) and takes the result when it is done.
+ * Long work (dumps, snapshots, restores, replica copies) on a small bounded pool instead of the
+ * reconcile threads, so one large dump never stalls another cluster's failover. One job per key (a
+ * resource's uid); the reconciler looks at its state each round (with the progress the work
+ * reported, such as the bytes dumped so far) and takes the result when it is done.
  *
  * @param <T> what a job produces
  */
@@ -45,7 +46,7 @@ public final class BackgroundJobs<T> implements AutoCloseable {
   public record Done<T>(String description, Instant since, T result) implements State<T> {}
 
   /**
-   * Failed; the message names the cause for a person ({@link JobFailures}), never an exception's
+   * Failed; the message names the cause for a person (the pool's describer), never an exception's
    * text.
    */
   public record Failed<T>(String description, Instant since, String message) implements State<T> {}
@@ -76,9 +77,19 @@ public final class BackgroundJobs<T> implements AutoCloseable {
 
   private final ThreadPoolExecutor pool;
   private final Map<String, Job<T>> jobs = new ConcurrentHashMap<>();
+  private final int threads;
+  private final int queued;
+  private final Function<Throwable, String> describer;
 
-  /** A pool of {@code threads} workers and room for {@code queued} waiting jobs. */
-  public BackgroundJobs(String name, int threads, int queued) {
+  /**
+   * A pool of {@code threads} workers named {@code name-N} and room for {@code queued} waiting
+   * jobs; {@code describer} turns a failure into the sentence a status shows.
+   */
+  public BackgroundJobs(
+      String name, int threads, int queued, Function<Throwable, String> describer) {
+    this.threads = threads;
+    this.queued = queued;
+    this.describer = describer;
     AtomicInteger n = new AtomicInteger();
     this.pool =
         new ThreadPoolExecutor(
@@ -92,6 +103,21 @@ public final class BackgroundJobs<T> implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+  }
+
+  /** The workers running jobs at once. */
+  public int threads() {
+    return threads;
+  }
+
+  /** The jobs that may wait for a worker before new ones are refused. */
+  public int queued() {
+    return queued;
+  }
+
+  /** The sentence for a person naming the cause of {@code failure}, as a Failed job shows it. */
+  public String describe(Throwable failure) {
+    return describer.apply(failure);
   }
 
   /** The state of the job under {@code key}, if there is one. */
@@ -122,7 +148,7 @@ public final class BackgroundJobs<T> implements AutoCloseable {
               // Errors too: a job left Running would hold its key (and its backup) forever. The
               // status gets a sentence naming the cause; the log keeps the exception.
               LOG.warn("{} failed", description, e);
-              job.ended = new Failed<>(description, now, JobFailures.describe(e));
+              job.ended = new Failed<>(description, now, describe(e));
             }
           });
       return true;
