@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,12 +6,15 @@ import static org.awaitility.Awaitility.await;
 import dev.bosun.common.runtime.OperatorRuntime;
 import dev.bosun.common.runtime.OperatorSettings;
 import dev.bosun.common.testing.WriteCounter;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.mysql.MySQLOperator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -22,7 +25,7 @@ import java.util.stream.Stream;
  * server enforces the charts' RBAC, and all their requests pass one write counter. On kind (-Pkind)
  * they are the charts' Deployments, started and stopped by scaling.
  */
-final class RunningPlatform implements AutoCloseable {
+public final class RunningPlatform implements AutoCloseable {
 
   /**
    * Each operator's Main, as its container runs it (configured by environment variables); the
@@ -42,7 +45,7 @@ final class RunningPlatform implements AutoCloseable {
   private final Map<String, KubernetesClient> clients = new LinkedHashMap<>();
   private final Map<String, OperatorRuntime> runtimes = new LinkedHashMap<>();
 
-  RunningPlatform(PlatformRelease release, List<String> operators) {
+  public RunningPlatform(PlatformRelease release, List<String> operators) {
     this.release = release;
     this.operators = operators;
     this.workloads =
@@ -56,15 +59,15 @@ final class RunningPlatform implements AutoCloseable {
             "etcd",
             (env, client) ->
                 dev.bosun.etcd.Main.create(
-                    OperatorSettings.fromMap(dev.bosun.etcd.EtcdOperator.NAME, env),
+                    OperatorSettings.fromMap(EtcdOperator.NAME, env),
                     client,
                     LocalWorkloads.ETCD_ADDRESSING,
-                    java.util.Optional.of(workloads.etcdBackups()),
+                    Optional.of(workloads.etcdBackups()),
                     null),
             "mysql",
             (env, client) ->
                 dev.bosun.mysql.Main.create(
-                    OperatorSettings.fromMap(dev.bosun.mysql.MySQLOperator.NAME, env),
+                    OperatorSettings.fromMap(MySQLOperator.NAME, env),
                     client,
                     workloads.mysqlAddressing,
                     dev.bosun.mysql.Main.pollInterval(env),
@@ -78,7 +81,7 @@ final class RunningPlatform implements AutoCloseable {
   }
 
   /** Starts every operator (each waits for its informers, which fails on a missing permission). */
-  RunningPlatform start() {
+  public RunningPlatform start() {
     if (release.cluster().operatorsInCluster()) {
       scale(1);
       return this;
@@ -98,7 +101,7 @@ final class RunningPlatform implements AutoCloseable {
   }
 
   /** Stops every operator, as a rolling restart of their Deployments would. */
-  void stop() {
+  public void stop() {
     if (release.cluster().operatorsInCluster()) {
       scale(0);
       return;
@@ -112,7 +115,7 @@ final class RunningPlatform implements AutoCloseable {
    * request is counted; on kind, where the operators' requests cannot be seen, no object in {@code
    * namespaces} may change (resourceVersion) instead.
    */
-  void assertIdle(Duration period, String... namespaces) {
+  public void assertIdle(Duration period, String... namespaces) {
     if (!release.cluster().operatorsInCluster()) {
       writes.awaitQuiet(Duration.ofSeconds(5), Duration.ofSeconds(60));
       assertThat(writes.writesDuring(period)).isEmpty();
@@ -188,14 +191,14 @@ final class RunningPlatform implements AutoCloseable {
    * Gives MySQLCluster {@code cluster} in {@code namespace} real servers for its {@code instances}
    * (local control plane; on kind its Pods run the server images).
    */
-  void runMySqlInstances(String namespace, String cluster, int instances) {
+  public void runMySqlInstances(String namespace, String cluster, int instances) {
     if (workloads != null) {
       workloads.runMySqlInstances(namespace, cluster, instances);
     }
   }
 
   /** Makes the member Pods of {@code namespace} run (local control plane; on kind they do). */
-  void runWorkloadsIn(String namespace) {
+  public void runWorkloadsIn(String namespace) {
     if (workloads != null) {
       workloads.runEtcdMembersIn(namespace);
     }

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import static org.awaitility.Awaitility.await;
 
@@ -15,12 +15,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** What the real-node scenarios do with Pods: namespaces, a shell Pod to act from, readiness. */
-final class RealNodePods {
+public final class RealNodePods {
 
   private RealNodePods() {}
 
   /** Creates a namespace (with annotations) and waits for its default ServiceAccount. */
-  static void namespace(KubernetesClient admin, String name, Map<String, String> annotations) {
+  public static void namespace(
+      KubernetesClient admin, String name, Map<String, String> annotations) {
     admin
         .namespaces()
         .resource(
@@ -37,7 +38,7 @@ final class RealNodePods {
   }
 
   /** A Pod that sleeps, from the node's workloads image (busybox, etcdctl, mariadb client). */
-  static Pod shell(String name, String image, Map<String, String> env) {
+  public static Pod shell(String name, String image, Map<String, String> env) {
     return new PodBuilder()
         .withNewMetadata()
         .withName(name)
@@ -57,7 +58,7 @@ final class RealNodePods {
   }
 
   /** Creates {@code pod} in {@code namespace} and waits until it is Ready. */
-  static void run(KubernetesClient admin, String namespace, Pod pod) {
+  public static void run(KubernetesClient admin, String namespace, Pod pod) {
     admin.pods().inNamespace(namespace).resource(pod).create();
     String name = pod.getMetadata().getName();
     await(namespace + "/" + name + " Ready")
@@ -66,7 +67,7 @@ final class RealNodePods {
   }
 
   /** True when the Pod's Ready condition is True. */
-  static boolean ready(Pod p) {
+  public static boolean ready(Pod p) {
     return p != null
         && p.getStatus() != null
         && p.getStatus().getConditions().stream()
@@ -77,7 +78,7 @@ final class RealNodePods {
    * The numbers of the output lines "{@code word} N" (a shell writer's "ack 17", "fail 18"), which
    * may carry more fields after N ("ack 17 1764237600123 1764237600150").
    */
-  static Set<Integer> numbered(String out, String word) {
+  public static Set<Integer> numbered(String out, String word) {
     Set<Integer> set = new HashSet<>();
     Matcher m = Pattern.compile("(?m)^" + word + " (\\d+)(?: [^\\n]*)?$").matcher(out);
     while (m.find()) {

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import dev.bosun.common.testing.Crds;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -14,14 +14,14 @@ import java.util.Map;
  * MySQLCluster sample names the cluster and its instance count, for which the main job starts
  * MariaDB servers first on the local machine.
  */
-record Sample(String file, String namespace, String mysqlCluster, int mysqlInstances) {
+public record Sample(String file, String namespace, String mysqlCluster, int mysqlInstances) {
 
   Sample(String file, String namespace) {
     this(file, namespace, null, 0);
   }
 
   /** One sample of each operator, applied by the main job. */
-  static final List<Sample> ALL =
+  public static final List<Sample> ALL =
       List.of(
           // A CA bundle synced from the platform namespace into team-a, a web service there,
           // and a monitor that rolls it when the bundle changes.

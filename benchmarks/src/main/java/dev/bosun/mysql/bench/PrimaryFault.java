@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.mysql.bench;
 
 import dev.bosun.common.testing.LocalNode;
 import io.fabric8.kubernetes.client.KubernetesClient;

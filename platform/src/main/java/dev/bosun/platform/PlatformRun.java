@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import dev.bosun.common.testing.KubeletSimulator;
 import dev.bosun.common.testing.LocalControlPlane;
@@ -219,7 +219,7 @@ public final class PlatformRun {
    * and SIGTERM, which then never reach the JVM: Ctrl-C would do nothing. Take them back.
    */
   @SuppressWarnings("restriction")
-  static void takeBackStopSignals() {
+  public static void takeBackStopSignals() {
     sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> System.exit(130));
     sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> System.exit(143));
   }

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.LocalControlPlane;
@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * bosun.e2e.kubeconfig}) a kind cluster where the charts' Deployments run the operators from their
  * real images; that needs a Docker engine, which the development machines do not have.
  */
-sealed interface E2eCluster {
+public sealed interface E2eCluster {
 
   /** The kubeconfig of a cluster-admin. */
   Path kubeconfig();

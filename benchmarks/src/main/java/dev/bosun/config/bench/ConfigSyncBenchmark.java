@@ -10,6 +10,7 @@ import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.LocalControlPlane;
 import dev.bosun.common.testing.WriteCounter;
 import dev.bosun.config.ConfigSyncOperator;
+import dev.bosun.config.ConfigSyncUnderTest;
 import dev.bosun.config.Main;
 import dev.bosun.config.v1alpha1.ConfigMapSync;
 import dev.bosun.config.v1alpha1.ConfigMapSyncSpec;
@@ -50,7 +51,7 @@ public final class ConfigSyncBenchmark {
     LocalControlPlane plane =
         LocalControlPlane.start(Files.createTempDirectory("bosun-bench"), false);
     try (KubernetesClient admin = plane.adminClient()) {
-      Crds.install(admin, dev.bosun.config.ConfigSyncUnderTest.CRDS);
+      Crds.install(admin, ConfigSyncUnderTest.CRDS);
       step("creating " + count + " destination namespaces");
       Crds.namespace(admin, SRC, Map.of(), Map.of());
       List<String> destinations = new ArrayList<>();

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import dev.bosun.common.testing.InstallScript;
 import java.io.IOException;
@@ -13,7 +13,7 @@ import java.util.Map;
  * and cached by commit: its platform chart, its four operator images (tagged {@code git-<commit>},
  * apart from the current ones) and its samples as they were.
  */
-final class PreviousRelease {
+public final class PreviousRelease {
 
   private final String commit;
   private final Path dir;
@@ -26,7 +26,7 @@ final class PreviousRelease {
   }
 
   /** The release of {@code commit}, built now unless the cache holds it. */
-  static PreviousRelease of(String commit) {
+  public static PreviousRelease of(String commit) {
     Path dir = InstallScript.run("previous-release.sh", commit);
     try {
       return new PreviousRelease(commit, dir, Files.readString(dir.resolve("tag")).trim());
@@ -46,7 +46,7 @@ final class PreviousRelease {
   }
 
   /** A folder laid out as the repository was: {@code <operator>-operator/samples/…}. */
-  Path source() {
+  public Path source() {
     return dir.resolve("source");
   }
 

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import dev.bosun.common.testing.LocalNode;
 import dev.bosun.common.testing.RealNodeCluster;
@@ -19,10 +19,10 @@ import java.util.Map;
  * its own), and the WebService sample, whose image is a placeholder, serves its greeting with
  * busybox httpd. Everything else in the samples is applied as written.
  */
-final class RealNodeSamples {
+public final class RealNodeSamples {
 
   static final String ETCD_REPOSITORY = "docker.io/bosun/etcd";
-  static final String MARIADB_IMAGE = "docker.io/bosun/mariadb:10.11";
+  public static final String MARIADB_IMAGE = "docker.io/bosun/mariadb:10.11";
   static final String WEB_IMAGE = "docker.io/bosun/hello-web:1.0.0";
 
   /** Serves $GREETING and a /healthz page with busybox httpd on 8080, as the sample expects. */
@@ -35,14 +35,14 @@ final class RealNodeSamples {
 
   private final LocalNode node;
 
-  RealNodeSamples(RealNodeCluster cluster) {
+  public RealNodeSamples(RealNodeCluster cluster) {
     this.node = cluster.node();
     node.tagImage(node.workloadsImage(), MARIADB_IMAGE);
     node.tagImage(node.workloadsImage(), WEB_IMAGE);
   }
 
   /** Applies the sample's objects (server-side), adapted to the node's images. */
-  void apply(KubernetesClient client, Path repo, Sample sample) {
+  public void apply(KubernetesClient client, Path repo, Sample sample) {
     Sample.namespace(client, sample.namespace());
     String yaml;
     try {

@@ -1,9 +1,13 @@
-package dev.bosun.e2e;
+package dev.bosun.mysql.bench;
 
 import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.LocalNode;
 import dev.bosun.common.testing.PodExec;
+import dev.bosun.platform.AckedWriter;
+import dev.bosun.platform.RealNodeMySql;
+import dev.bosun.platform.RealNodePlatform;
+import dev.bosun.platform.RealNodePods;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -8,12 +8,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Custom resources as a user sees them: applied from YAML, read back for their conditions. */
-final class Resources {
+public final class Resources {
 
   private Resources() {}
 
   /** Creates or updates the object(s) of a YAML text in {@code namespace} (server-side apply). */
-  static void apply(KubernetesClient client, String namespace, String yaml) {
+  public static void apply(KubernetesClient client, String namespace, String yaml) {
     client
         .resourceList(yaml)
         .inNamespace(namespace)
@@ -23,7 +23,7 @@ final class Resources {
   }
 
   /** The object, or null. */
-  static GenericKubernetesResource get(
+  public static GenericKubernetesResource get(
       KubernetesClient client, String apiVersion, String kind, String namespace, String name) {
     return client
         .genericKubernetesResources(apiVersion, kind)
@@ -33,7 +33,7 @@ final class Resources {
   }
 
   /** A condition as a person reads it. */
-  record Condition(String status, String reason, String message) {}
+  public record Condition(String status, String reason, String message) {}
 
   /** The status of condition {@code type} ("True", "False", "Unknown"), if the object has it. */
   static Optional<String> condition(GenericKubernetesResource resource, String type) {
@@ -41,7 +41,7 @@ final class Resources {
   }
 
   /** Condition {@code type} with its reason and message, if the object has it. */
-  static Optional<Condition> conditionOf(GenericKubernetesResource resource, String type) {
+  public static Optional<Condition> conditionOf(GenericKubernetesResource resource, String type) {
     if (resource == null
         || !(resource.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
       return Optional.empty();
@@ -62,7 +62,7 @@ final class Resources {
   }
 
   /** Waits until the object is Ready for its current generation (see {@link #ready}). */
-  static void awaitReady(
+  public static void awaitReady(
       KubernetesClient client,
       String apiVersion,
       String kind,
@@ -76,7 +76,7 @@ final class Resources {
   }
 
   /** True when the object's Ready condition is True for its current generation. */
-  static boolean ready(GenericKubernetesResource resource) {
+  public static boolean ready(GenericKubernetesResource resource) {
     if (resource == null
         || !(resource.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
       return false;

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import static org.awaitility.Awaitility.await;
 
@@ -23,10 +23,10 @@ import org.awaitility.core.ConditionTimeoutException;
  * without the admission webhooks (nothing there routes a Service to a Pod); on kind the Pods run
  * the operator images, webhooks on.
  */
-final class PlatformRelease {
+public final class PlatformRelease {
 
   static final String RELEASE = "bosun";
-  static final String NAMESPACE = "bosun-system";
+  public static final String NAMESPACE = "bosun-system";
   private static PlatformRelease shared;
 
   private final E2eCluster cluster;
@@ -38,7 +38,7 @@ final class PlatformRelease {
   }
 
   /** The release of this JVM, installed on first use. */
-  static synchronized PlatformRelease shared() {
+  public static synchronized PlatformRelease shared() {
     if (shared == null) {
       E2eCluster cluster = E2eCluster.current();
       if (!cluster.operatorsInCluster()) {
@@ -95,12 +95,12 @@ final class PlatformRelease {
   }
 
   /** A cluster-admin client (closed with the JVM). */
-  KubernetesClient admin() {
+  public KubernetesClient admin() {
     return admin;
   }
 
   /** The chart's Deployment of an operator ({@code webservice}, {@code etcd}, …). */
-  Deployment deployment(String operator) {
+  public Deployment deployment(String operator) {
     Deployment d = deploymentOrNull(operator);
     if (d == null) {
       throw new IllegalStateException("the release has no Deployment for " + operator);
@@ -125,17 +125,17 @@ final class PlatformRelease {
    * The environment the chart gives the operator container, with field references resolved as the
    * kubelet would (only the Pod's namespace is referenced by the charts).
    */
-  Map<String, String> environment(String operator) {
+  public Map<String, String> environment(String operator) {
     return new LinkedHashMap<>(ChartAssertions.resolvedEnv(deployment(operator), NAMESPACE));
   }
 
   /** The name of the ServiceAccount the chart runs the operator as. */
-  String serviceAccount(String operator) {
+  public String serviceAccount(String operator) {
     return deployment(operator).getSpec().getTemplate().getSpec().getServiceAccountName();
   }
 
   /** The ServiceAccount's token, as the token controller of 1.20 stores it in a Secret. */
-  String token(String operator) {
+  public String token(String operator) {
     String token = tokenOrNull(operator);
     if (token == null) {
       throw new IllegalStateException("no token yet for " + serviceAccount(operator));
@@ -154,12 +154,12 @@ final class PlatformRelease {
   }
 
   /** A client authenticated as the operator's ServiceAccount: RBAC as the chart grants it. */
-  KubernetesClient clientAs(String operator, Consumer<HttpClient.Builder> customizer) {
+  public KubernetesClient clientAs(String operator, Consumer<HttpClient.Builder> customizer) {
     return cluster.clientWithToken(token(operator), customizer);
   }
 
   /** The cluster the release is installed on. */
-  E2eCluster cluster() {
+  public E2eCluster cluster() {
     return cluster;
   }
 }

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import dev.bosun.common.testing.PodExec;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,16 +16,16 @@ import java.util.regex.Pattern;
  * prints "ack ID STARTED ACKED" (epoch milliseconds) for every acknowledged row and "fail ID" for
  * every refused one; a file /tmp/stop in the Pod ends it.
  */
-final class AckedWriter {
+public final class AckedWriter {
 
-  static final String TABLE = "app.t";
+  public static final String TABLE = "app.t";
 
   /** Creates {@link #TABLE}, once per cluster. */
-  static final String SCHEMA =
+  public static final String SCHEMA =
       "CREATE DATABASE IF NOT EXISTS app; CREATE TABLE IF NOT EXISTS app.t (id INT PRIMARY KEY)";
 
   /** One acknowledged row: when its attempt started and when the server acknowledged it. */
-  record Ack(int id, long startedMillis, long ackedMillis) {}
+  public record Ack(int id, long startedMillis, long ackedMillis) {}
 
   private static final Pattern ACK = Pattern.compile("(?m)^ack (\\d+) (\\d+) (\\d+)$");
 
@@ -45,7 +45,7 @@ final class AckedWriter {
    * Starts writing ids from {@code first}; bounded: {@code attempts} inserts or {@code limit}, and
    * stops early when /tmp/stop appears. The result holds what the writer printed.
    */
-  CompletableFuture<PodExec.Result> start(int first, int attempts, Duration limit) {
+  public CompletableFuture<PodExec.Result> start(int first, int attempts, Duration limit) {
     // /bin/date is coreutils: the workloads image's busybox date (first on PATH) has no %N.
     // timeout: the client's --connect-timeout does not cover a statement already sent, and one
     // sent to a server that then freezes would hold the writer until the server resumes.
@@ -70,12 +70,12 @@ final class AckedWriter {
   }
 
   /** Asks a running writer to stop after its current insert. */
-  void stop() {
+  public void stop() {
     PodExec.sh(admin, namespace, pod, Duration.ofSeconds(10), "touch /tmp/stop");
   }
 
   /** Lets the next writer run (a stop file left by the last one would end it at once). */
-  void allow() {
+  public void allow() {
     PodExec.sh(admin, namespace, pod, Duration.ofSeconds(10), "rm -f /tmp/stop");
   }
 
@@ -86,7 +86,7 @@ final class AckedWriter {
    * fault was on its way (a signal being sent, a deleted Pod's server shutting down) is no
    * recovery.
    */
-  static OptionalLong firstAckAfter(String out, long faultMillis, long struckMillis) {
+  public static OptionalLong firstAckAfter(String out, long faultMillis, long struckMillis) {
     List<Ack> acks = acks(out);
     int lastBefore =
         acks.stream()
@@ -106,7 +106,7 @@ final class AckedWriter {
   }
 
   /** The acknowledged rows in a writer's output, in the order they were written. */
-  static List<Ack> acks(String out) {
+  public static List<Ack> acks(String out) {
     List<Ack> acks = new ArrayList<>();
     Matcher m = ACK.matcher(out);
     while (m.find()) {

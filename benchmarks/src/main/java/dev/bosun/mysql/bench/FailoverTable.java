@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.mysql.bench;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import static org.awaitility.Awaitility.await;
 
@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
@@ -29,9 +30,9 @@ import org.awaitility.core.ConditionTimeoutException;
  * ({@code -Pnode-image}) and they are imported into the node's containerd under the references the
  * charts default to, so the chart is installed with its defaults plus the replica count.
  */
-final class RealNodePlatform {
+public final class RealNodePlatform {
 
-  static final int REPLICAS = 2;
+  public static final int REPLICAS = 2;
   private static RealNodePlatform shared;
 
   private final RealNodeCluster cluster;
@@ -45,7 +46,7 @@ final class RealNodePlatform {
   }
 
   /** The platform of this JVM, installed on first use with {@link #REPLICAS} Pods per operator. */
-  static synchronized RealNodePlatform shared() {
+  public static synchronized RealNodePlatform shared() {
     if (shared == null) {
       shared = install(RealNodeCluster.shared(), REPLICAS);
     }
@@ -53,7 +54,7 @@ final class RealNodePlatform {
   }
 
   /** Imports the operator images into the node and installs the chart with {@code replicas}. */
-  static RealNodePlatform install(RealNodeCluster cluster, int replicas) {
+  public static RealNodePlatform install(RealNodeCluster cluster, int replicas) {
     RealNodePlatform platform = new RealNodePlatform(cluster, replicas);
     platform.importOperatorImages();
     platform.install();
@@ -64,7 +65,7 @@ final class RealNodePlatform {
    * Installs an earlier release instead: its platform chart and operator images ({@link
    * PreviousRelease}), the images under their own tag, with the values {@link #install} gives.
    */
-  static RealNodePlatform installPrevious(
+  public static RealNodePlatform installPrevious(
       RealNodeCluster cluster, int replicas, PreviousRelease previous) {
     RealNodePlatform platform = new RealNodePlatform(cluster, replicas);
     for (String operator : PlatformChart.OPERATORS) {
@@ -80,7 +81,7 @@ final class RealNodePlatform {
    * values {@link #install} gives, waits until every operator Deployment has rolled to the current
    * image, and makes this the platform {@link #shared()} returns.
    */
-  void upgradeToCurrent() {
+  public void upgradeToCurrent() {
     importOperatorImages();
     UpgradeCommand upgrade =
         new Helm(PlatformChart.dir())
@@ -202,11 +203,11 @@ final class RealNodePlatform {
   }
 
   /** What a person would look at first: the Pod's container states and its last log lines. */
-  void describe(Pod pod) {
+  public void describe(Pod pod) {
     String name = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
     System.err.println("----- " + name + " phase " + pod.getStatus().getPhase());
     if (pod.getStatus().getContainerStatuses() != null) {
-      java.util.stream.Stream.concat(
+      Stream.concat(
               pod.getStatus().getInitContainerStatuses().stream(),
               pod.getStatus().getContainerStatuses().stream())
           .forEach(
@@ -221,7 +222,7 @@ final class RealNodePlatform {
                           + " last="
                           + c.getLastState()));
     }
-    java.util.stream.Stream.concat(
+    Stream.concat(
             pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
         .map(io.fabric8.kubernetes.api.model.Container::getName)
         .forEach(
@@ -270,7 +271,7 @@ final class RealNodePlatform {
   }
 
   /** The operator's Pods (running or not). */
-  List<Pod> pods(String operator) {
+  public List<Pod> pods(String operator) {
     return admin
         .pods()
         .inNamespace(PlatformRelease.NAMESPACE)
@@ -280,7 +281,7 @@ final class RealNodePlatform {
   }
 
   /** The operator's Lease, or null before anyone took it. */
-  Lease lease(String operator) {
+  public Lease lease(String operator) {
     return admin
         .leases()
         .inNamespace(PlatformRelease.NAMESPACE)
@@ -288,11 +289,11 @@ final class RealNodePlatform {
         .get();
   }
 
-  KubernetesClient admin() {
+  public KubernetesClient admin() {
     return admin;
   }
 
-  RealNodeCluster cluster() {
+  public RealNodeCluster cluster() {
     return cluster;
   }
 }

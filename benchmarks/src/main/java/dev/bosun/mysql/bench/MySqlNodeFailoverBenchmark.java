@@ -1,6 +1,12 @@
-package dev.bosun.e2e;
+package dev.bosun.mysql.bench;
 
 import dev.bosun.common.testing.RealNodeCluster;
+import dev.bosun.platform.AckedWriter;
+import dev.bosun.platform.PlatformRun;
+import dev.bosun.platform.RealNodeMySql;
+import dev.bosun.platform.RealNodePlatform;
+import dev.bosun.platform.RealNodePods;
+import dev.bosun.platform.RealNodeSamples;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.ScratchDirectories;
@@ -23,10 +23,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * with (as the MySQL module's tests do), all on loopback. On kind the Pods run their images and the
  * operators use Service DNS names instead.
  */
-final class LocalWorkloads implements AutoCloseable {
+public final class LocalWorkloads implements AutoCloseable {
 
   /** How the etcd operator reaches members: a 127.0.N.0/24 per cluster. */
-  static final MemberAddressing ETCD_ADDRESSING = new LoopbackAddressing(150);
+  public static final MemberAddressing ETCD_ADDRESSING = new LoopbackAddressing(150);
 
   private final KubernetesClient admin;
   private final Path root;

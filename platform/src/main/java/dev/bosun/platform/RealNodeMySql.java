@@ -1,4 +1,4 @@
-package dev.bosun.e2e;
+package dev.bosun.platform;
 
 import static org.awaitility.Awaitility.await;
 
@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
  * status and Pods, and SQL from a client Pod (the node's workloads image, the root password in its
  * environment) through the cluster's Services.
  */
-final class RealNodeMySql {
+public final class RealNodeMySql {
 
-  static final String API = "mysql.bosun.dev/v1alpha1";
+  public static final String API = "mysql.bosun.dev/v1alpha1";
 
   private final RealNodePlatform platform;
   private final KubernetesClient admin;
@@ -32,7 +32,7 @@ final class RealNodeMySql {
   private final String client;
 
   /** The cluster {@code name} in {@code namespace}, reached from the Pod {@code client}. */
-  RealNodeMySql(RealNodePlatform platform, String namespace, String name, String client) {
+  public RealNodeMySql(RealNodePlatform platform, String namespace, String name, String client) {
     this.platform = platform;
     this.admin = platform.admin();
     this.namespace = namespace;
@@ -41,7 +41,7 @@ final class RealNodeMySql {
   }
 
   /** Creates the cluster: MariaDB 10.11 from the node's workloads image, plus spec lines. */
-  RealNodeMySql create(int replicas, String storage, String extraSpec) {
+  public RealNodeMySql create(int replicas, String storage, String extraSpec) {
     admin
         .resource(
             Serialization.unmarshal(
@@ -69,7 +69,7 @@ final class RealNodeMySql {
   }
 
   /** Waits until the cluster is Ready with {@code replicas} ready Pods; explains a timeout. */
-  void awaitReady(int replicas, Duration limit) {
+  public void awaitReady(int replicas, Duration limit) {
     try {
       await("MySQLCluster " + name + " Ready with " + replicas + " MariaDB containers")
           .atMost(limit)
@@ -87,7 +87,7 @@ final class RealNodeMySql {
   }
 
   /** Prints the cluster's status and the MySQL operator's Pods, for a failure's reader. */
-  void explain() {
+  public void explain() {
     System.err.println("[e2e] MySQLCluster " + name + " status: " + status());
     // Where the primary Service sends connections: the role labels and the endpoints they make.
     members()
@@ -140,7 +140,7 @@ final class RealNodeMySql {
   }
 
   /** Starts the client Pod with the cluster's root password in $ROOT_PASSWORD. */
-  void startClient() {
+  public void startClient() {
     RealNodePods.run(
         admin,
         namespace,
@@ -155,14 +155,14 @@ final class RealNodeMySql {
   }
 
   @SuppressWarnings("unchecked")
-  Map<String, Object> status() {
+  public Map<String, Object> status() {
     Object status = resource().getAdditionalProperties().get("status");
     return status instanceof Map<?, ?> ? (Map<String, Object>) status : Map.of();
   }
 
   /** The Ready condition as a person reads it: "False/PrimaryUnreachable: the primary ...". */
   @SuppressWarnings("unchecked")
-  String readyCondition() {
+  public String readyCondition() {
     Object conditions = status().get("conditions");
     if (conditions instanceof java.util.List<?> list) {
       for (Object o : list) {
@@ -175,7 +175,7 @@ final class RealNodeMySql {
   }
 
   /** The Pod the status names as primary ("null" before there is one). */
-  String primary() {
+  public String primary() {
     return String.valueOf(status().get("primary"));
   }
 
@@ -191,7 +191,7 @@ final class RealNodeMySql {
         .count();
   }
 
-  String rootPassword() {
+  public String rootPassword() {
     return new String(
         Base64.getDecoder()
             .decode(
@@ -206,7 +206,7 @@ final class RealNodeMySql {
   }
 
   /** The id of {@code pod}'s MariaDB container for the node's containerd (no scheme prefix). */
-  String containerId(String pod) {
+  public String containerId(String pod) {
     Pod p = admin.pods().inNamespace(namespace).withName(pod).get();
     return p.getStatus()
         .getContainerStatuses()
@@ -221,7 +221,7 @@ final class RealNodeMySql {
   }
 
   /** The PersistentVolume bound to {@code pod}'s data claim now. */
-  io.fabric8.kubernetes.api.model.PersistentVolume volume(String pod) {
+  public io.fabric8.kubernetes.api.model.PersistentVolume volume(String pod) {
     var claim = admin.persistentVolumeClaims().inNamespace(namespace).withName("data-" + pod).get();
     return admin.persistentVolumes().withName(claim.getSpec().getVolumeName()).get();
   }
@@ -230,7 +230,7 @@ final class RealNodeMySql {
    * Overwrites the header of {@code pod}'s InnoDB redo log on the node, as a disk fault would: the
    * running server never rereads it, and its next start cannot finish crash recovery.
    */
-  void corruptRedoLog(String pod) throws java.io.IOException {
+  public void corruptRedoLog(String pod) throws java.io.IOException {
     java.nio.file.Path log = dataDirectory(pod).resolve("ib_logfile0");
     byte[] garbage = new byte[512];
     new java.util.Random(42).nextBytes(garbage);
@@ -241,7 +241,7 @@ final class RealNodeMySql {
   }
 
   /** Asks the operator to rebuild {@code pod} (the cluster's rebuild annotation). */
-  void requestRebuild(String pod) {
+  public void requestRebuild(String pod) {
     admin
         .genericKubernetesResources(API, "MySQLCluster")
         .inNamespace(namespace)
@@ -259,7 +259,7 @@ final class RealNodeMySql {
   }
 
   /** The last rebuild the status records, in a sentence ("no rebuild" when none). */
-  String rebuildSummary() {
+  public String rebuildSummary() {
     Object rebuild = status().get("rebuild");
     if (!(rebuild instanceof Map<?, ?> r)) {
       return "no rebuild";
@@ -284,12 +284,12 @@ final class RealNodeMySql {
   }
 
   /** Runs SQL through the primary Service from the client Pod; the output without headers. */
-  String sql(String statements) {
+  public String sql(String statements) {
     return sql(primaryHost(), statements);
   }
 
   /** Runs SQL on {@code host} from the client Pod; the output without headers. */
-  String sql(String host, String statements) {
+  public String sql(String host, String statements) {
     return PodExec.sh(
             admin,
             namespace,
@@ -304,13 +304,13 @@ final class RealNodeMySql {
   }
 
   /** The rows of {@link AckedWriter#TABLE} the primary has, or -1 when it does not answer. */
-  long count() {
+  public long count() {
     String out = sql("SELECT COUNT(*) FROM " + AckedWriter.TABLE).trim();
     return out.matches("\\d+") ? Long.parseLong(out) : -1;
   }
 
   /** The ids of {@link AckedWriter#TABLE} on the primary. */
-  Set<Integer> storedIds() {
+  public Set<Integer> storedIds() {
     Set<Integer> stored = new HashSet<>();
     Matcher m = Pattern.compile("(?m)^(\\d+)$").matcher(sql("SELECT id FROM " + AckedWriter.TABLE));
     while (m.find()) {
@@ -320,7 +320,7 @@ final class RealNodeMySql {
   }
 
   /** A writer of numbered rows through the primary Service, in the client Pod. */
-  AckedWriter writer() {
+  public AckedWriter writer() {
     return new AckedWriter(admin, namespace, client, primaryHost());
   }
 }
