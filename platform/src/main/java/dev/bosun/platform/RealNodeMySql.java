@@ -4,14 +4,23 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.PodExec;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -107,7 +116,7 @@ public final class RealNodeMySql {
     members().forEach(this::printServerLogs);
   }
 
-  private java.util.List<Pod> members() {
+  private List<Pod> members() {
     return admin
         .pods()
         .inNamespace(namespace)
@@ -164,7 +173,7 @@ public final class RealNodeMySql {
   @SuppressWarnings("unchecked")
   public String readyCondition() {
     Object conditions = status().get("conditions");
-    if (conditions instanceof java.util.List<?> list) {
+    if (conditions instanceof List<?> list) {
       for (Object o : list) {
         if (o instanceof Map<?, ?> c && "Ready".equals(c.get("type"))) {
           return c.get("status") + "/" + c.get("reason") + ": " + c.get("message");
@@ -216,12 +225,12 @@ public final class RealNodeMySql {
   }
 
   /** The node's directory behind {@code pod}'s data volume (the host-path provisioner's). */
-  java.nio.file.Path dataDirectory(String pod) {
-    return java.nio.file.Path.of(volume(pod).getSpec().getHostPath().getPath());
+  Path dataDirectory(String pod) {
+    return Path.of(volume(pod).getSpec().getHostPath().getPath());
   }
 
   /** The PersistentVolume bound to {@code pod}'s data claim now. */
-  public io.fabric8.kubernetes.api.model.PersistentVolume volume(String pod) {
+  public PersistentVolume volume(String pod) {
     var claim = admin.persistentVolumeClaims().inNamespace(namespace).withName("data-" + pod).get();
     return admin.persistentVolumes().withName(claim.getSpec().getVolumeName()).get();
   }
@@ -230,12 +239,12 @@ public final class RealNodeMySql {
    * Overwrites the header of {@code pod}'s InnoDB redo log on the node, as a disk fault would: the
    * running server never rereads it, and its next start cannot finish crash recovery.
    */
-  public void corruptRedoLog(String pod) throws java.io.IOException {
-    java.nio.file.Path log = dataDirectory(pod).resolve("ib_logfile0");
+  public void corruptRedoLog(String pod) throws IOException {
+    Path log = dataDirectory(pod).resolve("ib_logfile0");
     byte[] garbage = new byte[512];
-    new java.util.Random(42).nextBytes(garbage);
-    try (var f = java.nio.channels.FileChannel.open(log, java.nio.file.StandardOpenOption.WRITE)) {
-      f.write(java.nio.ByteBuffer.wrap(garbage), 0);
+    new Random(42).nextBytes(garbage);
+    try (var f = FileChannel.open(log, StandardOpenOption.WRITE)) {
+      f.write(ByteBuffer.wrap(garbage), 0);
       f.force(true);
     }
   }
@@ -248,7 +257,7 @@ public final class RealNodeMySql {
         .withName(name)
         .edit(
             r -> {
-              Map<String, String> annotations = new java.util.HashMap<>();
+              Map<String, String> annotations = new HashMap<>();
               if (r.getMetadata().getAnnotations() != null) {
                 annotations.putAll(r.getMetadata().getAnnotations());
               }

@@ -7,6 +7,7 @@ import com.marcnuri.helm.InstallCommand;
 import com.marcnuri.helm.UpgradeCommand;
 import dev.bosun.common.testing.LocalControlPlane;
 import dev.bosun.common.testing.RealNodeCluster;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -224,7 +225,7 @@ public final class RealNodePlatform {
     }
     Stream.concat(
             pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
-        .map(io.fabric8.kubernetes.api.model.Container::getName)
+        .map(Container::getName)
         .forEach(
             container -> {
               try {

@@ -19,14 +19,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Time to scale 3 -> 7 -> 3 on real etcd through the operator (Pods on the local control plane, run
  * as etcd processes by the process kubelet) against the same membership changes made directly with
  * jetcd (learner add, start, promote; move leader, remove, stop) in the same run. Bounded: each
- * phase gives up after 5 minutes. Run with {@code ./bosun bench etcd} or {@code mvn -pl
- * etcd-operator test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.bosun.etcd.bench.EtcdScaleBenchmark}.
+ * phase gives up after 5 minutes. Run with {@code ./bosun bench etcd}.
  */
 public final class EtcdScaleBenchmark {
 
@@ -90,7 +89,7 @@ public final class EtcdScaleBenchmark {
     Path dir = Files.createTempDirectory("bench-direct");
     Map<Integer, LocalProcess> members = new LinkedHashMap<>();
     String initial =
-        java.util.stream.IntStream.range(0, FROM)
+        IntStream.range(0, FROM)
             .mapToObj(i -> "m" + i + "=" + peer(i))
             .collect(Collectors.joining(","));
     try {

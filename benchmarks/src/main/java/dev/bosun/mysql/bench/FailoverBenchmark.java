@@ -118,6 +118,47 @@ public final class FailoverBenchmark {
             timeline::mark);
     TopologyController.Desired desired =
         new TopologyController.Desired(instances, true, DETECTION, null, 3_600_000);
+    TopologyController.Tick tick = converge(controller, desired, addresses, run);
+    TopologyRecord record = tick.record();
+    String oldPrimary = record.primary();
+    AppClient.createSchema(addresses.get(oldPrimary));
+    AtomicReference<String> target = new AtomicReference<>(oldPrimary);
+    AtomicLong firstAckOnNew = new AtomicLong();
+    AtomicBoolean running = new AtomicBoolean(true);
+    Thread writer = startWriter(addresses, oldPrimary, target, firstAckOnNew, running, timeline);
+    pause();
+    // SIGKILL straight from here, timed as it is sent. Server.kill() forks kill(1) twice and then
+    // waits for the server's watchdog shell to notice (it checks once a second): the operator's
+    // rounds, which this thread runs, would stand still for up to a second after the kill.
+    long killed = System.nanoTime();
+    ProcessHandle.of(servers.get(oldPrimary).pid()).ifPresent(ProcessHandle::destroyForcibly);
+    timeline.markAt(FailoverTimeline.KILLED, killed);
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (firstAckOnNew.get() == 0 && System.nanoTime() < deadline) {
+      long started = System.nanoTime();
+      tick = controller.tick(desired, record, addresses, tick.plan().errant(), null, saved -> {});
+      timeline.round(started, tick.plan().step());
+      record = tick.record();
+      if (!oldPrimary.equals(record.primary())) {
+        target.set(record.primary());
+      }
+      pause();
+    }
+    running.set(false);
+    writer.join(10_000);
+    servers.values().forEach(MariaDbServers.Server::kill);
+    if (firstAckOnNew.get() == 0) {
+      throw new IllegalStateException("run " + run + ": no write acknowledged by a new primary");
+    }
+    return (firstAckOnNew.get() - killed) / 1e6 - DETECTION.toMillis();
+  }
+
+  /** Ticks the controller until the new cluster is steady (a primary, replicas following). */
+  private static TopologyController.Tick converge(
+      TopologyController controller,
+      TopologyController.Desired desired,
+      Map<String, Address> addresses,
+      int run) {
     TopologyRecord record = TopologyRecord.empty();
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     TopologyController.Tick tick;
@@ -129,11 +170,20 @@ public final class FailoverBenchmark {
     if (!tick.steady()) {
       throw new IllegalStateException("run " + run + ": the cluster did not converge");
     }
-    String oldPrimary = record.primary();
-    AppClient.createSchema(addresses.get(oldPrimary));
-    AtomicReference<String> target = new AtomicReference<>(oldPrimary);
-    AtomicLong firstAckOnNew = new AtomicLong();
-    AtomicBoolean running = new AtomicBoolean(true);
+    return tick;
+  }
+
+  /**
+   * The application: inserts to {@code target} until {@code running} ends, and marks the first
+   * write a new primary acknowledged.
+   */
+  private static Thread startWriter(
+      Map<String, Address> addresses,
+      String oldPrimary,
+      AtomicReference<String> target,
+      AtomicLong firstAckOnNew,
+      AtomicBoolean running,
+      FailoverTimeline timeline) {
     Thread writer =
         new Thread(
             () -> {
@@ -153,31 +203,7 @@ public final class FailoverBenchmark {
             });
     writer.setDaemon(true);
     writer.start();
-    pause();
-    // SIGKILL straight from here, timed as it is sent. Server.kill() forks kill(1) twice and then
-    // waits for the server's watchdog shell to notice (it checks once a second): the operator's
-    // rounds, which this thread runs, would stand still for up to a second after the kill.
-    long killed = System.nanoTime();
-    ProcessHandle.of(servers.get(oldPrimary).pid()).ifPresent(ProcessHandle::destroyForcibly);
-    timeline.markAt(FailoverTimeline.KILLED, killed);
-    deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (firstAckOnNew.get() == 0 && System.nanoTime() < deadline) {
-      long started = System.nanoTime();
-      tick = controller.tick(desired, record, addresses, tick.plan().errant(), null, saved -> {});
-      timeline.round(started, tick.plan().step());
-      record = tick.record();
-      if (!oldPrimary.equals(record.primary())) {
-        target.set(record.primary());
-      }
-      pause();
-    }
-    running.set(false);
-    writer.join(10_000);
-    servers.values().forEach(MariaDbServers.Server::kill);
-    if (firstAckOnNew.get() == 0) {
-      throw new IllegalStateException("run " + run + ": no write acknowledged by a new primary");
-    }
-    return (firstAckOnNew.get() - killed) / 1e6 - DETECTION.toMillis();
+    return writer;
   }
 
   /** Health-poll queries per second of one converged cluster at the given poll interval. */

@@ -10,9 +10,18 @@ import dev.bosun.platform.RealNodePlatform;
 import dev.bosun.platform.RealNodePods;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
@@ -91,10 +100,8 @@ final class FailoverRun {
     long faultMillis = System.currentTimeMillis();
     fault.inject(admin, node, namespace, primary, container);
     long struckMillis = System.currentTimeMillis();
-    java.util.List<String> trail =
-        java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-    java.util.concurrent.ScheduledExecutorService sampler =
-        java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    List<String> trail = Collections.synchronizedList(new ArrayList<>());
+    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
     sampleReadyCondition(sampler, faultMillis, trail);
     String note = "";
     try {
@@ -150,27 +157,26 @@ final class FailoverRun {
         System.err.println("[bench]   no operator log: " + e.getMessage());
         continue;
       }
-      java.util.regex.Pattern line =
-          java.util.regex.Pattern.compile(
+      Pattern line =
+          Pattern.compile(
               "^ts=(\\S+) .*resource=MySQLCluster/" + namespace + "/\\S+ msg=\"([^\"]*)\"");
-      java.util.regex.Pattern trouble =
-          java.util.regex.Pattern.compile("^ts=(\\S+) level=(WARN|ERROR) .*msg=\"([^\"]*)\"");
+      Pattern trouble = Pattern.compile("^ts=(\\S+) level=(WARN|ERROR) .*msg=\"([^\"]*)\"");
       for (String l : log.split("\n")) {
-        java.util.regex.Matcher m = line.matcher(l);
+        Matcher m = line.matcher(l);
         if (!m.find()) {
-          java.util.regex.Matcher t = trouble.matcher(l);
+          Matcher t = trouble.matcher(l);
           if (t.find()
-              && java.time.Instant.parse(t.group(1)).toEpochMilli() >= faultMillis
+              && Instant.parse(t.group(1)).toEpochMilli() >= faultMillis
               && !l.contains("resource=MySQLCluster/")) {
             System.err.printf(
                 "[bench]   %5.1f s %s %s%n",
-                (java.time.Instant.parse(t.group(1)).toEpochMilli() - faultMillis) / 1000.0,
+                (Instant.parse(t.group(1)).toEpochMilli() - faultMillis) / 1000.0,
                 t.group(2),
                 t.group(3).length() > 200 ? t.group(3).substring(0, 200) : t.group(3));
           }
           continue;
         }
-        long at = java.time.Instant.parse(m.group(1)).toEpochMilli();
+        long at = Instant.parse(m.group(1)).toEpochMilli();
         if (at >= faultMillis) {
           System.err.printf(
               "[bench]   %5.1f s %s%n",
@@ -191,7 +197,7 @@ final class FailoverRun {
       if (last == null) {
         continue;
       }
-      long at = java.time.Instant.parse(last).toEpochMilli();
+      long at = Instant.parse(last).toEpochMilli();
       if (at < faultMillis - 1000) {
         continue;
       }
@@ -210,9 +216,7 @@ final class FailoverRun {
    * what the operator was waiting for while no write went through (its Wait steps log nothing).
    */
   private void sampleReadyCondition(
-      java.util.concurrent.ScheduledExecutorService sampler,
-      long faultMillis,
-      java.util.List<String> trail) {
+      ScheduledExecutorService sampler, long faultMillis, List<String> trail) {
     String[] last = {""};
     sampler.scheduleWithFixedDelay(
         () -> {
@@ -232,6 +236,6 @@ final class FailoverRun {
         },
         0,
         500,
-        java.util.concurrent.TimeUnit.MILLISECONDS);
+        TimeUnit.MILLISECONDS);
   }
 }

@@ -12,6 +12,7 @@ import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * What a converged, idle MySQLCluster costs the API server: the operator (as Main builds it, on the
@@ -72,7 +73,7 @@ final class IdleCost {
       return new Result(
           readList.size() / minutes,
           writes.size() / minutes,
-          java.util.stream.Stream.concat(writes.stream(), readList.stream()).limit(10).toList());
+          Stream.concat(writes.stream(), readList.stream()).limit(10).toList());
     }
   }
 

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Time to rebuild a replica holding {@code -Dbench.megabytes} (1024) of rows on real MariaDB
@@ -46,7 +47,7 @@ public final class RebuildBenchmark {
       long c0 = System.nanoTime();
       ReplicaCopy copy =
           new ReplicaCopy(new MariaDbDialect(), MariaDbServers.CREDENTIALS, Duration.ofSeconds(10));
-      java.util.function.Consumer<String> progress =
+      Consumer<String> progress =
           doing -> System.out.printf("  %.1f s: %s%n", (System.nanoTime() - c0) / 1e9, doing);
       // The operator's part and the copy Job's part, here in one process.
       copy.prepare(member, source, null, null, null, progress);

@@ -1,5 +1,8 @@
 package dev.bosun.web.bench;
 
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -40,14 +43,12 @@ final class CpuMeter {
   record JvmTime(double jit, double gc) {
     static JvmTime now() {
       double gc =
-          java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
-              .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime)
+          ManagementFactory.getGarbageCollectorMXBeans().stream()
+              .mapToLong(GarbageCollectorMXBean::getCollectionTime)
               .filter(ms -> ms > 0)
               .sum();
       return new JvmTime(
-          java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime()
-              / 1000.0,
-          gc / 1000.0);
+          ManagementFactory.getCompilationMXBean().getTotalCompilationTime() / 1000.0, gc / 1000.0);
     }
 
     JvmTime minus(JvmTime earlier) {
@@ -82,7 +83,7 @@ final class CpuMeter {
         total += Long.parseLong(f[i]);
       }
       return new long[] {total, f.length > 8 ? Long.parseLong(f[8]) : 0};
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalStateException("cannot read /proc/stat", e);
     }
   }
@@ -120,7 +121,7 @@ final class CpuMeter {
   }
 
   /** utime + stime of one process, in clock ticks of 10 ms (USER_HZ 100). */
-  static long ticksOf(long pid) throws java.io.IOException {
+  static long ticksOf(long pid) throws IOException {
     String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     return Long.parseLong(f[11]) + Long.parseLong(f[12]);

@@ -8,6 +8,7 @@ import dev.bosun.web.dependent.DeploymentDependent;
 import dev.bosun.web.dependent.ServiceDependent;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceStatus;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.awaitility.Awaitility;
 
@@ -100,7 +102,7 @@ public final class RequestCostBenchmark {
     try (KubernetesClient c = plane.adminClient()) {
       Crds.install(c, "webservices.web.bosun.dev");
       for (String ns : List.of("warm", "post", "ssa", "ws")) {
-        Crds.namespace(c, ns, java.util.Map.of(), java.util.Map.of());
+        Crds.namespace(c, ns, Map.of(), Map.of());
       }
       System.out.printf(
           "%nControl-plane CPU per request, Kubernetes %s, 8 threads (ms of CPU per request; the"
@@ -117,69 +119,78 @@ public final class RequestCostBenchmark {
             c.resource(d).patch(ssa());
           });
       for (int rep = 0; rep < 2; rep++) {
-        int base = rep * n;
-        measure(
-            "Deployment create (POST)",
-            n,
-            i -> {
-              var d = DeploymentDependent.desiredDeployment(ws("post", base + i), Optional.empty());
-              d.getSpec().setReplicas(0);
-              c.resource(d).create();
-            });
-        measure(
-            "Deployment create (apply)",
-            n,
-            i -> {
-              var d = DeploymentDependent.desiredDeployment(ws("ssa", base + i), Optional.empty());
-              d.getSpec().setReplicas(0);
-              c.resource(d).patch(ssa());
-            });
-        measure(
-            "Service read (absent)",
-            n,
-            i -> c.services().inNamespace("ssa").withName("svc-x" + (base + i)).get());
-        measure(
-            "Service create (POST)",
-            n,
-            i -> c.resource(ServiceDependent.desiredService(ws("post", base + i))).create());
-        measure(
-            "Service create (apply)",
-            n,
-            i -> c.resource(ServiceDependent.desiredService(ws("ssa", base + i))).patch(ssa()));
-        measure(
-            "WebService create (POST)",
-            n,
-            i -> c.resources(WebService.class).resource(ws("ws", base + i)).create());
-        measure(
-            "WebService status (apply)",
-            n,
-            i -> c.resource(statusOnly(base + i, 1)).subresource("status").patch(ssa()));
-        measure(
-            "WebService status (merge patch)",
-            n,
-            i -> {
-              // A second status, so that both kinds of write change what is stored.
-              WebService body = statusOnly(base + i, 2);
-              c.resources(WebService.class)
-                  .inNamespace("ws")
-                  .withName(body.getMetadata().getName())
-                  .subresource("status")
-                  .patch(
-                      PatchContext.of(PatchType.JSON_MERGE),
-                      c.getKubernetesSerialization()
-                          .asJson(java.util.Map.of("status", body.getStatus())));
-            });
-        measure(
-            "WebService read",
-            n,
-            i ->
-                c.resources(WebService.class)
-                    .inNamespace("ws")
-                    .withName(String.format("svc-%04d", base + i))
-                    .get());
+        measureDeploymentsAndServices(c, n, rep * n);
+        measureWebServices(c, n, rep * n);
       }
     }
     plane.close();
+  }
+
+  /** Deployments and Services as the operator and a plain client write them. */
+  private static void measureDeploymentsAndServices(KubernetesClient c, int n, int base)
+      throws Exception {
+    measure(
+        "Deployment create (POST)",
+        n,
+        i -> {
+          var d = DeploymentDependent.desiredDeployment(ws("post", base + i), Optional.empty());
+          d.getSpec().setReplicas(0);
+          c.resource(d).create();
+        });
+    measure(
+        "Deployment create (apply)",
+        n,
+        i -> {
+          var d = DeploymentDependent.desiredDeployment(ws("ssa", base + i), Optional.empty());
+          d.getSpec().setReplicas(0);
+          c.resource(d).patch(ssa());
+        });
+    measure(
+        "Service read (absent)",
+        n,
+        i -> c.services().inNamespace("ssa").withName("svc-x" + (base + i)).get());
+    measure(
+        "Service create (POST)",
+        n,
+        i -> c.resource(ServiceDependent.desiredService(ws("post", base + i))).create());
+    measure(
+        "Service create (apply)",
+        n,
+        i -> c.resource(ServiceDependent.desiredService(ws("ssa", base + i))).patch(ssa()));
+  }
+
+  /** WebService creates, status writes of both kinds, and reads. */
+  private static void measureWebServices(KubernetesClient c, int n, int base) throws Exception {
+    measure(
+        "WebService create (POST)",
+        n,
+        i -> c.resources(WebService.class).resource(ws("ws", base + i)).create());
+    measure(
+        "WebService status (apply)",
+        n,
+        i -> c.resource(statusOnly(base + i, 1)).subresource("status").patch(ssa()));
+    measure(
+        "WebService status (merge patch)",
+        n,
+        i -> {
+          // A second status, so that both kinds of write change what is stored.
+          WebService body = statusOnly(base + i, 2);
+          c.resources(WebService.class)
+              .inNamespace("ws")
+              .withName(body.getMetadata().getName())
+              .subresource("status")
+              .patch(
+                  PatchContext.of(PatchType.JSON_MERGE),
+                  c.getKubernetesSerialization().asJson(Map.of("status", body.getStatus())));
+        });
+    measure(
+        "WebService read",
+        n,
+        i ->
+            c.resources(WebService.class)
+                .inNamespace("ws")
+                .withName(String.format("svc-%04d", base + i))
+                .get());
   }
 
   /** The status write's body: a WebService's name and a status of four conditions. */
@@ -195,7 +206,7 @@ public final class RequestCostBenchmark {
   static WebServiceStatus status(long generation) {
     WebServiceStatus s = new WebServiceStatus();
     s.setObservedGeneration(generation);
-    List<io.fabric8.kubernetes.api.model.Condition> cs = new ArrayList<>();
+    List<Condition> cs = new ArrayList<>();
     for (String t : List.of("Ready", "Available", "Progressing", "Degraded")) {
       cs.add(
           new ConditionBuilder()

@@ -21,18 +21,24 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
  * How the WebService operator compares with a plain fabric8 client doing the same work in the same
@@ -68,45 +74,7 @@ public final class WebServiceBenchmark {
     try (KubernetesClient admin = plane.adminClient();
         KubeletSimulator kubelet = new KubeletSimulator(admin, Duration.ofMillis(200)).start()) {
       Crds.install(admin, "webservices.web.bosun.dev");
-
-      // Both sides start warm: the classes each loads once and the JIT's work are not held against
-      // either side's heap or time. The JIT compiles a method for good (C2) after thousands of
-      // calls: the baseline's few paths run thousands of times per round, but many of the
-      // operator's run once or twice per WebService, so after one warm-up round of the full size
-      // the JIT still compiled 4.5-5.4 s during each measured operator run (1.2 s during the
-      // baseline's). The warm-up rounds go on until the operator's run leaves the JIT (almost)
-      // idle, at most bench.warmupRounds rounds; each prints the JIT's seconds. Four rounds were
-      // not enough (the operator's warm-up runs still compiled 28.3, 6.5, 4.6, 3.3 s, its measured
-      // runs 1.0-2.9 s against the baseline's 0.1-1.0 s), hence at most eight. Each warm-up
-      // namespace is deleted before the next run: objects left behind would make every later run
-      // dearer (the controller manager follows them all), the baseline's proportionally more.
-      for (int w = 1; w <= warmUpRounds; w++) {
-        step(
-            String.format(
-                "warm-up %d (not measured): %d Deployments + Services with the plain client",
-                w, warmUp));
-        Result plainWarm = plainClientRun(plane, "bench-warmup-" + w, warmUp);
-        plainWarm.held().close();
-        dropNamespace(admin, "bench-warmup-" + w);
-        step(
-            String.format(
-                "warm-up %d (not measured): %d WebServices with the operator", w, warmUp));
-        CpuMeter.JvmTime before = CpuMeter.JvmTime.now();
-        long operatorWarm = warmUpOperator(plane, admin, "bench-warmup-operator-" + w, warmUp);
-        CpuMeter.JvmTime operatorJvm = CpuMeter.JvmTime.now().minus(before);
-        dropNamespace(admin, "bench-warmup-operator-" + w);
-        System.out.printf(
-            "    warm-up %d: plain %.1f s (%s), operator %.1f s (%s); ratio %.2f, not counted%n",
-            w,
-            plainWarm.nanos() / 1e9,
-            plainWarm.jvm(),
-            operatorWarm / 1e9,
-            operatorJvm,
-            (double) operatorWarm / plainWarm.nanos());
-        if (operatorJvm.jit() < WARM_JIT_SECONDS) {
-          break;
-        }
-      }
+      warmUp(plane, admin, warmUp, warmUpRounds);
 
       List<Round> rounds = new ArrayList<>();
       // Nothing a run made is closed before the end: a closed client lets go of what it held
@@ -114,146 +82,241 @@ public final class WebServiceBenchmark {
       List<AutoCloseable> held = new ArrayList<>();
       OperatorRun last = null;
       for (int r = 1; r <= roundCount; r++) {
-        // The sides take turns going first (the store grows with every run), and the figures are
-        // the medians of the rounds.
-        Result plain = null;
-        OperatorRun op = null;
-        for (int side = 0; side < 2; side++) {
-          boolean plainNow = (side == 0) == (r % 2 == 1);
-          if (plainNow) {
-            step(
-                String.format(
-                    "round %d/%d: plain client: %d Deployments + Services, until all are rolled out",
-                    r, roundCount, count));
-            plain = plainClientRun(plane, "bench-plain-" + r, count);
-            held.add(plain.held());
-          } else {
-            step(
-                String.format(
-                    "round %d/%d: operator: %d WebServices, until all are Ready",
-                    r, roundCount, count));
-            op = operatorRun(plane, admin, "bench-operator-" + r, count);
-            held.add(op);
-          }
-        }
-        last = op;
-        Round round =
-            new Round(plain.nanos(), plain.heap(), op.nanos, op.heap, plain.cpu(), op.cpu);
-        rounds.add(round);
-        System.out.printf(
-            "    round %d: time plain %.1f s, operator %.1f s (ratio %.2f); heap plain %.1f MB,"
-                + " operator %.1f MB (ratio %.2f)%n",
-            r,
-            plain.nanos() / 1e9,
-            op.nanos / 1e9,
-            round.timeRatio(),
-            plain.heap() / 1e6,
-            op.heap / 1e6,
-            round.heapRatio());
-        System.out.printf(
-            "      CPU plain %s%n      CPU operator %s%n      of the JVM's: plain %s, operator %s%n"
-                + "      CPU ratio %.2f; the host stole %.0f%% of the machine's CPU time during the"
-                + " plain run, %.0f%% during the operator's%n",
-            CpuMeter.describe(plain.cpu()),
-            CpuMeter.describe(op.cpu),
-            plain.jvm(),
-            op.jvm,
-            round.cpuRatio(),
-            plain.steal(),
-            op.steal);
+        last = round(plane, admin, r, roundCount, count, rounds, held);
       }
-
-      // Ready comes first; the Deployment's own Available condition follows and is recorded too.
-      // The idle period starts once the operator has been quiet for 3 s.
-      OperatorRun op = last;
-      op.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
-      int convergenceWrites = op.writes.count() - op.writesAtStart;
-      long eventWrites =
-          op.writes.since(op.writesAtStart).stream().filter(w -> w.contains("/events")).count();
-      int readsAtIdle = op.writes.readCount();
-      int convergenceReconciles = op.reconciles.count();
-      List<String> convergenceReads = op.writes.readsSince(op.readsAtStart);
-      step("operator idle for " + idleSeconds + " s after convergence");
-      int reconcilesBefore = op.reconciles.count();
-      List<String> idleWrites = op.writes.writesDuring(Duration.ofSeconds(idleSeconds));
-      int idleReconciles = op.reconciles.count() - reconcilesBefore;
-      List<String> idleReads = op.writes.readsSince(readsAtIdle);
-      long operatorIdleHeap = usedHeapAfterGc() - op.heapBefore;
+      Idle idle = idle(last, idleSeconds);
       for (AutoCloseable h : held) {
         h.close();
       }
-
-      System.out.printf(
-          "%nWebService benchmark: %d objects, Kubernetes %s (local control plane, simulated kubelet,"
-              + " %d creating threads on each side), %d rounds; the JVM's collectors: %s%n",
-          count,
-          LocalControlPlane.VERSION,
-          THREADS,
-          roundCount,
-          ManagementFactory.getGarbageCollectorMXBeans().stream()
-              .map(java.lang.management.GarbageCollectorMXBean::getName)
-              .collect(java.util.stream.Collectors.joining(", ")));
-      System.out.printf(
-          "  plain client (Deployment + Service, wait for rollout): %7.1f s (median)%n",
-          median(rounds, Round::plainNanos) / 1e9);
-      System.out.printf(
-          "  operator     (WebService, wait for Ready):             %7.1f s (median)%n",
-          median(rounds, Round::operatorNanos) / 1e9);
-      System.out.printf(
-          "  time ratio operator/plain: %.2f, the median of %s (target <= 1.3)%n",
-          median(rounds, Round::timeRatio), listed(rounds, Round::timeRatio));
-      System.out.printf(
-          "  CPU seconds until converged (control plane and this JVM; the machine is busy"
-              + " throughout): plain %.1f, operator %.1f (medians), ratio %.2f, the median of %s%n",
-          median(rounds, r -> CpuMeter.total(r.plainCpu())),
-          median(rounds, r -> CpuMeter.total(r.operatorCpu())),
-          median(rounds, Round::cpuRatio),
-          listed(rounds, Round::cpuRatio));
-      System.out.printf(
-          "  operator writes until converged (last round): %d (%.1f per WebService: %.1f to objects"
-              + " and status, %.1f Events; the plain client: 2)%n",
-          convergenceWrites,
-          (double) convergenceWrites / count,
-          (double) (convergenceWrites - eventWrites) / count,
-          (double) eventWrites / count);
-      System.out.printf(
-          "  operator reconciles until converged: %d (%.1f per WebService)%n",
-          convergenceReconciles, (double) convergenceReconciles / count);
-      System.out.printf(
-          "  operator reads until converged: %d (%.1f per WebService)%n",
-          convergenceReads.size(), (double) convergenceReads.size() / count);
-      convergenceReads.stream()
-          .map(r -> r.replaceAll("svc-[0-9]+", "svc-N"))
-          .collect(
-              java.util.stream.Collectors.groupingBy(
-                  r -> r, java.util.TreeMap::new, java.util.stream.Collectors.counting()))
-          .forEach((r, n) -> System.out.printf("    %6d  %s%n", n, r));
-      System.out.printf(
-          "  operator writes during %d s idle: %d (target 0); reconciles: %d%n",
-          idleSeconds, idleWrites.size(), idleReconciles);
-      idleWrites.stream().limit(10).forEach(w -> System.out.println("    " + w));
-      System.out.printf(
-          "  idle API requests per minute per WebService: %.3f reads, %.3f writes (watches not"
-              + " counted)%n",
-          idleReads.size() / (idleSeconds / 60.0) / count,
-          idleWrites.size() / (idleSeconds / 60.0) / count);
-      System.out.printf(
-          "  heap held %d s (or more, until steady) after convergence: operator %.1f MB, plain"
-              + " client %.1f MB (medians), ratio %.2f, the median of %s (target <= 1.5)%n",
-          SETTLE.toSeconds(),
-          median(rounds, Round::operatorHeap) / 1e6,
-          median(rounds, Round::plainHeap) / 1e6,
-          median(rounds, Round::heapRatio),
-          listed(rounds, Round::heapRatio));
-      System.out.printf(
-          "  heap held after %d s idle (last round): operator %.1f MB (ratio %.2f to that round's"
-              + " plain client)%n",
-          idleSeconds,
-          operatorIdleHeap / 1e6,
-          (double) operatorIdleHeap / Math.max(1, rounds.get(rounds.size() - 1).plainHeap()));
+      printTimesAndCpu(count, roundCount, rounds);
+      printRequestsAndHeap(count, idleSeconds, rounds, idle);
     } finally {
       plane.close();
     }
+  }
+
+  /**
+   * Warm-up rounds, not measured: the plain client, then the operator, each in a namespace dropped
+   * afterwards, until the operator's run leaves the JIT (almost) idle.
+   */
+  private static void warmUp(
+      LocalControlPlane plane, KubernetesClient admin, int warmUp, int warmUpRounds)
+      throws Exception {
+    // Both sides start warm: the classes each loads once and the JIT's work are not held against
+    // either side's heap or time. The JIT compiles a method for good (C2) after thousands of
+    // calls: the baseline's few paths run thousands of times per round, but many of the
+    // operator's run once or twice per WebService, so after one warm-up round of the full size
+    // the JIT still compiled 4.5-5.4 s during each measured operator run (1.2 s during the
+    // baseline's). The warm-up rounds go on until the operator's run leaves the JIT (almost)
+    // idle, at most bench.warmupRounds rounds; each prints the JIT's seconds. Four rounds were
+    // not enough (the operator's warm-up runs still compiled 28.3, 6.5, 4.6, 3.3 s, its measured
+    // runs 1.0-2.9 s against the baseline's 0.1-1.0 s), hence at most eight. Each warm-up
+    // namespace is deleted before the next run: objects left behind would make every later run
+    // dearer (the controller manager follows them all), the baseline's proportionally more.
+    for (int w = 1; w <= warmUpRounds; w++) {
+      step(
+          String.format(
+              "warm-up %d (not measured): %d Deployments + Services with the plain client",
+              w, warmUp));
+      Result plainWarm = plainClientRun(plane, "bench-warmup-" + w, warmUp);
+      plainWarm.held().close();
+      dropNamespace(admin, "bench-warmup-" + w);
+      step(String.format("warm-up %d (not measured): %d WebServices with the operator", w, warmUp));
+      CpuMeter.JvmTime before = CpuMeter.JvmTime.now();
+      long operatorWarm = warmUpOperator(plane, admin, "bench-warmup-operator-" + w, warmUp);
+      CpuMeter.JvmTime operatorJvm = CpuMeter.JvmTime.now().minus(before);
+      dropNamespace(admin, "bench-warmup-operator-" + w);
+      System.out.printf(
+          "    warm-up %d: plain %.1f s (%s), operator %.1f s (%s); ratio %.2f, not counted%n",
+          w,
+          plainWarm.nanos() / 1e9,
+          plainWarm.jvm(),
+          operatorWarm / 1e9,
+          operatorJvm,
+          (double) operatorWarm / plainWarm.nanos());
+      if (operatorJvm.jit() < WARM_JIT_SECONDS) {
+        break;
+      }
+    }
+  }
+
+  /** One measured round: both sides, in turn; adds its figures to {@code rounds}. */
+  private static OperatorRun round(
+      LocalControlPlane plane,
+      KubernetesClient admin,
+      int r,
+      int roundCount,
+      int count,
+      List<Round> rounds,
+      List<AutoCloseable> held)
+      throws Exception {
+    // The sides take turns going first (the store grows with every run), and the figures are
+    // the medians of the rounds.
+    Result plain = null;
+    OperatorRun op = null;
+    for (int side = 0; side < 2; side++) {
+      boolean plainNow = (side == 0) == (r % 2 == 1);
+      if (plainNow) {
+        step(
+            String.format(
+                "round %d/%d: plain client: %d Deployments + Services, until all are rolled out",
+                r, roundCount, count));
+        plain = plainClientRun(plane, "bench-plain-" + r, count);
+        held.add(plain.held());
+      } else {
+        step(
+            String.format(
+                "round %d/%d: operator: %d WebServices, until all are Ready",
+                r, roundCount, count));
+        op = operatorRun(plane, admin, "bench-operator-" + r, count);
+        held.add(op);
+      }
+    }
+    Round round = new Round(plain.nanos(), plain.heap(), op.nanos, op.heap, plain.cpu(), op.cpu);
+    rounds.add(round);
+    System.out.printf(
+        "    round %d: time plain %.1f s, operator %.1f s (ratio %.2f); heap plain %.1f MB,"
+            + " operator %.1f MB (ratio %.2f)%n",
+        r,
+        plain.nanos() / 1e9,
+        op.nanos / 1e9,
+        round.timeRatio(),
+        plain.heap() / 1e6,
+        op.heap / 1e6,
+        round.heapRatio());
+    System.out.printf(
+        "      CPU plain %s%n      CPU operator %s%n      of the JVM's: plain %s, operator %s%n"
+            + "      CPU ratio %.2f; the host stole %.0f%% of the machine's CPU time during the"
+            + " plain run, %.0f%% during the operator's%n",
+        CpuMeter.describe(plain.cpu()),
+        CpuMeter.describe(op.cpu),
+        plain.jvm(),
+        op.jvm,
+        round.cpuRatio(),
+        plain.steal(),
+        op.steal);
+    return op;
+  }
+
+  /** What the operator did until converged (last round) and while idle after. */
+  private record Idle(
+      int convergenceWrites,
+      long eventWrites,
+      int convergenceReconciles,
+      List<String> convergenceReads,
+      List<String> idleWrites,
+      int idleReconciles,
+      List<String> idleReads,
+      long operatorIdleHeap) {}
+
+  /**
+   * Ready comes first; the Deployment's own Available condition follows and is recorded too. The
+   * idle period starts once the operator has been quiet for 3 s.
+   */
+  private static Idle idle(OperatorRun op, int idleSeconds) throws Exception {
+    op.writes.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(60));
+    int convergenceWrites = op.writes.count() - op.writesAtStart;
+    long eventWrites =
+        op.writes.since(op.writesAtStart).stream().filter(w -> w.contains("/events")).count();
+    int readsAtIdle = op.writes.readCount();
+    int convergenceReconciles = op.reconciles.count();
+    List<String> convergenceReads = op.writes.readsSince(op.readsAtStart);
+    step("operator idle for " + idleSeconds + " s after convergence");
+    int reconcilesBefore = op.reconciles.count();
+    List<String> idleWrites = op.writes.writesDuring(Duration.ofSeconds(idleSeconds));
+    int idleReconciles = op.reconciles.count() - reconcilesBefore;
+    List<String> idleReads = op.writes.readsSince(readsAtIdle);
+    long operatorIdleHeap = usedHeapAfterGc() - op.heapBefore;
+    return new Idle(
+        convergenceWrites,
+        eventWrites,
+        convergenceReconciles,
+        convergenceReads,
+        idleWrites,
+        idleReconciles,
+        idleReads,
+        operatorIdleHeap);
+  }
+
+  private static void printTimesAndCpu(int count, int roundCount, List<Round> rounds) {
+    System.out.printf(
+        "%nWebService benchmark: %d objects, Kubernetes %s (local control plane, simulated kubelet,"
+            + " %d creating threads on each side), %d rounds; the JVM's collectors: %s%n",
+        count,
+        LocalControlPlane.VERSION,
+        THREADS,
+        roundCount,
+        ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .map(GarbageCollectorMXBean::getName)
+            .collect(Collectors.joining(", ")));
+    System.out.printf(
+        "  plain client (Deployment + Service, wait for rollout): %7.1f s (median)%n",
+        median(rounds, Round::plainNanos) / 1e9);
+    System.out.printf(
+        "  operator     (WebService, wait for Ready):             %7.1f s (median)%n",
+        median(rounds, Round::operatorNanos) / 1e9);
+    System.out.printf(
+        "  time ratio operator/plain: %.2f, the median of %s (target <= 1.3)%n",
+        median(rounds, Round::timeRatio), listed(rounds, Round::timeRatio));
+    System.out.printf(
+        "  CPU seconds until converged (control plane and this JVM; the machine is busy"
+            + " throughout): plain %.1f, operator %.1f (medians), ratio %.2f, the median of %s%n",
+        median(rounds, r -> CpuMeter.total(r.plainCpu())),
+        median(rounds, r -> CpuMeter.total(r.operatorCpu())),
+        median(rounds, Round::cpuRatio),
+        listed(rounds, Round::cpuRatio));
+  }
+
+  private static void printRequestsAndHeap(
+      int count, int idleSeconds, List<Round> rounds, Idle idle) {
+    int convergenceWrites = idle.convergenceWrites();
+    long eventWrites = idle.eventWrites();
+    int convergenceReconciles = idle.convergenceReconciles();
+    List<String> convergenceReads = idle.convergenceReads();
+    List<String> idleWrites = idle.idleWrites();
+    int idleReconciles = idle.idleReconciles();
+    List<String> idleReads = idle.idleReads();
+    long operatorIdleHeap = idle.operatorIdleHeap();
+    System.out.printf(
+        "  operator writes until converged (last round): %d (%.1f per WebService: %.1f to objects"
+            + " and status, %.1f Events; the plain client: 2)%n",
+        convergenceWrites,
+        (double) convergenceWrites / count,
+        (double) (convergenceWrites - eventWrites) / count,
+        (double) eventWrites / count);
+    System.out.printf(
+        "  operator reconciles until converged: %d (%.1f per WebService)%n",
+        convergenceReconciles, (double) convergenceReconciles / count);
+    System.out.printf(
+        "  operator reads until converged: %d (%.1f per WebService)%n",
+        convergenceReads.size(), (double) convergenceReads.size() / count);
+    convergenceReads.stream()
+        .map(r -> r.replaceAll("svc-[0-9]+", "svc-N"))
+        .collect(Collectors.groupingBy(r -> r, TreeMap::new, Collectors.counting()))
+        .forEach((r, n) -> System.out.printf("    %6d  %s%n", n, r));
+    System.out.printf(
+        "  operator writes during %d s idle: %d (target 0); reconciles: %d%n",
+        idleSeconds, idleWrites.size(), idleReconciles);
+    idleWrites.stream().limit(10).forEach(w -> System.out.println("    " + w));
+    System.out.printf(
+        "  idle API requests per minute per WebService: %.3f reads, %.3f writes (watches not"
+            + " counted)%n",
+        idleReads.size() / (idleSeconds / 60.0) / count,
+        idleWrites.size() / (idleSeconds / 60.0) / count);
+    System.out.printf(
+        "  heap held %d s (or more, until steady) after convergence: operator %.1f MB, plain"
+            + " client %.1f MB (medians), ratio %.2f, the median of %s (target <= 1.5)%n",
+        SETTLE.toSeconds(),
+        median(rounds, Round::operatorHeap) / 1e6,
+        median(rounds, Round::plainHeap) / 1e6,
+        median(rounds, Round::heapRatio),
+        listed(rounds, Round::heapRatio));
+    System.out.printf(
+        "  heap held after %d s idle (last round): operator %.1f MB (ratio %.2f to that round's"
+            + " plain client)%n",
+        idleSeconds,
+        operatorIdleHeap / 1e6,
+        (double) operatorIdleHeap / Math.max(1, rounds.get(rounds.size() - 1).plainHeap()));
   }
 
   /** A plain run's time, the heap it added, its CPU seconds, and what it still holds open. */
@@ -326,7 +389,7 @@ public final class WebServiceBenchmark {
     // built-in kind) does; the operator's own client registers its kind itself.
     run.user.getKubernetesSerialization().registerKubernetesResource(WebService.class);
     run.waiting = run.user.resources(WebService.class).inNamespace(ns).inform();
-    java.time.Instant started = java.time.Instant.now();
+    Instant started = Instant.now();
     CpuMeter cpu = CpuMeter.start();
     long start = System.nanoTime();
     createAll(
@@ -341,15 +404,15 @@ public final class WebServiceBenchmark {
     return run;
   }
 
-  private static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> f) {
+  private static double median(List<Round> rounds, ToDoubleFunction<Round> f) {
     double[] v = rounds.stream().mapToDouble(f).sorted().toArray();
     return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 
-  private static String listed(List<Round> rounds, java.util.function.ToDoubleFunction<Round> f) {
+  private static String listed(List<Round> rounds, ToDoubleFunction<Round> f) {
     return rounds.stream()
         .map(r -> String.format("%.2f", f.applyAsDouble(r)))
-        .collect(java.util.stream.Collectors.joining(", "));
+        .collect(Collectors.joining(", "));
   }
 
   private static OperatorRuntime operator(
@@ -357,7 +420,7 @@ public final class WebServiceBenchmark {
     return new OperatorRuntime(
             withReconcileThreads(
                 OperatorSettings.local(WebServiceOperator.NAME)
-                    .watching(java.util.Set.of(ns))
+                    .watching(Set.of(ns))
                     .withHttpPort(-1)),
             client,
             reconciles)
@@ -408,7 +471,7 @@ public final class WebServiceBenchmark {
     KubernetesClient client = plane.adminClient();
     namespace(client, ns);
     SharedIndexInformer<Deployment> informer = client.apps().deployments().inNamespace(ns).inform();
-    java.time.Instant started = java.time.Instant.now();
+    Instant started = Instant.now();
     CpuMeter cpu = CpuMeter.start();
     long start = System.nanoTime();
     createAll(
@@ -502,7 +565,7 @@ public final class WebServiceBenchmark {
   }
 
   private static void namespace(KubernetesClient client, String ns) {
-    Crds.namespace(client, ns, java.util.Map.of(), java.util.Map.of());
+    Crds.namespace(client, ns, Map.of(), Map.of());
   }
 
   /** Deletes a namespace and waits (at most 10 minutes) until it and everything in it are gone. */
