@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds, once per commit, what an earlier commit of this repository shipped: its four operator
 # images (Jib on the real node's JRE base, as `-Pnode-image` builds them) and its platform chart
-# (assembled as e2e's build assembles it). The upgrade test (e2e RealNodeChartUpgradeIT) installs
-# these, then upgrades to the current charts.
+# (assembled as the platform module's build assembles it). The upgrade test (e2e
+# RealNodeChartUpgradeIT) installs these, then upgrades to the current charts.
 # The images are tagged git-<commit> instead of the build's version, so that containerd keeps them
 # apart from the current ones and `helm upgrade` to the current charts changes every operator's
 # image, as an upgrade to a new release does.
@@ -43,7 +43,10 @@ for operator in webservice configsync etcd mysql; do
   mkdir -p "$WORK/out/source/$operator-operator"
   cp -r "$WORK/src/$operator-operator/samples" "$WORK/out/source/$operator-operator/samples"
 done
-cp -rL "$WORK/src/e2e/target/platform-chart" "$WORK/out/platform-chart"
+# The platform module assembles the chart; commits before it existed assembled it in e2e.
+CHART="$WORK/src/platform/target/platform-chart"
+[ -d "$CHART" ] || CHART="$WORK/src/e2e/target/platform-chart"
+cp -rL "$CHART" "$WORK/out/platform-chart"
 echo "$TAG" >"$WORK/out/tag"
 rm -rf "$OUT"
 mv "$WORK/out" "$OUT"

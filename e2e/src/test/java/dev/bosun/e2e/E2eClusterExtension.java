@@ -1,6 +1,7 @@
 package dev.bosun.e2e;
 
 import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.platform.E2eCluster;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.common.testing.HelmChartFixture;
 import dev.bosun.common.testing.LocalControlPlane;
+import dev.bosun.platform.PlatformChart;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

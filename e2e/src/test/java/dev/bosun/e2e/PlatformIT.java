@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.Crds;
+import dev.bosun.platform.PlatformChart;
+import dev.bosun.platform.PlatformRelease;
+import dev.bosun.platform.Resources;
+import dev.bosun.platform.RunningPlatform;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

@@ -5,6 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.PodExec;
 import dev.bosun.common.testing.RealNodeExtension;
+import dev.bosun.platform.AckedWriter;
+import dev.bosun.platform.RealNodeMySql;
+import dev.bosun.platform.RealNodePlatform;
+import dev.bosun.platform.RealNodePods;
+import dev.bosun.platform.RealNodeSamples;
+import dev.bosun.platform.Resources;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;

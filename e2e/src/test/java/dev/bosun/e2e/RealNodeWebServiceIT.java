@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.testing.PodExec;
 import dev.bosun.common.testing.RealNodeExtension;
+import dev.bosun.platform.RealNodePlatform;
+import dev.bosun.platform.RealNodePods;
+import dev.bosun.platform.Resources;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.Event;

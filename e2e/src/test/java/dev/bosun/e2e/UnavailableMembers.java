@@ -1,5 +1,6 @@
 package dev.bosun.e2e;
 
+import dev.bosun.platform.RealNodePods;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;

@@ -90,18 +90,28 @@ public final class HostPathProvisioner implements AutoCloseable {
   }
 
   private void provision(PersistentVolumeClaim claim) {
-    String className = claim.getSpec().getStorageClassName();
-    boolean pending = claim.getStatus() == null || "Pending".equals(claim.getStatus().getPhase());
-    if (!STORAGE_CLASS.equals(className)
-        || !pending
-        || claim.getSpec().getVolumeName() != null
-        || claim.getMetadata().getDeletionTimestamp() != null) {
+    if (!waitsForThisProvisioner(claim)) {
       return;
     }
     String name = "pvc-" + claim.getMetadata().getUid();
     if (client.persistentVolumes().withName(name).get() != null) {
       return;
     }
+    create(volume(claim, name, hostDirectory(claim)), claim);
+  }
+
+  /** A pending claim of this provisioner's storage class, not yet bound nor being deleted. */
+  private static boolean waitsForThisProvisioner(PersistentVolumeClaim claim) {
+    String className = claim.getSpec().getStorageClassName();
+    boolean pending = claim.getStatus() == null || "Pending".equals(claim.getStatus().getPhase());
+    return STORAGE_CLASS.equals(className)
+        && pending
+        && claim.getSpec().getVolumeName() == null
+        && claim.getMetadata().getDeletionTimestamp() == null;
+  }
+
+  /** The claim's directory on the host, created open to every workload user. */
+  private Path hostDirectory(PersistentVolumeClaim claim) {
     Path dir =
         root.resolve(
             claim.getMetadata().getNamespace()
@@ -116,6 +126,10 @@ public final class HostPathProvisioner implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return dir;
+  }
+
+  private static PersistentVolume volume(PersistentVolumeClaim claim, String name, Path dir) {
     Quantity size = claim.getSpec().getResources().getRequests().get("storage");
     PersistentVolume volume =
         new PersistentVolumeBuilder()
@@ -143,6 +157,11 @@ public final class HostPathProvisioner implements AutoCloseable {
                     .build())
             .endSpec()
             .build();
+    return volume;
+  }
+
+  private void create(PersistentVolume volume, PersistentVolumeClaim claim) {
+    String name = volume.getMetadata().getName();
     try {
       client.persistentVolumes().resource(volume).create();
       LOG.info(

@@ -288,51 +288,11 @@ public final class KubeletSimulator implements AutoCloseable {
 
   private void writeStatus(Pod pod, PodFailure failure) {
     String now = now();
-    String ip =
-        podIps.computeIfAbsent(
-            pod.getMetadata().getUid(),
-            k -> {
-              int n = nextIp.getAndIncrement();
-              return "10.244." + (n / 250) % 250 + "." + (n % 250 + 1);
-            });
+    String ip = podIp(pod);
     boolean ready = failure == null;
     List<ContainerStatus> statuses = new ArrayList<>();
     for (Container c : pod.getSpec().getContainers()) {
-      ContainerStatusBuilder s =
-          new ContainerStatusBuilder()
-              .withName(c.getName())
-              .withImage(c.getImage())
-              .withImageID(
-                  failure == PodFailure.IMAGE_PULL_BACKOFF ? "" : "simulated://" + c.getImage())
-              .withReady(ready)
-              .withStarted(failure != PodFailure.IMAGE_PULL_BACKOFF)
-              .withRestartCount(failure == PodFailure.CRASH_LOOP_BACKOFF ? 3 : 0);
-      if (failure == PodFailure.IMAGE_PULL_BACKOFF) {
-        s.withNewState()
-            .withNewWaiting()
-            .withReason("ImagePullBackOff")
-            .withMessage("Back-off pulling image \"" + c.getImage() + "\"")
-            .endWaiting()
-            .endState();
-      } else if (failure == PodFailure.CRASH_LOOP_BACKOFF) {
-        s.withNewState()
-            .withNewWaiting()
-            .withReason("CrashLoopBackOff")
-            .withMessage("back-off 40s restarting failed container=" + c.getName())
-            .endWaiting()
-            .endState()
-            .withNewLastState()
-            .withNewTerminated()
-            .withExitCode(1)
-            .withReason("Error")
-            .withMessage(crashingPods.get(key(pod)))
-            .withFinishedAt(now)
-            .endTerminated()
-            .endLastState();
-      } else {
-        s.withNewState().withNewRunning().withStartedAt(now).endRunning().endState();
-      }
-      statuses.add(s.build());
+      statuses.add(containerStatus(pod, c, failure, now));
     }
     String readyStatus = ready ? "True" : "False";
     List<PodCondition> conditions =
@@ -350,6 +310,56 @@ public final class KubeletSimulator implements AutoCloseable {
     if (pod.getStatus().getStartTime() == null) {
       pod.getStatus().setStartTime(now);
     }
+  }
+
+  /** The Pod's address, the next free one of 10.244.0.0/16 the first time. */
+  private String podIp(Pod pod) {
+    return podIps.computeIfAbsent(
+        pod.getMetadata().getUid(),
+        k -> {
+          int n = nextIp.getAndIncrement();
+          return "10.244." + (n / 250) % 250 + "." + (n % 250 + 1);
+        });
+  }
+
+  /** A container running and ready, or failing as {@code failure} says. */
+  private ContainerStatus containerStatus(Pod pod, Container c, PodFailure failure, String now) {
+    boolean ready = failure == null;
+    ContainerStatusBuilder s =
+        new ContainerStatusBuilder()
+            .withName(c.getName())
+            .withImage(c.getImage())
+            .withImageID(
+                failure == PodFailure.IMAGE_PULL_BACKOFF ? "" : "simulated://" + c.getImage())
+            .withReady(ready)
+            .withStarted(failure != PodFailure.IMAGE_PULL_BACKOFF)
+            .withRestartCount(failure == PodFailure.CRASH_LOOP_BACKOFF ? 3 : 0);
+    if (failure == PodFailure.IMAGE_PULL_BACKOFF) {
+      s.withNewState()
+          .withNewWaiting()
+          .withReason("ImagePullBackOff")
+          .withMessage("Back-off pulling image \"" + c.getImage() + "\"")
+          .endWaiting()
+          .endState();
+    } else if (failure == PodFailure.CRASH_LOOP_BACKOFF) {
+      s.withNewState()
+          .withNewWaiting()
+          .withReason("CrashLoopBackOff")
+          .withMessage("back-off 40s restarting failed container=" + c.getName())
+          .endWaiting()
+          .endState()
+          .withNewLastState()
+          .withNewTerminated()
+          .withExitCode(1)
+          .withReason("Error")
+          .withMessage(crashingPods.get(key(pod)))
+          .withFinishedAt(now)
+          .endTerminated()
+          .endLastState();
+    } else {
+      s.withNewState().withNewRunning().withStartedAt(now).endRunning().endState();
+    }
+    return s.build();
   }
 
   private static String key(Pod pod) {

@@ -126,11 +126,21 @@ public final class LocalControlPlane implements AutoCloseable {
     Instant t0 = Instant.now();
     Files.createDirectories(workDir.resolve("logs"));
     Files.createDirectories(workDir.resolve("certs"));
-    int etcdPort = LocalProcess.freePort("127.0.0.1");
-    int peerPort = LocalProcess.freePort("127.0.0.1");
     Files.writeString(workDir.resolve("tokens.csv"), adminToken + ",admin,admin,system:masters\n");
     writeServiceAccountKeys();
+    int etcdPort = startEtcd();
+    startApiServer(bin, etcdPort);
+    writeKubeconfig();
+    startControllerManager(bin);
+    System.err.printf(
+        "[control-plane] Kubernetes %s ready on https://127.0.0.1:%d in %d ms (kubeconfig %s)%n",
+        VERSION, apiPort, Duration.between(t0, Instant.now()).toMillis(), kubeconfig);
+  }
 
+  /** Starts etcd on two free loopback ports; returns its client port. */
+  private int startEtcd() {
+    int etcdPort = LocalProcess.freePort("127.0.0.1");
+    int peerPort = LocalProcess.freePort("127.0.0.1");
     spawn(
         "etcd",
         List.of(
@@ -143,6 +153,10 @@ public final class LocalControlPlane implements AutoCloseable {
             "--initial-advertise-peer-urls=http://127.0.0.1:" + peerPort,
             "--initial-cluster=default=http://127.0.0.1:" + peerPort,
             "--quota-backend-bytes=4294967296"));
+    return etcdPort;
+  }
+
+  private void startApiServer(Path bin, int etcdPort) {
     // For a real node the API server listens on the pod network's gateway too (Pods reach it
     // through the kubernetes Service), and mounts each Pod's ServiceAccount token; without Pods
     // it stays on loopback and needs no ServiceAccount admission.
@@ -172,7 +186,10 @@ public final class LocalControlPlane implements AutoCloseable {
             "--allow-privileged=true",
             "--max-requests-inflight=1000",
             "--max-mutating-requests-inflight=500"));
-    writeKubeconfig();
+  }
+
+  /** Starts the controller manager once the API server serves, and waits until it works. */
+  private void startControllerManager(Path bin) {
     try (KubernetesClient client = adminClient()) {
       waitFor(
           "kube-apiserver to serve",
@@ -200,9 +217,6 @@ public final class LocalControlPlane implements AutoCloseable {
           Duration.ofSeconds(120),
           () -> client.serviceAccounts().inNamespace("default").withName("default").get() != null);
     }
-    System.err.printf(
-        "[control-plane] Kubernetes %s ready on https://127.0.0.1:%d in %d ms (kubeconfig %s)%n",
-        VERSION, apiPort, Duration.between(t0, Instant.now()).toMillis(), kubeconfig);
   }
 
   private void spawn(String name, List<String> command) {

@@ -106,11 +106,32 @@ public final class LocalNode implements AutoCloseable {
     }
     writeTeardownScript();
     startWatchdog();
+    prepareHost();
+    writeConfigs();
+    startContainerd(imageDir);
+    Path kubeconfig = plane.kubeconfig();
+    startScheduler(bin, kubeconfig);
+    startKubelet(bin, kubeconfig);
+    startProxy(bin, kubeconfig);
+    client = plane.adminClient();
+    waitFor("node " + NAME + " to be Ready", Duration.ofSeconds(180), this::nodeReady);
+    liftNotReadyTaint();
+    provisioner = new HostPathProvisioner(client, workDir.resolve("hostpath")).start();
+    dns = new ClusterDns(client, workDir.resolve("dns"), images.get("workloads")).start();
+    System.err.printf(
+        "[node] %s Ready with cluster DNS and storage in %d ms (logs in %s)%n",
+        NAME, Duration.between(t0, Instant.now()).toMillis(), workDir.resolve("logs"));
+  }
+
+  private static void prepareHost() {
     // The API server dials the kubelet by node name (logs, exec); the kubelet refuses a loopback
     // node IP, so the name resolves through the hosts file.
     Shell.run("grep -q ' " + NAME + "$' /etc/hosts || echo '127.0.0.1 " + NAME + "' >> /etc/hosts");
     Shell.run("sysctl -qw net.ipv4.ip_forward=1");
-    writeConfigs();
+  }
+
+  /** Starts containerd and imports the node's images (pause, workloads, jre) into it. */
+  private void startContainerd(Path imageDir) throws IOException {
     spawn(
         "containerd",
         List.of("containerd", "--config", workDir.resolve("containerd.toml").toString()));
@@ -118,7 +139,9 @@ public final class LocalNode implements AutoCloseable {
     for (String image : List.of("pause", "workloads", "jre")) {
       images.put(image, importImage(imageDir.resolve(image + ".tar")));
     }
-    Path kubeconfig = plane.kubeconfig();
+  }
+
+  private void startScheduler(Path bin, Path kubeconfig) throws IOException {
     spawn(
         "kube-scheduler",
         List.of(
@@ -128,6 +151,9 @@ public final class LocalNode implements AutoCloseable {
             "--port=0",
             "--secure-port=0",
             "--bind-address=127.0.0.1"));
+  }
+
+  private void startKubelet(Path bin, Path kubeconfig) throws IOException {
     spawn(
         "kubelet",
         List.of(
@@ -139,6 +165,9 @@ public final class LocalNode implements AutoCloseable {
             "--root-dir=" + workDir.resolve("kubelet"),
             "--hostname-override=" + NAME,
             "--pod-infra-container-image=" + images.get("pause")));
+  }
+
+  private void startProxy(Path bin, Path kubeconfig) throws IOException {
     spawn(
         "kube-proxy",
         List.of(
@@ -150,14 +179,6 @@ public final class LocalNode implements AutoCloseable {
             "--conntrack-max-per-core=0",
             "--metrics-bind-address=127.0.0.1:10249",
             "--healthz-bind-address=127.0.0.1:10256"));
-    client = plane.adminClient();
-    waitFor("node " + NAME + " to be Ready", Duration.ofSeconds(180), this::nodeReady);
-    liftNotReadyTaint();
-    provisioner = new HostPathProvisioner(client, workDir.resolve("hostpath")).start();
-    dns = new ClusterDns(client, workDir.resolve("dns"), images.get("workloads")).start();
-    System.err.printf(
-        "[node] %s Ready with cluster DNS and storage in %d ms (logs in %s)%n",
-        NAME, Duration.between(t0, Instant.now()).toMillis(), workDir.resolve("logs"));
   }
 
   /** The image references imported into the node: {@code pause}, {@code workloads}, {@code jre}. */

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * What an operator chart renders with {@code webhook.enabled}: checked the same for every chart.
@@ -47,13 +48,25 @@ public final class WebhookChartAssertions {
         only(objects, ValidatingWebhookConfiguration.class);
     String service = fullname + "-webhook";
     assertThat(configuration.getMetadata().getName()).isEqualTo(namespace + "-" + fullname);
+    assertWebhooks(configuration, service, namespace, checked);
+    assertService(objects, service, configuration);
+    WebhookSettings settings = assertSettings(objects, service, namespace, configuration, fullname);
+    assertPermissions(objects, fullname, namespace, configuration, settings);
+  }
+
+  /** One webhook for CREATE (Fail) and one for UPDATE (Ignore) of each checked kind. */
+  private static void assertWebhooks(
+      ValidatingWebhookConfiguration configuration,
+      String service,
+      String namespace,
+      List<Checked> checked) {
     assertThat(configuration.getWebhooks())
         .extracting(ValidatingWebhook::getName)
         .containsExactlyElementsOf(
             checked.stream()
                 .flatMap(
                     c ->
-                        java.util.stream.Stream.of(
+                        Stream.of(
                             c.resource() + "." + c.group(),
                             "updates." + c.resource() + "." + c.group()))
                 .toList());
@@ -82,7 +95,10 @@ public final class WebhookChartAssertions {
                 assertThat(rule.getOperations()).containsExactly(create ? "CREATE" : "UPDATE");
               });
     }
+  }
 
+  private static void assertService(
+      List<HasMetadata> objects, String service, ValidatingWebhookConfiguration configuration) {
     Service webhookService =
         all(objects, Service.class).stream()
             .filter(s -> s.getMetadata().getName().equals(service))
@@ -96,7 +112,15 @@ public final class WebhookChartAssertions {
               assertThat(p.getPort()).isEqualTo(servicePort);
               assertThat(p.getTargetPort().getStrVal()).isEqualTo("https-webhook");
             });
+  }
 
+  /** The operator's environment names the configuration, the Service and the TLS Secret. */
+  private static WebhookSettings assertSettings(
+      List<HasMetadata> objects,
+      String service,
+      String namespace,
+      ValidatingWebhookConfiguration configuration,
+      String fullname) {
     Deployment deployment = only(objects, Deployment.class);
     WebhookSettings settings =
         WebhookSettings.fromEnvironment(resolvedEnv(deployment, namespace)).orElseThrow();
@@ -110,7 +134,16 @@ public final class WebhookChartAssertions {
               assertThat(p.getName()).isEqualTo("https-webhook");
               assertThat(p.getContainerPort()).isEqualTo(settings.port());
             });
+    return settings;
+  }
 
+  /** The operator may get and patch its configuration only, and keep its own TLS Secret. */
+  private static void assertPermissions(
+      List<HasMetadata> objects,
+      String fullname,
+      String namespace,
+      ValidatingWebhookConfiguration configuration,
+      WebhookSettings settings) {
     ClusterRole keeper =
         all(objects, ClusterRole.class).stream()
             .filter(r -> r.getMetadata().getName().equals(fullname + "-webhook"))
