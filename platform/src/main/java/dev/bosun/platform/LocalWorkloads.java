@@ -2,12 +2,12 @@ package dev.bosun.platform;
 
 import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.ScratchDirectories;
-import dev.bosun.etcd.membership.LoopbackAddressing;
-import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.plan.LoopbackAddressing;
+import dev.bosun.etcd.plan.MemberAddressing;
 import dev.bosun.etcd.testing.ProcessKubelet;
+import dev.bosun.mysql.plan.Address;
+import dev.bosun.mysql.plan.Addressing;
 import dev.bosun.mysql.testing.MariaDbServers;
-import dev.bosun.mysql.topology.Address;
-import dev.bosun.mysql.topology.Addressing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;

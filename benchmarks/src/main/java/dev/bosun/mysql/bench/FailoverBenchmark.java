@@ -2,12 +2,12 @@ package dev.bosun.mysql.bench;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.bosun.mysql.sql.MariaDbDialect;
+import dev.bosun.mysql.client.MariaDbDialect;
+import dev.bosun.mysql.execute.TopologyController;
+import dev.bosun.mysql.execute.TopologyRecord;
+import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
-import dev.bosun.mysql.topology.Address;
-import dev.bosun.mysql.workload.TopologyController;
-import dev.bosun.mysql.workload.TopologyRecord;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.bosun.mysql.bench;
 
-import dev.bosun.mysql.topology.Step;
-import dev.bosun.mysql.workload.FailoverBoundaries;
+import dev.bosun.mysql.execute.FailoverBoundaries;
+import dev.bosun.mysql.plan.Step;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.bosun.mysql.bench;
 
 import dev.bosun.mysql.backup.ReplicaCopy;
-import dev.bosun.mysql.sql.MariaDbDialect;
+import dev.bosun.mysql.client.MariaDbDialect;
+import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
-import dev.bosun.mysql.topology.Address;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

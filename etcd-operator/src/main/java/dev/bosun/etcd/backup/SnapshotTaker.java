@@ -2,8 +2,8 @@ package dev.bosun.etcd.backup;
 
 import dev.bosun.common.backup.BackupStore;
 import dev.bosun.common.backup.StoredObject;
-import dev.bosun.etcd.etcd.EtcdException;
-import dev.bosun.etcd.etcd.EtcdMembership;
+import dev.bosun.etcd.client.EtcdException;
+import dev.bosun.etcd.client.EtcdMembership;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,9 @@
 package dev.bosun.etcd.maintenance;
 
 import dev.bosun.common.schedule.CronSchedule;
-import dev.bosun.etcd.etcd.EtcdAlarm;
-import dev.bosun.etcd.membership.MemberNames;
-import dev.bosun.etcd.membership.ObservedMember;
+import dev.bosun.etcd.client.EtcdAlarm;
+import dev.bosun.etcd.plan.MemberNames;
+import dev.bosun.etcd.plan.ObservedMember;
 import java.time.ZonedDateTime;
 import java.util.Comparator;
 import java.util.List;

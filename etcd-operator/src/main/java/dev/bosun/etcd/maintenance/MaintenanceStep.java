@@ -1,6 +1,6 @@
 package dev.bosun.etcd.maintenance;
 
-import dev.bosun.etcd.etcd.EtcdAlarm;
+import dev.bosun.etcd.client.EtcdAlarm;
 import java.util.List;
 
 /** The one maintenance action due now, if any; chosen by the {@link MaintenancePlanner}. */

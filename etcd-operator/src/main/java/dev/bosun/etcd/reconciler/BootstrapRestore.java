@@ -1,6 +1,6 @@
 package dev.bosun.etcd.reconciler;
 
-import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.plan.Step;
 import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;

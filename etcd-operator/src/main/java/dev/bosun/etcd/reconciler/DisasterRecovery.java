@@ -3,7 +3,7 @@ package dev.bosun.etcd.reconciler;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.etcd.EtcdOperator;
-import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.plan.Step;
 import dev.bosun.etcd.restore.RestoreSource;
 import dev.bosun.etcd.restore.RestoreSources;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;

@@ -1,7 +1,7 @@
 package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.admission.AdmissionRules;
-import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.plan.MemberAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
 import java.util.ArrayList;

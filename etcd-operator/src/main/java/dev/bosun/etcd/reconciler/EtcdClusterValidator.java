@@ -2,10 +2,10 @@ package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.meta.KubernetesNames;
 import dev.bosun.common.schedule.CronSchedule;
-import dev.bosun.etcd.dependent.MemberMetrics;
-import dev.bosun.etcd.membership.MemberAddressing;
-import dev.bosun.etcd.membership.MemberNames;
-import dev.bosun.etcd.membership.ServiceAddressing;
+import dev.bosun.etcd.objects.MemberMetrics;
+import dev.bosun.etcd.plan.MemberAddressing;
+import dev.bosun.etcd.plan.MemberNames;
+import dev.bosun.etcd.plan.ServiceAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Maintenance;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction;

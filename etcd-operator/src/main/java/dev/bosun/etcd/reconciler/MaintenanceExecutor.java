@@ -1,14 +1,14 @@
 package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.events.EventRecorder;
-import dev.bosun.etcd.etcd.EtcdAlarm;
-import dev.bosun.etcd.etcd.EtcdException;
-import dev.bosun.etcd.etcd.EtcdMembership;
-import dev.bosun.etcd.etcd.EtcdView;
+import dev.bosun.etcd.client.EtcdAlarm;
+import dev.bosun.etcd.client.EtcdException;
+import dev.bosun.etcd.client.EtcdMembership;
+import dev.bosun.etcd.client.EtcdView;
 import dev.bosun.etcd.maintenance.MaintenanceStep;
 import dev.bosun.etcd.maintenance.NoSpaceQuota;
-import dev.bosun.etcd.membership.ClusterRef;
-import dev.bosun.etcd.membership.MemberAddressing;
+import dev.bosun.etcd.plan.ClusterRef;
+import dev.bosun.etcd.plan.MemberAddressing;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.Defragmentation;
 import dev.bosun.etcd.v1alpha1.etcdclusterstatus.defragmentation.Members;

@@ -2,8 +2,8 @@ package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.etcd.EtcdOperator;
-import dev.bosun.etcd.dependent.MemberPods;
-import dev.bosun.etcd.membership.MemberResources;
+import dev.bosun.etcd.objects.MemberPods;
+import dev.bosun.etcd.plan.MemberResources;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;

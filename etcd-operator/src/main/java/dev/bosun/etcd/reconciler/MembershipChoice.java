@@ -1,15 +1,15 @@
 package dev.bosun.etcd.reconciler;
 
-import dev.bosun.etcd.etcd.ClusterObserver;
-import dev.bosun.etcd.etcd.EtcdMembership;
-import dev.bosun.etcd.etcd.EtcdView;
-import dev.bosun.etcd.membership.ClusterRef;
-import dev.bosun.etcd.membership.DestructiveSteps;
-import dev.bosun.etcd.membership.MemberAddressing;
-import dev.bosun.etcd.membership.MembershipPlanner;
-import dev.bosun.etcd.membership.Observation;
-import dev.bosun.etcd.membership.ObservedMember;
-import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.client.ClusterObserver;
+import dev.bosun.etcd.client.EtcdMembership;
+import dev.bosun.etcd.client.EtcdView;
+import dev.bosun.etcd.plan.ClusterRef;
+import dev.bosun.etcd.plan.DestructiveSteps;
+import dev.bosun.etcd.plan.MemberAddressing;
+import dev.bosun.etcd.plan.MembershipPlanner;
+import dev.bosun.etcd.plan.Observation;
+import dev.bosun.etcd.plan.ObservedMember;
+import dev.bosun.etcd.plan.Step;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;

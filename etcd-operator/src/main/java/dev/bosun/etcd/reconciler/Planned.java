@@ -1,7 +1,7 @@
 package dev.bosun.etcd.reconciler;
 
-import dev.bosun.etcd.etcd.EtcdView;
-import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.client.EtcdView;
+import dev.bosun.etcd.plan.Step;
 import dev.bosun.etcd.restore.RestoreSource;
 import java.util.Optional;
 

@@ -1,8 +1,8 @@
 package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.dependent.ChildCache;
-import dev.bosun.etcd.dependent.ClusterServices;
-import dev.bosun.etcd.dependent.Owners;
+import dev.bosun.etcd.objects.ClusterServices;
+import dev.bosun.etcd.objects.Owners;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;

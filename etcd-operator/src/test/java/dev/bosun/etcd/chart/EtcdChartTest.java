@@ -93,8 +93,7 @@ class EtcdChartTest extends NamespaceScopedChartContract {
         .doesNotContainKey(Main.BACKUP_DIR);
     assertThat(Main.backupDir(resolved)).isEmpty();
     // In a cluster, members are addressed by their Service DNS names.
-    assertThat(Main.addressing(resolved))
-        .isInstanceOf(dev.bosun.etcd.membership.ServiceAddressing.class);
+    assertThat(Main.addressing(resolved)).isInstanceOf(dev.bosun.etcd.plan.ServiceAddressing.class);
   }
 
   @Test

@@ -3,8 +3,8 @@ package dev.bosun.etcd.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.common.schedule.CronSchedule;
-import dev.bosun.etcd.etcd.EtcdAlarm;
-import dev.bosun.etcd.membership.ObservedMember;
+import dev.bosun.etcd.client.EtcdAlarm;
+import dev.bosun.etcd.plan.ObservedMember;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.bosun.etcd.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bosun.etcd.etcd.EtcdClients;
-import dev.bosun.etcd.etcd.EtcdConnections;
+import dev.bosun.etcd.client.EtcdClients;
+import dev.bosun.etcd.client.EtcdConnections;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

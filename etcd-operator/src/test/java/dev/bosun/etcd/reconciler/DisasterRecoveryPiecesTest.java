@@ -2,7 +2,7 @@ package dev.bosun.etcd.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.plan.Step;
 import dev.bosun.etcd.restore.RestoreSource;
 import java.net.URI;
 import java.time.Duration;

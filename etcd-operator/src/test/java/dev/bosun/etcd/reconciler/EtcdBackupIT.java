@@ -14,7 +14,7 @@ import dev.bosun.common.testing.LogCapture;
 import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.S3TestServer;
 import dev.bosun.common.tls.TrustedCa;
-import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.plan.ClusterRef;
 import dev.bosun.etcd.restore.FetchSnapshot;
 import dev.bosun.etcd.restore.RestoreSecrets;
 import dev.bosun.etcd.restore.SnapshotRoute;

@@ -8,7 +8,7 @@ import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.drill.AckedWriter;
 import dev.bosun.etcd.EtcdOperator;
-import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.plan.ClusterRef;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.EtcdUnderTest;

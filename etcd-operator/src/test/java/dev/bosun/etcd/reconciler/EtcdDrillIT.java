@@ -16,7 +16,7 @@ import dev.bosun.common.testing.drill.DrillTable;
 import dev.bosun.common.testing.drill.NetworkLab;
 import dev.bosun.common.testing.drill.TestHost;
 import dev.bosun.etcd.EtcdOperator;
-import dev.bosun.etcd.membership.ClusterRef;
+import dev.bosun.etcd.plan.ClusterRef;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.EtcdUnderTest;

@@ -2,11 +2,11 @@ package dev.bosun.etcd.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bosun.etcd.membership.MemberResources;
-import dev.bosun.etcd.membership.MembershipPlanner;
-import dev.bosun.etcd.membership.Observation;
-import dev.bosun.etcd.membership.ObservedMember;
-import dev.bosun.etcd.membership.Step;
+import dev.bosun.etcd.plan.MemberResources;
+import dev.bosun.etcd.plan.MembershipPlanner;
+import dev.bosun.etcd.plan.Observation;
+import dev.bosun.etcd.plan.ObservedMember;
+import dev.bosun.etcd.plan.Step;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

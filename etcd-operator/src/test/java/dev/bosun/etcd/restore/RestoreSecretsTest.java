@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.common.meta.Labels;
 import dev.bosun.etcd.EtcdOperator;
-import dev.bosun.etcd.dependent.Owners;
+import dev.bosun.etcd.objects.Owners;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;

@@ -1,7 +1,7 @@
 package dev.bosun.mysql.backup;
 
-import dev.bosun.mysql.sql.SqlDialect;
-import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.client.SqlDialect;
+import dev.bosun.mysql.execute.InstanceException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;

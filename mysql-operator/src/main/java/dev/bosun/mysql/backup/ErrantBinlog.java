@@ -1,6 +1,6 @@
 package dev.bosun.mysql.backup;
 
-import dev.bosun.mysql.sql.MariaDbGtids;
+import dev.bosun.mysql.client.MariaDbGtids;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;

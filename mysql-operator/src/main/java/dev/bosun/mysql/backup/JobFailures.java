@@ -2,7 +2,7 @@ package dev.bosun.mysql.backup;
 
 import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.status.HumanMessages;
-import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.execute.InstanceException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.net.ConnectException;

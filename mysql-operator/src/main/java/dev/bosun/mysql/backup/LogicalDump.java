@@ -2,11 +2,11 @@ package dev.bosun.mysql.backup;
 
 import dev.bosun.common.backup.BackupStore;
 import dev.bosun.common.backup.StoredObject;
-import dev.bosun.mysql.sql.SqlDialect;
-import dev.bosun.mysql.topology.Address;
-import dev.bosun.mysql.workload.Credentials;
-import dev.bosun.mysql.workload.InstanceClient;
-import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.client.SqlDialect;
+import dev.bosun.mysql.execute.Credentials;
+import dev.bosun.mysql.execute.InstanceClient;
+import dev.bosun.mysql.execute.InstanceException;
+import dev.bosun.mysql.plan.Address;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;

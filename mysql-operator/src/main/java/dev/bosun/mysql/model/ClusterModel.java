@@ -1,6 +1,6 @@
 package dev.bosun.mysql.model;
 
-import dev.bosun.mysql.sql.Flavour;
+import dev.bosun.mysql.client.Flavour;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
 import dev.bosun.mysql.v1alpha1.mysqlclusterspec.Replication;

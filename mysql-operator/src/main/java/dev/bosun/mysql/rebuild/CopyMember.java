@@ -1,11 +1,11 @@
 package dev.bosun.mysql.rebuild;
 
 import dev.bosun.mysql.backup.ReplicaCopy;
-import dev.bosun.mysql.sql.Flavour;
-import dev.bosun.mysql.sql.SqlDialect;
-import dev.bosun.mysql.topology.Address;
-import dev.bosun.mysql.workload.Credentials;
-import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.client.Flavour;
+import dev.bosun.mysql.client.SqlDialect;
+import dev.bosun.mysql.execute.Credentials;
+import dev.bosun.mysql.execute.InstanceException;
+import dev.bosun.mysql.plan.Address;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,10 +2,10 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.status.Conditions;
+import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
-import dev.bosun.mysql.workload.TopologyController;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.dependent.ChildCache;
-import dev.bosun.mysql.dependent.ClusterObjects;
+import dev.bosun.mysql.objects.ClusterObjects;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.meta.SecretValues;
-import dev.bosun.mysql.dependent.ClusterNames;
-import dev.bosun.mysql.dependent.ClusterObjects;
+import dev.bosun.mysql.execute.Credentials;
 import dev.bosun.mysql.model.AccountModel;
 import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.objects.ClusterNames;
+import dev.bosun.mysql.objects.ClusterObjects;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.workload.Credentials;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

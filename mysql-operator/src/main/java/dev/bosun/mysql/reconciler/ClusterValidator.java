@@ -1,11 +1,11 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.meta.KubernetesNames;
+import dev.bosun.mysql.client.Flavour;
+import dev.bosun.mysql.client.SqlDialect;
 import dev.bosun.mysql.model.AccountModel;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.model.ExporterModel;
-import dev.bosun.mysql.sql.Flavour;
-import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
 import java.util.ArrayList;
 import java.util.List;

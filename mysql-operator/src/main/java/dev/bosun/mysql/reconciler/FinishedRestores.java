@@ -2,10 +2,10 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.status.HumanMessages;
+import dev.bosun.mysql.execute.TopologyRecord;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.restore.LoadJobs;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.workload.TopologyRecord;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.slf4j.Logger;

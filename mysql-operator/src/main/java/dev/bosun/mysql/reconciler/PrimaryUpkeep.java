@@ -1,14 +1,14 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.mysql.client.SqlDialect;
+import dev.bosun.mysql.execute.Accounts;
+import dev.bosun.mysql.execute.FenceGrants;
+import dev.bosun.mysql.execute.InstanceException;
+import dev.bosun.mysql.execute.MetricsUsers;
 import dev.bosun.mysql.model.ClusterModel;
-import dev.bosun.mysql.sql.SqlDialect;
-import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.workload.Accounts;
-import dev.bosun.mysql.workload.FenceGrants;
-import dev.bosun.mysql.workload.InstanceException;
-import dev.bosun.mysql.workload.MetricsUsers;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

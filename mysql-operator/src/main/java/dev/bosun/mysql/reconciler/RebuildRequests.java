@@ -1,9 +1,9 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.meta.RequestAnnotations;
-import dev.bosun.mysql.topology.Rebuilds;
+import dev.bosun.mysql.execute.TopologyController;
+import dev.bosun.mysql.plan.Rebuilds;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.workload.TopologyController;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**

@@ -2,8 +2,8 @@ package dev.bosun.mysql.reconciler;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.bosun.mysql.execute.TopologyRecord;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
-import dev.bosun.mysql.workload.TopologyRecord;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.bosun.mysql.reconciler;
 
-import dev.bosun.mysql.topology.Address;
-import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.plan.Address;
+import dev.bosun.mysql.plan.InstanceState;
 import java.util.Map;
 
 /**

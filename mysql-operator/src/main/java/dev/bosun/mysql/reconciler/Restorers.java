@@ -1,9 +1,9 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.dependent.ChildCache;
+import dev.bosun.mysql.execute.Restorer;
 import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.workload.Restorer;
 
 /**
  * Gives the loader of a cluster's fromBackup for one reconcile, reading children from its cache.

@@ -2,9 +2,9 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.mysql.MySQLOperator;
-import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.execute.TopologyController;
+import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.workload.TopologyController;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

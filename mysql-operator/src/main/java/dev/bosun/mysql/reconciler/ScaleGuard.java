@@ -1,6 +1,6 @@
 package dev.bosun.mysql.reconciler;
 
-import dev.bosun.mysql.workload.TopologyController;
+import dev.bosun.mysql.execute.TopologyController;
 import java.util.function.IntFunction;
 
 /**

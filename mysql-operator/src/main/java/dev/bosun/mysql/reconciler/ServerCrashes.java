@@ -1,6 +1,6 @@
 package dev.bosun.mysql.reconciler;
 
-import dev.bosun.mysql.topology.Rebuilds;
+import dev.bosun.mysql.plan.Rebuilds;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;

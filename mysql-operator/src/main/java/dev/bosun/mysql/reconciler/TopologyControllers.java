@@ -1,10 +1,10 @@
 package dev.bosun.mysql.reconciler;
 
+import dev.bosun.mysql.client.SqlDialect;
+import dev.bosun.mysql.execute.Credentials;
+import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.model.ClusterModel;
-import dev.bosun.mysql.sql.SqlDialect;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.workload.Credentials;
-import dev.bosun.mysql.workload.TopologyController;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;

@@ -2,11 +2,11 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.model.ClusterModel;
-import dev.bosun.mysql.topology.Address;
-import dev.bosun.mysql.topology.InstanceState;
+import dev.bosun.mysql.plan.Address;
+import dev.bosun.mysql.plan.InstanceState;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.workload.TopologyController;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,9 +1,9 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.status.HumanMessages;
+import dev.bosun.mysql.execute.InstanceException;
+import dev.bosun.mysql.execute.Rebuilder;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
-import dev.bosun.mysql.workload.InstanceException;
-import dev.bosun.mysql.workload.Rebuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;

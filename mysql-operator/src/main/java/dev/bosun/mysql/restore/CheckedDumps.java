@@ -2,8 +2,8 @@ package dev.bosun.mysql.restore;
 
 import dev.bosun.common.backup.BackupStore;
 import dev.bosun.mysql.backup.LogicalDump;
-import dev.bosun.mysql.sql.SqlDialect;
-import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.client.SqlDialect;
+import dev.bosun.mysql.execute.InstanceException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bosun.common.backup.BackgroundJobs;
-import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.execute.InstanceException;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

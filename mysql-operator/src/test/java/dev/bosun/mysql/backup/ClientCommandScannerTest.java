@@ -3,8 +3,8 @@ package dev.bosun.mysql.backup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bosun.mysql.sql.MariaDbDialect;
-import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.client.MariaDbDialect;
+import dev.bosun.mysql.execute.InstanceException;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.io.StringWriter;

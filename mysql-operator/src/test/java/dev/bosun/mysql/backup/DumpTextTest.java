@@ -2,8 +2,8 @@ package dev.bosun.mysql.backup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bosun.mysql.sql.MariaDbDialect;
-import dev.bosun.mysql.sql.MySql84Dialect;
+import dev.bosun.mysql.client.MariaDbDialect;
+import dev.bosun.mysql.client.MySql84Dialect;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.io.StringWriter;

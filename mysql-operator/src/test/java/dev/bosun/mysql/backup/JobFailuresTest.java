@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.status.HumanMessages;
-import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.execute.InstanceException;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;

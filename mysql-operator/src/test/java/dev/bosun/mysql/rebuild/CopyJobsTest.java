@@ -3,13 +3,13 @@ package dev.bosun.mysql.rebuild;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bosun.mysql.dependent.ClusterObjectsTest;
-import dev.bosun.mysql.sql.Flavour;
+import dev.bosun.mysql.client.Flavour;
+import dev.bosun.mysql.execute.Credentials;
+import dev.bosun.mysql.objects.ClusterObjectsTest;
+import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.testing.RunOnceJobAssert;
-import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
-import dev.bosun.mysql.workload.Credentials;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

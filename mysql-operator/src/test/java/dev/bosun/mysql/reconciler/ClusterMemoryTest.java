@@ -2,12 +2,12 @@ package dev.bosun.mysql.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bosun.mysql.dependent.ClusterObjectsTest;
+import dev.bosun.mysql.execute.Credentials;
+import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.objects.ClusterObjectsTest;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
-import dev.bosun.mysql.workload.Credentials;
-import dev.bosun.mysql.workload.TopologyController;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

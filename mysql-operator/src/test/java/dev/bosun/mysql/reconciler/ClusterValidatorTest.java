@@ -2,8 +2,8 @@ package dev.bosun.mysql.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bosun.mysql.dependent.ClusterObjectsTest;
 import dev.bosun.mysql.model.ClusterModel;
+import dev.bosun.mysql.objects.ClusterObjectsTest;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
 import dev.bosun.mysql.v1alpha1.mysqlclusterspec.Metrics;

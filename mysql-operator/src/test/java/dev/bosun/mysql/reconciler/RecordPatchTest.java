@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.bosun.mysql.topology.PromotionIntent;
-import dev.bosun.mysql.workload.TopologyRecord;
+import dev.bosun.mysql.execute.TopologyRecord;
+import dev.bosun.mysql.plan.PromotionIntent;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,14 +2,14 @@ package dev.bosun.mysql.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bosun.mysql.topology.Address;
-import dev.bosun.mysql.topology.Instance;
-import dev.bosun.mysql.topology.InstanceState;
-import dev.bosun.mysql.topology.Plan;
-import dev.bosun.mysql.topology.Step;
-import dev.bosun.mysql.workload.Outcome;
-import dev.bosun.mysql.workload.TopologyController;
-import dev.bosun.mysql.workload.TopologyRecord;
+import dev.bosun.mysql.execute.Outcome;
+import dev.bosun.mysql.execute.TopologyController;
+import dev.bosun.mysql.execute.TopologyRecord;
+import dev.bosun.mysql.plan.Address;
+import dev.bosun.mysql.plan.Instance;
+import dev.bosun.mysql.plan.InstanceState;
+import dev.bosun.mysql.plan.Plan;
+import dev.bosun.mysql.plan.Step;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

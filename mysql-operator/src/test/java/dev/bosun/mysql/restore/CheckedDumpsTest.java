@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bosun.common.backup.FileSystemBackupStore;
-import dev.bosun.mysql.sql.MariaDbDialect;
-import dev.bosun.mysql.workload.InstanceException;
+import dev.bosun.mysql.client.MariaDbDialect;
+import dev.bosun.mysql.execute.InstanceException;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,13 +3,13 @@ package dev.bosun.mysql.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.common.transfer.FetchArtifact;
-import dev.bosun.mysql.dependent.ClusterObjectsTest;
-import dev.bosun.mysql.sql.MariaDbDialect;
+import dev.bosun.mysql.client.MariaDbDialect;
+import dev.bosun.mysql.execute.Restorer;
+import dev.bosun.mysql.objects.ClusterObjectsTest;
+import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.testing.RunOnceJobAssert;
-import dev.bosun.mysql.topology.Address;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterSpec;
-import dev.bosun.mysql.workload.Restorer;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

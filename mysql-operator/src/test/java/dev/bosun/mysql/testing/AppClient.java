@@ -1,6 +1,6 @@
 package dev.bosun.mysql.testing;
 
-import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.plan.Address;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

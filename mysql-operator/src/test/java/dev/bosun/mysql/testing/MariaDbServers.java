@@ -2,9 +2,9 @@ package dev.bosun.mysql.testing;
 
 import dev.bosun.common.testing.LocalProcess;
 import dev.bosun.common.testing.ScratchDirectories;
-import dev.bosun.mysql.sql.MariaDbDialect;
-import dev.bosun.mysql.topology.Address;
-import dev.bosun.mysql.workload.Credentials;
+import dev.bosun.mysql.client.MariaDbDialect;
+import dev.bosun.mysql.execute.Credentials;
+import dev.bosun.mysql.plan.Address;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

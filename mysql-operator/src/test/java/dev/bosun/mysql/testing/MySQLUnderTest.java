@@ -7,7 +7,7 @@ import dev.bosun.common.tls.ServiceDnsNames;
 import dev.bosun.common.transfer.RestoreEndpoint;
 import dev.bosun.mysql.Main;
 import dev.bosun.mysql.MySQLOperator;
-import dev.bosun.mysql.topology.Address;
+import dev.bosun.mysql.plan.Address;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

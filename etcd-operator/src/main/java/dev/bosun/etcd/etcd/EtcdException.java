@@ -1,9 +1,0 @@
-package dev.bosun.etcd.etcd;
-
-/** An etcd call failed or did not answer in time. */
-public class EtcdException extends RuntimeException {
-
-  public EtcdException(String message, Throwable cause) {
-    super(message, cause);
-  }
-}

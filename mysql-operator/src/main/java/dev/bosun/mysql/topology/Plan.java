@@ -1,6 +1,0 @@
-package dev.bosun.mysql.topology;
-
-import java.util.Set;
-
-/** The planner's answer: the next step, and the instances found holding errant transactions. */
-public record Plan(Step step, Set<String> errant) {}
