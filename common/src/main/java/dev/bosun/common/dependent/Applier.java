@@ -17,7 +17,8 @@ import java.util.function.BiPredicate;
  * Server-side applies a desired child object under the operator's field manager, but only when it
  * differs from what was last applied (a hash annotation): a converged resource causes no writes,
  * and since the live objects come from the informers' cache, no reads either. An object of the same
- * name that the owner does not control is never touched.
+ * name that is not the owner's (by default: that the owner does not control) is never touched.
+ * Every operator writes its hand-made children through it; JOSDK's managed dependents stay JOSDK's.
  *
  * @param <P> the custom resource owning the children
  */
@@ -120,13 +121,14 @@ public final class Applier<P extends HasMetadata> {
 
   /**
    * Creates {@code desired} unless the owner's object of that name exists, which is left as it is:
-   * for objects that are made once and never changed (a Pod, a volume claim).
+   * for objects that are made once and never changed (a Pod, a volume claim). A plain create, not
+   * an apply: it fails rather than touch an object made since the look.
    */
   public <T extends HasMetadata> Result create(P owner, T desired) throws ForeignObjectException {
     if (owned(owner, desired, cache.liveOf(desired)) != null) {
       return Result.UNCHANGED;
     }
-    write(desired, null);
+    cache.written(client.resource(desired).create(), null);
     return Result.APPLIED;
   }
 
