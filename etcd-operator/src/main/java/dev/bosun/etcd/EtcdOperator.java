@@ -28,6 +28,9 @@ public final class EtcdOperator {
   /** Volume label: the volume was kept after its member left (never reused, never deleted). */
   public static final String RETAINED_LABEL = PREFIX + "retained";
 
+  /** Annotation of the objects the operator applies: the hash of what it last applied. */
+  public static final String APPLIED_HASH = PREFIX + "applied-hash";
+
   /** Pod annotation: the etcd version the Pod runs. */
   public static final String VERSION_ANNOTATION = PREFIX + "version";
 

@@ -32,10 +32,12 @@ import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,13 +98,7 @@ public final class Main {
       MemberAddressing addressing,
       Optional<Path> backupDir,
       Metrics metrics) {
-    return create(
-        settings,
-        client,
-        addressing,
-        backupDir,
-        metrics,
-        java.util.function.UnaryOperator.identity());
+    return create(settings, client, addressing, backupDir, metrics, UnaryOperator.identity());
   }
 
   /**
@@ -115,7 +111,7 @@ public final class Main {
       MemberAddressing addressing,
       Optional<Path> backupDir,
       Metrics metrics,
-      java.util.function.UnaryOperator<java.net.URI> route) {
+      UnaryOperator<URI> route) {
     return create(
         settings,
         client,
@@ -143,7 +139,7 @@ public final class Main {
       Optional<RestoreEndpoint> restore,
       Optional<WebhookSettings> webhook,
       Metrics metrics,
-      java.util.function.UnaryOperator<java.net.URI> route) {
+      UnaryOperator<URI> route) {
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
     EtcdConnections connections = new EtcdConnections(route);
     Clock clock = Clock.systemUTC();

@@ -23,6 +23,9 @@ public final class WebServiceOperator {
    */
   public static final String SPEC_GENERATION = "web.bosun.dev/spec-generation";
 
+  /** Annotation of the objects written through common's applier: what was last applied. */
+  public static final String APPLIED_HASH = "web.bosun.dev/applied-hash";
+
   /** Annotation on each Deployment: the revision (template hash) its Pod template is. */
   public static final String REVISION = "web.bosun.dev/revision";
 

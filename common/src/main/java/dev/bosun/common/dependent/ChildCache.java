@@ -1,5 +1,6 @@
 package dev.bosun.common.dependent;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -54,15 +55,21 @@ public final class ChildCache<P extends HasMetadata> {
         .filter(o -> Objects.equals(o.getKind(), desired.getKind()));
   }
 
-  /** Tells the informer about an object the operator just wrote ({@code previous}: null if new). */
+  /**
+   * Tells the informer about an object the operator just wrote ({@code previous}: null if new); a
+   * kind no informer of the owner follows (a Secret read only when written) needs no telling, and
+   * nor does a generic object, whose informer (one kind of several served generically) the class
+   * does not tell.
+   */
   @SuppressWarnings("unchecked")
   public <T extends HasMetadata> void written(T written, T previous) {
-    if (context == null) {
+    if (context == null || written instanceof GenericKubernetesResource) {
       return;
     }
-    var source =
-        (InformerEventSource<T, P>)
-            context.eventSourceRetriever().getEventSourceFor((Class<T>) written.getClass());
+    var sources = context.eventSourceRetriever().getEventSourcesFor((Class<T>) written.getClass());
+    if (sources.size() != 1 || !(sources.get(0) instanceof InformerEventSource<T, P> source)) {
+      return;
+    }
     ResourceID id = ResourceID.fromResource(written);
     if (previous == null) {
       source.handleRecentResourceCreate(id, written);

@@ -2,8 +2,13 @@ package dev.bosun.common.status;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.AggregatedOperatorException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Turns failures into what a condition message, an Event or a status table may carry: one human
@@ -52,13 +57,12 @@ public final class HumanMessages {
       }
     }
     Throwable root = chain(failure).get(chain(failure).size() - 1);
-    if (root instanceof java.net.ConnectException
-        || root instanceof java.net.UnknownHostException
-        || root instanceof java.net.http.HttpConnectTimeoutException) {
+    if (root instanceof ConnectException
+        || root instanceof UnknownHostException
+        || root instanceof HttpConnectTimeoutException) {
       return "the API server could not be reached" + detail(root);
     }
-    if (root instanceof java.io.IOException
-        || root instanceof java.util.concurrent.TimeoutException) {
+    if (root instanceof IOException || root instanceof TimeoutException) {
       return "a request failed on the way" + detail(root);
     }
     // A bug or an unexpected state: the log has the stack. A Java class name tells a person

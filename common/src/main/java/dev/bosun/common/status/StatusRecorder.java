@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.util.Map;
 
 /**
  * Writes a status only when it differs from the stored one, so a converged resource causes no
@@ -26,7 +27,7 @@ public final class StatusRecorder {
 
   private static JsonNode json(Object status) {
     return status == null
-        ? SERIALIZATION.convertValue(java.util.Map.of(), JsonNode.class)
+        ? SERIALIZATION.convertValue(Map.of(), JsonNode.class)
         : SERIALIZATION.convertValue(status, JsonNode.class);
   }
 

@@ -4,6 +4,7 @@ import static dev.bosun.common.status.DesiredCondition.isFalse;
 import static dev.bosun.common.status.DesiredCondition.isTrue;
 
 import dev.bosun.common.admission.AdmissionReviews;
+import dev.bosun.common.status.ConditionTable;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.config.ConfigSyncOperator;
@@ -12,21 +13,68 @@ import dev.bosun.config.model.DestinationResult.State;
 import java.util.List;
 import java.util.Optional;
 
-/** The Ready and Degraded conditions of a sync, from what its round found. Pure. */
+/**
+ * The Ready and Degraded conditions of a sync, from what its round found: a {@link ConditionTable}
+ * with one rule per condition. Pure.
+ */
 final class SyncConditions {
 
   static final String READY = "Ready";
   static final String DEGRADED = "Degraded";
 
+  private static final ConditionTable<Finding> CONDITIONS =
+      ConditionTable.<Finding>builder()
+          .row(READY, SyncConditions::ready)
+          .row(DEGRADED, SyncConditions::degraded)
+          .build();
+
   private SyncConditions() {}
+
+  /**
+   * What a round found: the problem that stopped it before any copy (its reason and sentence), or
+   * else the per-destination results.
+   */
+  private record Finding(String stopReason, String stopMessage, List<DestinationResult> results) {
+
+    static Finding stopped(String reason, String message) {
+      return new Finding(reason, message, List.of());
+    }
+
+    boolean isStopped() {
+      return stopReason != null;
+    }
+
+    /** The first destination not synced. */
+    Optional<DestinationResult> problem() {
+      return results.stream().filter(r -> r.state() != State.SYNCED).findFirst();
+    }
+
+    long synced() {
+      return results.stream().filter(r -> r.state() == State.SYNCED).count();
+    }
+
+    /** What both conditions say of the destinations. */
+    String message() {
+      return problem()
+          .map(
+              p ->
+                  synced()
+                      + " of "
+                      + results.size()
+                      + " destinations synced; "
+                      + p.namespace()
+                      + ": "
+                      + p.message())
+          .orElse("copied to all " + synced() + " destination namespaces");
+    }
+  }
 
   /** A spec the copies cannot follow: nothing is written or deleted until it is fixed. */
   static List<DesiredCondition> invalidSpec(List<String> problems) {
     String message =
         HumanMessages.bounded(
             AdmissionReviews.PREFIX + String.join("; ", problems), 2 * HumanMessages.MAX_LENGTH);
-    return List.of(
-        isFalse(READY, "InvalidSpec", message), isTrue(DEGRADED, "InvalidSpec", message));
+    return CONDITIONS.decide(Finding.stopped("InvalidSpec", message));
   }
 
   /** The source is missing, or is there but not marked for syncing ({@code unmarked}). */
@@ -44,33 +92,38 @@ final class SyncConditions {
                 + "=true and list destinations in annotation "
                 + ConfigSyncOperator.ALLOW_SYNC_TO
             : kindName + " " + ns + "/" + sourceName + " does not exist";
-    return List.of(isFalse(READY, "SourceNotFound", why), isTrue(DEGRADED, "SourceNotFound", why));
+    return CONDITIONS.decide(Finding.stopped("SourceNotFound", why));
   }
 
   /** The conditions of a sync whose source exists, from its per-destination results. */
   static List<DesiredCondition> of(List<DestinationResult> results) {
-    if (results.isEmpty()) {
-      return List.of(
-          isFalse(READY, "NoDestinations", "no destination namespace is named or matches"),
-          isFalse(DEGRADED, "AsExpected", "no problem observed"));
+    return CONDITIONS.decide(new Finding(null, null, results));
+  }
+
+  /** Ready: every destination holds the copy. */
+  private static DesiredCondition ready(Finding f) {
+    if (f.isStopped()) {
+      return isFalse(READY, f.stopReason(), f.stopMessage());
     }
-    long synced = results.stream().filter(r -> r.state() == State.SYNCED).count();
-    Optional<DestinationResult> problem =
-        results.stream().filter(r -> r.state() != State.SYNCED).findFirst();
-    if (problem.isEmpty()) {
-      String message = "copied to all " + synced + " destination namespaces";
-      return List.of(isTrue(READY, "Synced", message), isFalse(DEGRADED, "AsExpected", message));
+    if (f.results().isEmpty()) {
+      return isFalse(READY, "NoDestinations", "no destination namespace is named or matches");
     }
-    String reason = reason(problem.get().state());
-    String message =
-        synced
-            + " of "
-            + results.size()
-            + " destinations synced; "
-            + problem.get().namespace()
-            + ": "
-            + problem.get().message();
-    return List.of(isFalse(READY, reason, message), isTrue(DEGRADED, reason, message));
+    return f.problem()
+        .map(p -> isFalse(READY, reason(p.state()), f.message()))
+        .orElseGet(() -> isTrue(READY, "Synced", f.message()));
+  }
+
+  /** Degraded: the round stopped, or a destination has no up-to-date copy. */
+  private static DesiredCondition degraded(Finding f) {
+    if (f.isStopped()) {
+      return isTrue(DEGRADED, f.stopReason(), f.stopMessage());
+    }
+    if (f.results().isEmpty()) {
+      return isFalse(DEGRADED, "AsExpected", "no problem observed");
+    }
+    return f.problem()
+        .map(p -> isTrue(DEGRADED, reason(p.state()), f.message()))
+        .orElseGet(() -> isFalse(DEGRADED, "AsExpected", f.message()));
   }
 
   private static String reason(State state) {

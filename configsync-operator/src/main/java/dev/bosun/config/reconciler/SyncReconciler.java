@@ -107,7 +107,8 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
     SyncPlan<R> plan = plan(sync, request, observed);
     List<DestinationResult> results =
         SyncConditions.atVersion(
-            writer.carryOut(plan, context.getClient()), observed.sourceVersion());
+            writer.carryOut(sync, plan, observed.copies(), context.getClient()),
+            observed.sourceVersion());
     return recordResults(sync, request, observed, results, context);
   }
 

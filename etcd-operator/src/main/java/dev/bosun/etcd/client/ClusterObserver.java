@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -145,7 +146,7 @@ public final class ClusterObserver {
         dbSizes.put(name, s.dbSize());
       }
     }
-    Map<String, EtcdAlarm> alarms = new java.util.TreeMap<>();
+    Map<String, EtcdAlarm> alarms = new TreeMap<>();
     for (MemberStatus s : statuses.values()) {
       for (EtcdAlarm a : s.alarms()) {
         EtcdAlarm named =

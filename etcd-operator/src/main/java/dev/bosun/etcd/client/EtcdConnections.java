@@ -4,10 +4,14 @@ import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
+import javax.net.ssl.SSLException;
 
 /**
  * The jetcd clients of every cluster, shared by the reconcilers: plain text, or with the client
@@ -19,10 +23,10 @@ import java.util.function.UnaryOperator;
 public final class EtcdConnections implements AutoCloseable {
 
   /** How long unused clients are kept. */
-  public static final java.time.Duration IDLE = java.time.Duration.ofMinutes(10);
+  public static final Duration IDLE = Duration.ofMinutes(10);
 
   /** How long a read of the operator's client-certificate Secret is trusted. */
-  public static final java.time.Duration RECHECK = java.time.Duration.ofMinutes(5);
+  public static final Duration RECHECK = Duration.ofMinutes(5);
 
   private static final class Entry {
     final String version;
@@ -47,7 +51,7 @@ public final class EtcdConnections implements AutoCloseable {
   }
 
   private final Map<String, Entry> byCluster = new ConcurrentHashMap<>();
-  private final UnaryOperator<java.net.URI> route;
+  private final UnaryOperator<URI> route;
 
   /** Connections straight to the members. */
   public EtcdConnections() {
@@ -55,7 +59,7 @@ public final class EtcdConnections implements AutoCloseable {
   }
 
   /** Connections that reach each member where {@code route} says (see {@link EtcdClients}). */
-  public EtcdConnections(UnaryOperator<java.net.URI> route) {
+  public EtcdConnections(UnaryOperator<URI> route) {
     this.route = route;
   }
 
@@ -68,7 +72,7 @@ public final class EtcdConnections implements AutoCloseable {
     String secretName = tls == null ? null : tls.getOperatorSecretName();
     Entry known = byCluster.get(uid);
     if (known != null
-        && java.util.Objects.equals(known.secretName, secretName)
+        && Objects.equals(known.secretName, secretName)
         && (secretName == null || System.nanoTime() - known.checkedAt < RECHECK.toNanos())) {
       known.lastUsed = System.nanoTime();
       return known.clients();
@@ -118,7 +122,7 @@ public final class EtcdConnections implements AutoCloseable {
             ssl ->
                 ssl.trustManager(new ByteArrayInputStream(ca))
                     .keyManager(new ByteArrayInputStream(cert), new ByteArrayInputStream(key)));
-      } catch (javax.net.ssl.SSLException e) {
+      } catch (SSLException e) {
         throw new IllegalArgumentException(
             "Secret "
                 + secret.getMetadata().getName()

@@ -19,6 +19,7 @@ import dev.bosun.etcd.v1alpha1.etcdclusterspec.Pod.AntiAffinity;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Compaction;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
@@ -331,44 +332,8 @@ public final class MemberPods {
             .withEnv(fetchEnv(cluster, source))
             .withVolumeMounts(fetchMounts(staging, source))
             .build();
-    var restore =
-        new ContainerBuilder()
-            .withName("restore-snapshot")
-            .withImage(cluster.getSpec().getRepository() + ":v" + cluster.getSpec().getVersion())
-            .withCommand("etcdctl")
-            .withArgs(
-                "snapshot",
-                "restore",
-                RESTORE_MOUNT + "/snapshot.db",
-                "--name=" + member,
-                "--data-dir=" + RESTORE_MOUNT + "/data",
-                "--initial-cluster=" + member + "=" + peer,
-                "--initial-advertise-peer-urls=" + peer,
-                "--initial-cluster-token=" + cluster.getMetadata().getUid())
-            .withEnv(EnvVars.of("ETCDCTL_API", "3"))
-            .withVolumeMounts(staging)
-            .build();
-    var install =
-        new ContainerBuilder()
-            .withName("install-snapshot")
-            .withImage(operatorImage)
-            .withCommand(java)
-            .withArgs("install", RESTORE_MOUNT + "/data", DATA_DIR)
-            .withVolumeMounts(staging, data)
-            // etcdctl wrote the restored files as the etcd image's user (mode 0700) and the member
-            // runs as that user: this copy runs as root, with just the capabilities to read them
-            // and keep their owner, whichever user that is.
-            .withNewSecurityContext()
-            .withRunAsUser(0L)
-            .withRunAsNonRoot(false)
-            .withAllowPrivilegeEscalation(false)
-            .withReadOnlyRootFilesystem(true)
-            .withNewCapabilities()
-            .withDrop("ALL")
-            .withAdd("CHOWN", "DAC_OVERRIDE", "FOWNER")
-            .endCapabilities()
-            .endSecurityContext()
-            .build();
+    Container restore = restoreContainer(cluster, member, peer, staging);
+    Container install = installContainer(operatorImage, java, staging, data);
     return new PodBuilder(pod)
         .editMetadata()
         .addToAnnotations(EtcdOperator.RESTORED_FROM_ANNOTATION, source.location())
@@ -379,6 +344,52 @@ public final class MemberPods {
             new VolumeBuilder().withName("restore").withNewEmptyDir().endEmptyDir().build())
         .addToVolumes(fetchVolumes(cluster, source).toArray(Volume[]::new))
         .endSpec()
+        .build();
+  }
+
+  /** Restores the fetched snapshot into the staging volume with the cluster's own etcdctl. */
+  private static Container restoreContainer(
+      EtcdCluster cluster, String member, String peer, VolumeMount staging) {
+    return new ContainerBuilder()
+        .withName("restore-snapshot")
+        .withImage(cluster.getSpec().getRepository() + ":v" + cluster.getSpec().getVersion())
+        .withCommand("etcdctl")
+        .withArgs(
+            "snapshot",
+            "restore",
+            RESTORE_MOUNT + "/snapshot.db",
+            "--name=" + member,
+            "--data-dir=" + RESTORE_MOUNT + "/data",
+            "--initial-cluster=" + member + "=" + peer,
+            "--initial-advertise-peer-urls=" + peer,
+            "--initial-cluster-token=" + cluster.getMetadata().getUid())
+        .withEnv(EnvVars.of("ETCDCTL_API", "3"))
+        .withVolumeMounts(staging)
+        .build();
+  }
+
+  /** Moves the restored data onto the member's volume unless that already holds data. */
+  private static Container installContainer(
+      String operatorImage, List<String> java, VolumeMount staging, VolumeMount data) {
+    return new ContainerBuilder()
+        .withName("install-snapshot")
+        .withImage(operatorImage)
+        .withCommand(java)
+        .withArgs("install", RESTORE_MOUNT + "/data", DATA_DIR)
+        .withVolumeMounts(staging, data)
+        // etcdctl wrote the restored files as the etcd image's user (mode 0700) and the member
+        // runs as that user: this copy runs as root, with just the capabilities to read them
+        // and keep their owner, whichever user that is.
+        .withNewSecurityContext()
+        .withRunAsUser(0L)
+        .withRunAsNonRoot(false)
+        .withAllowPrivilegeEscalation(false)
+        .withReadOnlyRootFilesystem(true)
+        .withNewCapabilities()
+        .withDrop("ALL")
+        .withAdd("CHOWN", "DAC_OVERRIDE", "FOWNER")
+        .endCapabilities()
+        .endSecurityContext()
         .build();
   }
 

@@ -1,6 +1,7 @@
 package dev.bosun.etcd.plan;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -60,7 +61,7 @@ public record QuorumEvidence(
     List<String> unseen = new ArrayList<>();
     List<ObservedMember> ordered = new ArrayList<>(members);
     ordered.sort(
-        java.util.Comparator.comparing(
+        Comparator.comparing(
                 (ObservedMember m) ->
                     MemberNames.index(cluster, m.name()).orElse(Integer.MAX_VALUE))
             .thenComparing(ObservedMember::name));

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -114,9 +115,7 @@ final class DisasterRecovery {
     }
     // The first observation of the loss is its start (the status records the same second).
     Instant since =
-        quorumLostSince != null
-            ? quorumLostSince.toInstant()
-            : now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        quorumLostSince != null ? quorumLostSince.toInstant() : now.truncatedTo(ChronoUnit.SECONDS);
     return waiting(policy, since, now).orElseGet(() -> fromSnapshot(policy, since, now, snapshots));
   }
 

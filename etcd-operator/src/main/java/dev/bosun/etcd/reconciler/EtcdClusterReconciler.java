@@ -1,5 +1,6 @@
 package dev.bosun.etcd.reconciler;
 
+import dev.bosun.common.dependent.Applier;
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.status.CachedStatusWrites;
@@ -163,12 +164,16 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     if (!problems.isEmpty()) {
       return invalidSpec(r, problems);
     }
-    ServiceRepair.ensure(r.client(), r.cache(), r.cluster());
+    try {
+      ServiceRepair.ensure(ChildApplier.of(r.client(), r.cache()), r.cluster());
+    } catch (Applier.ForeignObjectException e) {
+      return blocked(r, "ResourceConflict", e.getMessage());
+    }
     EtcdClients clients;
     try {
       clients = connections.of(r.client(), r.cluster());
     } catch (IllegalArgumentException e) {
-      return tlsSecretUnusable(r, e);
+      return blocked(r, "TlsSecretUnusable", e.getMessage());
     }
     EtcdMembership etcd = new EtcdMembership(clients);
     if (recovering(r.previous()) && r.previous().getClusterId() != null) {
@@ -206,13 +211,13 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     return record(r, status);
   }
 
-  /** An unusable TLS Secret stops the round; it is looked at again. */
-  private UpdateControl<EtcdCluster> tlsSecretUnusable(Round r, IllegalArgumentException e) {
-    // The connections' own sentence about the Secret, bounded: it may quote a parser's reason.
-    String message = HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH);
-    EtcdClusterStatus status = statuses.blocked(r.cluster(), "TlsSecretUnusable", message);
+  /** An unusable TLS Secret or a taken Service name stops the round; it is looked at again. */
+  private UpdateControl<EtcdCluster> blocked(Round r, String reason, String why) {
+    // The refusing side's own sentence, bounded: it may quote a parser's reason.
+    String message = HumanMessages.bounded(why, HumanMessages.MAX_LENGTH);
+    EtcdClusterStatus status = statuses.blocked(r.cluster(), reason, message);
     if (!ClusterAnnouncements.sameReady(r.previous(), status)) {
-      events.warning(r.cluster(), "TlsSecretUnusable", message);
+      events.warning(r.cluster(), reason, message);
     }
     return record(r, status).rescheduleAfter(Duration.ofSeconds(10));
   }

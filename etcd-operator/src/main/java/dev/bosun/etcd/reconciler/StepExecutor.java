@@ -1,5 +1,7 @@
 package dev.bosun.etcd.reconciler;
 
+import dev.bosun.common.dependent.Applier;
+import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.client.EtcdException;
@@ -47,6 +49,7 @@ public final class StepExecutor {
   private final MemberAddressing addressing;
   private final EventRecorder events;
   private final String operatorImage;
+  private final Applier<EtcdCluster> applier;
 
   public StepExecutor(
       KubernetesClient client,
@@ -59,6 +62,8 @@ public final class StepExecutor {
     this.addressing = addressing;
     this.events = events;
     this.operatorImage = operatorImage;
+    // Steps are rare: the live objects they write are read from the server, not a cache.
+    this.applier = ChildApplier.of(client, ChildCache.none());
   }
 
   public Outcome execute(
@@ -105,6 +110,11 @@ public final class StepExecutor {
               "EtcdRefused", step.message() + " was refused by etcd, retrying: " + e.getMessage());
       LOG.info("{}: {}", step.reason(), deferred.message());
       return new Outcome(false, deferred);
+    } catch (Applier.ForeignObjectException e) {
+      // A member's Pod or volume name is taken: nothing of it is written over.
+      Step deferred = new Step.Wait("ResourceConflict", e.getMessage());
+      LOG.warn("{}: {}", step.reason(), deferred.message());
+      return new Outcome(false, deferred);
     }
     LOG.info("{}: {}", step.reason(), step.message());
     events.normal(cluster, step.reason(), step.message());
@@ -112,7 +122,8 @@ public final class StepExecutor {
   }
 
   private void bootstrap(
-      EtcdCluster cluster, ClusterRef ref, String member, Optional<RestoreSource> restore) {
+      EtcdCluster cluster, ClusterRef ref, String member, Optional<RestoreSource> restore)
+      throws Applier.ForeignObjectException {
     Map<String, URI> initial = Map.of(member, addressing.peerUrl(ref, member));
     createVolume(cluster, member);
     Pod pod =
@@ -145,6 +156,8 @@ public final class StepExecutor {
     Secret secret =
         RestoreSecrets.desired(cluster, source.key(), RestoreSecrets.newToken(), source.caBundle());
     secret.getMetadata().setOwnerReferences(Owners.of(cluster));
+    // Not through the applier: the chart grants Secrets create and update, not the patch an
+    // apply is.
     client
         .secrets()
         .inNamespace(cluster.getMetadata().getNamespace())
@@ -157,7 +170,8 @@ public final class StepExecutor {
       ClusterRef ref,
       EtcdView view,
       MemberInventory inventory,
-      List<String> members) {
+      List<String> members)
+      throws Applier.ForeignObjectException {
     Map<String, URI> initial = new LinkedHashMap<>();
     if (view.reachable()) {
       for (ObservedMember m : view.members()) {
@@ -189,7 +203,8 @@ public final class StepExecutor {
     return created;
   }
 
-  private void addLearner(EtcdCluster cluster, ClusterRef ref, EtcdView view, String member) {
+  private void addLearner(EtcdCluster cluster, ClusterRef ref, EtcdView view, String member)
+      throws Applier.ForeignObjectException {
     URI via = leaderEndpoint(ref, view);
     URI peerUrl = addressing.peerUrl(ref, member);
     EtcdMembership.AddedMember added = etcd.addLearner(via, peerUrl);
@@ -213,7 +228,8 @@ public final class StepExecutor {
    * The second half of {@link #addLearner}, for a learner etcd already lists: its peers are every
    * named member, itself included, at the addresses the addressing gives them.
    */
-  private void resumeLearner(EtcdCluster cluster, ClusterRef ref, EtcdView view, String member) {
+  private void resumeLearner(EtcdCluster cluster, ClusterRef ref, EtcdView view, String member)
+      throws Applier.ForeignObjectException {
     Map<String, URI> initial = new LinkedHashMap<>();
     for (ObservedMember m : view.members()) {
       if (!m.name().isEmpty()) {
@@ -308,16 +324,10 @@ public final class StepExecutor {
     client.pods().inNamespace(cluster.getMetadata().getNamespace()).withName(member).delete();
   }
 
-  private void createVolume(EtcdCluster cluster, String member) {
-    PersistentVolumeClaim desired = MemberVolumes.desired(cluster, member);
-    var existing =
-        client
-            .persistentVolumeClaims()
-            .inNamespace(cluster.getMetadata().getNamespace())
-            .withName(desired.getMetadata().getName());
-    if (existing.get() == null) {
-      existing.create(desired);
-    }
+  private void createVolume(EtcdCluster cluster, String member)
+      throws Applier.ForeignObjectException {
+    // An existing volume of the member is used as it is (a claim's spec cannot change).
+    applier.create(cluster, MemberVolumes.desired(cluster, member));
   }
 
   private void createPod(
@@ -326,13 +336,14 @@ public final class StepExecutor {
       String member,
       Map<String, URI> initial,
       MemberPods.State state,
-      boolean voter) {
+      boolean voter)
+      throws Applier.ForeignObjectException {
     create(cluster, MemberPods.desired(cluster, ref, addressing, member, initial, state, voter));
   }
 
-  private void create(EtcdCluster cluster, Pod pod) {
+  private void create(EtcdCluster cluster, Pod pod) throws Applier.ForeignObjectException {
     pod.getMetadata().setOwnerReferences(Owners.of(cluster));
-    client.pods().inNamespace(cluster.getMetadata().getNamespace()).resource(pod).create();
+    applier.create(cluster, pod);
   }
 
   private URI leaderEndpoint(ClusterRef ref, EtcdView view) {

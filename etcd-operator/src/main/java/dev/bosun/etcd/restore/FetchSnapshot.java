@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
@@ -86,7 +87,7 @@ public final class FetchSnapshot {
       return;
     }
     try (var files = Files.walk(dir)) {
-      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
     }

@@ -1,5 +1,7 @@
 package dev.bosun.web.dependent;
 
+import dev.bosun.common.dependent.Applier;
+import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.dependent.ControllerOwner;
 import dev.bosun.web.WebServiceOperator;
 import dev.bosun.web.rollout.Revisions;
@@ -26,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * AutoscalerDependent}.
  *
  * <p>The object is the same whatever version it is read in: the v1 informer's copy tells whether it
- * is up to date by the digest of the desired spec it carries as an annotation, so a converged
+ * is up to date by the hash of the desired object it carries as an annotation, so a converged
  * WebService costs no request.
  */
 public final class MetricAutoscalers {
@@ -139,30 +141,28 @@ public final class MetricAutoscalers {
   }
 
   /**
-   * Writes the autoscaler by server-side apply unless {@code cached} (the v1 informer's copy) was
-   * written from the same desired spec.
+   * Writes the autoscaler through common's {@link Applier} unless {@code cached} (the v1 informer's
+   * copy) was written from the same desired object.
    *
    * @return true when something was written
+   * @throws Applier.ForeignObjectException when an autoscaler of that name is someone else's
    */
   public static boolean ensure(
-      KubernetesClient client, WebService ws, Optional<HorizontalPodAutoscaler> cached) {
+      KubernetesClient client, WebService ws, Optional<HorizontalPodAutoscaler> cached)
+      throws Applier.ForeignObjectException {
     GenericKubernetesResource desired = desired(ws, apiVersion(client));
-    String digest = desired.getMetadata().getAnnotations().get(SPEC_DIGEST);
-    boolean upToDate =
-        cached
-            .map(h -> h.getMetadata().getAnnotations())
-            .map(annotations -> digest.equals(annotations.get(SPEC_DIGEST)))
-            .orElse(false);
-    if (upToDate) {
-      return false;
-    }
-    client
-        .genericKubernetesResources(desired.getApiVersion(), KIND)
-        .inNamespace(ws.getMetadata().getNamespace())
-        .resource(desired)
-        .fieldManager(WebServiceOperator.NAME)
-        .forceConflicts()
-        .serverSideApply();
-    return true;
+    // The object is the same in every version, and its metadata is all the applier reads of it.
+    Optional<GenericKubernetesResource> live =
+        cached.map(
+            h ->
+                new GenericKubernetesResourceBuilder()
+                    .withApiVersion(desired.getApiVersion())
+                    .withKind(KIND)
+                    .withMetadata(h.getMetadata())
+                    .build());
+    Applier<WebService> applier =
+        new Applier<>(
+            client, ChildCache.none(), WebServiceOperator.NAME, WebServiceOperator.APPLIED_HASH);
+    return applier.apply(ws, desired, live, (l, d) -> true) == Applier.Result.APPLIED;
   }
 }

@@ -1,5 +1,6 @@
 package dev.bosun.web.reconciler;
 
+import dev.bosun.common.dependent.Applier;
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.dependent.DisruptionBudget;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
@@ -47,7 +48,11 @@ final class ChildWrites {
     Optional<HorizontalPodAutoscaler> autoscaler =
         context.getSecondaryResource(HorizontalPodAutoscaler.class);
     if (MetricAutoscalers.owns(ws, autoscaler)) {
-      MetricAutoscalers.ensure(context.getClient(), ws, autoscaler);
+      try {
+        MetricAutoscalers.ensure(context.getClient(), ws, autoscaler);
+      } catch (Applier.ForeignObjectException e) {
+        return Optional.of(Blocked.conflict(e.getMessage()));
+      }
     }
     return Optional.empty();
   }
