@@ -69,55 +69,15 @@ public class EventRecorder {
       synchronized (recent) {
         previous = recent.get(key);
       }
-      Event written;
-      if (previous != null) {
-        int count = previous.getCount() == null ? 2 : previous.getCount() + 1;
-        // A merge patch of the bumped Event: one request, and no read (the operators' Roles grant
-        // create and patch on Events, not get; an update would read first).
-        Event bumped =
-            new EventBuilder(previous)
-                .withCount(count)
-                .withLastTimestamp(now)
-                .editMetadata()
-                .withResourceVersion(null)
-                .endMetadata()
-                .build();
-        written =
-            client
-                .v1()
-                .events()
-                .inNamespace(namespace)
-                .resource(bumped)
-                .patch(PatchContext.of(PatchType.JSON_MERGE));
-      } else {
-        Event event =
-            new EventBuilder()
-                .withNewMetadata()
-                .withGenerateName(about.getMetadata().getName() + ".")
-                .withNamespace(namespace)
-                .endMetadata()
-                .withInvolvedObject(
-                    new ObjectReferenceBuilder()
-                        .withApiVersion(about.getApiVersion())
-                        .withKind(about.getKind())
-                        .withName(about.getMetadata().getName())
-                        .withNamespace(namespace)
-                        .withUid(about.getMetadata().getUid())
-                        .withResourceVersion(about.getMetadata().getResourceVersion())
-                        .build())
-                .withType(type.name())
-                .withReason(reason)
-                .withMessage(message)
-                .withCount(1)
-                .withFirstTimestamp(now)
-                .withLastTimestamp(now)
-                .withNewSource()
-                .withComponent(component)
-                .endSource()
-                .withReportingComponent(component)
-                .build();
-        written = client.v1().events().inNamespace(namespace).resource(event).create();
-      }
+      Event written =
+          previous != null
+              ? bump(previous, now)
+              : client
+                  .v1()
+                  .events()
+                  .inNamespace(namespace)
+                  .resource(newEvent(about, type, reason, message, now))
+                  .create();
       synchronized (recent) {
         recent.put(key, written);
       }
@@ -134,6 +94,58 @@ public class EventRecorder {
           about.getMetadata().getName(),
           e.getMessage());
     }
+  }
+
+  /**
+   * A merge patch of the bumped Event: one request, and no read (the operators' Roles grant create
+   * and patch on Events, not get; an update would read first).
+   */
+  private Event bump(Event previous, String now) {
+    int count = previous.getCount() == null ? 2 : previous.getCount() + 1;
+    Event bumped =
+        new EventBuilder(previous)
+            .withCount(count)
+            .withLastTimestamp(now)
+            .editMetadata()
+            .withResourceVersion(null)
+            .endMetadata()
+            .build();
+    return client
+        .v1()
+        .events()
+        .inNamespace(previous.getMetadata().getNamespace())
+        .resource(bumped)
+        .patch(PatchContext.of(PatchType.JSON_MERGE));
+  }
+
+  /** A first Event about {@code about}, with a count of 1. */
+  private Event newEvent(HasMetadata about, Type type, String reason, String message, String now) {
+    String namespace = about.getMetadata().getNamespace();
+    return new EventBuilder()
+        .withNewMetadata()
+        .withGenerateName(about.getMetadata().getName() + ".")
+        .withNamespace(namespace)
+        .endMetadata()
+        .withInvolvedObject(
+            new ObjectReferenceBuilder()
+                .withApiVersion(about.getApiVersion())
+                .withKind(about.getKind())
+                .withName(about.getMetadata().getName())
+                .withNamespace(namespace)
+                .withUid(about.getMetadata().getUid())
+                .withResourceVersion(about.getMetadata().getResourceVersion())
+                .build())
+        .withType(type.name())
+        .withReason(reason)
+        .withMessage(message)
+        .withCount(1)
+        .withFirstTimestamp(now)
+        .withLastTimestamp(now)
+        .withNewSource()
+        .withComponent(component)
+        .endSource()
+        .withReportingComponent(component)
+        .build();
   }
 
   /** Shorthand for a Normal event. */
