@@ -490,7 +490,17 @@ class ReplicaRebuildDrillIT {
                             + k.getMessage())
                 .toList()
                 .toString();
-    StringBuilder logs = new StringBuilder();
+    Rebuild rebuild = c == null || c.getStatus() == null ? null : c.getStatus().getRebuild();
+    String rebuildText =
+        rebuild == null
+            ? "no rebuild recorded"
+            : "rebuild of "
+                + rebuild.getMember()
+                + " "
+                + rebuild.getPhase()
+                + ": "
+                + rebuild.getMessage();
+    StringBuilder logs = new StringBuilder("; " + rebuildText);
     for (MariaDbServers.Server s : FX.servers()) {
       logs.append("\n").append(s.name()).append(" error log:\n").append(s.errorLogTail(8));
     }
