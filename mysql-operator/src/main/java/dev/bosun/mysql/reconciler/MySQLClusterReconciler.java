@@ -1,7 +1,6 @@
 package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.dependent.Applier;
-import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.common.dependent.ChildInformers;
 import dev.bosun.common.dependent.PodDisruptionBudgets;
 import dev.bosun.common.dependent.PrimaryDeletions;
@@ -26,7 +25,6 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
@@ -121,75 +119,43 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
     rebuilders.apply(c, ClusterModel.of(c)).forget();
   }
 
-  /** What one reconcile of a cluster has learnt so far, handed from step to step. */
-  private static final class Round {
-    final MySQLCluster c;
-    final ClusterModel m;
-    final MySQLClusterStatus previous;
-    final Context<MySQLCluster> context;
-    final KubernetesClient client;
-    final ChildCache<MySQLCluster> cache;
-    String invalid;
-    ClusterSecrets.Found secrets;
-    StatefulSet liveSts;
-    String blockReason;
-    String blockMessage;
-    Map<String, Address> addresses;
-    TopologyController controller;
-    TopologyController.Tick tick;
-
-    Round(MySQLCluster c, Context<MySQLCluster> context) {
-      this.c = c;
-      this.m = ClusterModel.of(c);
-      this.previous = c.getStatus();
-      this.context = context;
-      this.client = context.getClient();
-      this.cache = new ChildCache<>(context);
-    }
-
-    int liveReplicas() {
-      return liveSts == null || liveSts.getSpec().getReplicas() == null
-          ? 0
-          : liveSts.getSpec().getReplicas();
-    }
-  }
-
   @Override
   public UpdateControl<MySQLCluster> reconcile(MySQLCluster c, Context<MySQLCluster> context) {
     // The status holds the topology record (primary, promotion point, errant members). Every
     // write of it goes through CachedStatusWrites, so the primary JOSDK hands over is never older
     // than the last failover's write: no GET is needed to decide on the stored record.
-    Round round = new Round(c, context);
-    Optional<UpdateControl<MySQLCluster>> stop = validateSpec(round).or(() -> findSecrets(round));
-    if (stop.isPresent()) {
-      return stop.get();
+    ClusterRound r = new ClusterRound(c, context);
+    String invalid = specProblems(r);
+    if (invalid != null && ClusterValidator.nameProblem(r.m().name()).isPresent()) {
+      // A name never changes: not even the Secrets are created.
+      return block(r, new ClusterRound.Hold(INVALID_SPEC, invalid), false);
     }
-    runHealthRound(round);
-    upkeep.keep(steadyPrimary(round));
-    if (round.blockReason != null) {
-      // The role labels still follow the primary, so the Services reach the one after a failover.
-      RoleLabelling.apply(round.client, round.cache, round.c, round.tick, round.addresses);
-      return blockedAfterRound(round, round.blockReason, round.blockMessage);
+    ClusterRound.Admission admission = admit(r, invalid);
+    if (admission.nothingRuns()) {
+      return block(r, admission.hold(), !INVALID_SPEC.equals(admission.hold().reason()));
     }
-    ScaleGuard.Decision scale = guardScale(round);
-    RoleLabelling.apply(round.client, round.cache, round.c, round.tick, round.addresses);
-    stop = applyObjects(round, scale.statefulSetReplicas());
-    if (stop.isPresent()) {
-      return stop.get();
+    ClusterRound.Health health = runHealthRound(r, admission);
+    upkeep.keep(steadyPrimary(r, admission, health));
+    // The role labels follow the primary even while blocked, so the Services reach the one after
+    // a failover.
+    RoleLabelling.apply(r.client(), r.cache(), c, health.tick(), health.addresses());
+    if (admission.hold().holds()) {
+      return blockedAfterRound(r, health, admission.hold());
     }
-    upgrades.next(round.client, round.cache, round.c, round.m, round.tick, round.addresses);
-    return recordStatus(round, scale.deferred());
+    ScaleGuard.Decision scale = guardScale(r, admission, health);
+    Optional<UpdateControl<MySQLCluster>> conflict =
+        applyObjects(r, health, scale.statefulSetReplicas());
+    if (conflict.isPresent()) {
+      return conflict.get();
+    }
+    upgrades.next(r.client(), r.cache(), c, r.m(), health.tick(), health.addresses());
+    return recordStatus(r, health, scale.deferred());
   }
 
-  /** Step 1: the spec's problems; a name no child can carry stops here, creating nothing. */
-  private Optional<UpdateControl<MySQLCluster>> validateSpec(Round r) {
-    List<String> problems = ClusterValidator.validate(r.m, r.previous);
-    r.invalid = problems.isEmpty() ? null : "invalid spec: " + String.join("; ", problems);
-    if (r.invalid != null && ClusterValidator.nameProblem(r.m.name()).isPresent()) {
-      // A name never changes: not even the Secrets are created.
-      return Optional.of(block(r, INVALID_SPEC, r.invalid, false));
-    }
-    return Optional.empty();
+  /** Step 1: the spec's problems as one message, or null when it is valid. */
+  private static String specProblems(ClusterRound r) {
+    List<String> problems = ClusterValidator.validate(r.m(), r.previous());
+    return problems.isEmpty() ? null : "invalid spec: " + String.join("; ", problems);
   }
 
   /**
@@ -197,141 +163,155 @@ public class MySQLClusterReconciler implements Reconciler<MySQLCluster> {
    * problem holds back every change the spec asks for, never the health round of instances that
    * exist: a failover must not wait until a person fixes an unrelated field.
    */
-  private Optional<UpdateControl<MySQLCluster>> findSecrets(Round r) {
-    r.secrets = secretLookups.ensure(r.client, r.cache, r.c);
-    r.liveSts = r.cache.named(StatefulSet.class, r.m.name()).orElse(null);
-    if (r.secrets.credentials() == null || (r.invalid != null && r.liveSts == null)) {
-      return Optional.of(
-          r.invalid != null
-              ? block(r, INVALID_SPEC, r.invalid, false)
-              : block(r, r.secrets.problemReason(), r.secrets.problem(), true));
-    }
-    r.blockReason = r.invalid != null ? INVALID_SPEC : r.secrets.problemReason();
-    r.blockMessage = r.invalid != null ? r.invalid : r.secrets.problem();
-    return Optional.empty();
+  private ClusterRound.Admission admit(ClusterRound r, String invalid) {
+    ClusterSecrets.Found secrets = secretLookups.ensure(r.client(), r.cache(), r.c());
+    StatefulSet liveSts = r.cache().named(StatefulSet.class, r.m().name()).orElse(null);
+    ClusterRound.Hold hold =
+        invalid != null
+            ? new ClusterRound.Hold(INVALID_SPEC, invalid)
+            : secrets.problemReason() != null
+                ? new ClusterRound.Hold(secrets.problemReason(), secrets.problem())
+                : ClusterRound.Hold.NONE;
+    return new ClusterRound.Admission(secrets, liveSts, hold);
   }
 
   /** Step 3: observe every instance over JDBC, plan one replication step and take it. */
-  private void runHealthRound(Round r) {
-    TopologyRecord record = StatusRecords.record(r.previous, r.m);
+  private ClusterRound.Health runHealthRound(ClusterRound r, ClusterRound.Admission a) {
+    TopologyRecord record = StatusRecords.record(r.previous(), r.m());
     int primaryOrdinal = record.primary() == null ? -1 : StatusRecords.ordinal(record.primary());
+    boolean held = a.hold().holds();
     // While blocked, the running cluster is kept as it is: its size, no switchover.
-    int desiredInstances = r.blockReason == null ? r.m.replicas() : Math.max(1, r.liveReplicas());
-    int instances = Math.max(Math.max(desiredInstances, primaryOrdinal + 1), r.liveReplicas());
-    r.addresses = new LinkedHashMap<>();
+    int desiredInstances = held ? Math.max(1, a.liveReplicas()) : r.m().replicas();
+    int instances = Math.max(Math.max(desiredInstances, primaryOrdinal + 1), a.liveReplicas());
+    Map<String, Address> addresses = new LinkedHashMap<>();
     for (int i = 0; i < instances; i++) {
-      String pod = ClusterNames.pod(r.c, i);
-      r.addresses.put(pod, addressing.of(r.m.namespace(), r.m.name(), pod, r.m.port()));
+      String pod = ClusterNames.pod(r.c(), i);
+      addresses.put(pod, addressing.of(r.m().namespace(), r.m().name(), pod, r.m().port()));
     }
-    r.controller = controllers.of(r.c, r.m, r.secrets.credentials());
-    r.tick =
-        r.controller.tick(
-            new TopologyController.Desired(
-                desiredInstances,
-                r.m.failoverEnabled(),
-                r.m.failoverAfter(),
-                r.blockReason != null
-                    ? null
-                    : r.m.switchoverTarget() != null
-                        ? r.m.switchoverTarget()
-                        : upgrades.switchoverTarget(r.c.getMetadata().getUid()),
-                r.m.semiSyncTimeoutMillis(),
-                r.m.rebuildAutomatic(),
-                r.blockReason != null ? null : RebuildRequests.of(r.c)),
+    TopologyController controller = controllers.of(r.c(), r.m(), a.secrets().credentials());
+    TopologyController.Tick tick =
+        controller.tick(
+            desired(r, desiredInstances, held),
             record,
-            r.addresses,
-            StatusRecords.knownErrant(r.previous),
-            restorers.of(r.c, r.m, r.cache),
-            new VolumeReplacement(r.context.getClient(), r.c)
+            addresses,
+            StatusRecords.knownErrant(r.previous()),
+            restorers.of(r.c(), r.m(), r.cache()),
+            new VolumeReplacement(r.client(), r.c())
                 .around(
-                    rebuilders.apply(r.c, r.m),
-                    ServerCrashes.unrecoverable(ClusterPods.of(r.cache, r.c))),
-            StatusRecords.sink(r.context, r.c));
-    announce.round(r.c, r.m, r.tick);
-    RebuildRequests.clearStarted(r.client, r.c, r.tick);
-    FinishedRestores.forget(restorers, r.c, r.m, r.cache, r.tick.record());
+                    rebuilders.apply(r.c(), r.m()),
+                    ServerCrashes.unrecoverable(ClusterPods.of(r.cache(), r.c()))),
+            StatusRecords.sink(r.context(), r.c()));
+    announce.round(r.c(), r.m(), tick);
+    RebuildRequests.clearStarted(r.client(), r.c(), tick);
+    FinishedRestores.forget(restorers, r.c(), r.m(), r.cache(), tick.record());
+    return new ClusterRound.Health(addresses, controller, tick);
+  }
+
+  /** What the health round aims at; while held, no switchover and no requested rebuild. */
+  private TopologyController.Desired desired(ClusterRound r, int instances, boolean held) {
+    return new TopologyController.Desired(
+        instances,
+        r.m().failoverEnabled(),
+        r.m().failoverAfter(),
+        held
+            ? null
+            : r.m().switchoverTarget() != null
+                ? r.m().switchoverTarget()
+                : upgrades.switchoverTarget(r.c().getMetadata().getUid()),
+        r.m().semiSyncTimeoutMillis(),
+        r.m().rebuildAutomatic(),
+        held ? null : RebuildRequests.of(r.c()));
   }
 
   /** Step 3b: the round's steady primary, for what is kept in place on it. */
-  private PrimaryUpkeep.Primary steadyPrimary(Round r) {
-    String primary = r.tick.record().primary();
-    boolean steady = r.tick.steady() && primary != null && r.addresses.containsKey(primary);
+  private static PrimaryUpkeep.Primary steadyPrimary(
+      ClusterRound r, ClusterRound.Admission a, ClusterRound.Health h) {
+    String primary = h.tick().record().primary();
+    boolean steady = h.tick().steady() && primary != null && h.addresses().containsKey(primary);
     return new PrimaryUpkeep.Primary(
-        r.c,
-        r.m,
+        r.c(),
+        r.m(),
         primary,
-        steady ? r.addresses.get(primary) : null,
-        r.controller.dialect(),
-        r.secrets,
-        r.blockReason != null);
+        steady ? h.addresses().get(primary) : null,
+        h.controller().dialect(),
+        a.secrets(),
+        a.hold().holds());
   }
 
   /** Step 4: the StatefulSet's size, with the reason a change the spec asks for waits. */
-  private static ScaleGuard.Decision guardScale(Round r) {
-    String primary = r.tick.record().primary();
+  private static ScaleGuard.Decision guardScale(
+      ClusterRound r, ClusterRound.Admission a, ClusterRound.Health h) {
+    String primary = h.tick().record().primary();
     return ScaleGuard.decide(
-        r.m.replicas(),
+        r.m().replicas(),
         primary == null ? -1 : StatusRecords.ordinal(primary),
-        ScaleGuard.primaryUnavailable(r.tick),
-        r.liveSts == null ? null : r.liveReplicas(),
-        keep -> ScaleDown.holdBack(r.tick.observed(), keep, r.controller.dialect().gtids()));
+        ScaleGuard.primaryUnavailable(h.tick()),
+        a.liveSts() == null ? null : a.liveReplicas(),
+        keep -> ScaleDown.holdBack(h.tick().observed(), keep, h.controller().dialect().gtids()));
   }
 
   /**
    * Step 6: the Kubernetes objects, each applied only when it differs from what was last applied;
    * an object of the same name someone else controls stops here.
    */
-  private Optional<UpdateControl<MySQLCluster>> applyObjects(Round r, int stsReplicas) {
+  private Optional<UpdateControl<MySQLCluster>> applyObjects(
+      ClusterRound r, ClusterRound.Health h, int stsReplicas) {
     try {
-      ClusterChildren.apply(r.client, r.cache, r.c, r.m, stsReplicas);
+      ClusterChildren.apply(r.client(), r.cache(), r.c(), r.m(), stsReplicas);
       return Optional.empty();
     } catch (Applier.ForeignObjectException e) {
       return Optional.of(
           blockedAfterRound(
               r,
-              "ResourceConflict",
-              HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH)));
+              h,
+              new ClusterRound.Hold(
+                  "ResourceConflict",
+                  HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH))));
     }
   }
 
   /** Step 8: the status, written only when it changed; the next health round is scheduled. */
-  private UpdateControl<MySQLCluster> recordStatus(Round r, String deferred) {
-    Map<String, String> crashes = ServerCrashes.describe(ClusterPods.of(r.cache, r.c));
-    announce.crashes(r.c, r.previous, crashes);
+  private UpdateControl<MySQLCluster> recordStatus(
+      ClusterRound r, ClusterRound.Health h, String deferred) {
+    Map<String, String> crashes = ServerCrashes.describe(ClusterPods.of(r.cache(), r.c()));
+    announce.crashes(r.c(), r.previous(), crashes);
     Map<String, String> why =
-        ServerCrashes.orConnectionErrors(crashes, r.controller.unreachableReasons());
-    MySQLClusterStatus status = statusBuilder.build(r.c, r.m, r.tick, r.addresses, deferred, why);
-    announce.readiness(r.c, r.previous, status);
-    CachedStatusWrites.applyIfChanged(r.c, status, r.context);
-    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(nextRound(r));
+        ServerCrashes.orConnectionErrors(crashes, h.controller().unreachableReasons());
+    MySQLClusterStatus status =
+        statusBuilder.build(r.c(), r.m(), h.tick(), h.addresses(), deferred, why);
+    announce.readiness(r.c(), r.previous(), status);
+    CachedStatusWrites.applyIfChanged(r.c(), status, r.context());
+    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(nextRound(r, h));
   }
 
   /**
    * The status of a round that ran while the spec, a Secret or a foreign object blocks the rest:
    * one Warning per new block, and the next health round after the poll interval.
    */
-  private UpdateControl<MySQLCluster> blockedAfterRound(Round r, String reason, String message) {
-    announce.blockedOnce(r.c, r.m, reason, message);
+  private UpdateControl<MySQLCluster> blockedAfterRound(
+      ClusterRound r, ClusterRound.Health h, ClusterRound.Hold hold) {
+    announce.blockedOnce(r.c(), r.m(), hold.reason(), hold.message());
     MySQLClusterStatus status =
-        statusBuilder.blockedAfterRound(r.c, r.m, r.tick, r.addresses, reason, message);
-    CachedStatusWrites.applyIfChanged(r.c, status, r.context);
-    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(nextRound(r));
+        statusBuilder.blockedAfterRound(
+            r.c(), r.m(), h.tick(), h.addresses(), hold.reason(), hold.message());
+    CachedStatusWrites.applyIfChanged(r.c(), status, r.context());
+    return UpdateControl.<MySQLCluster>noUpdate().rescheduleAfter(nextRound(r, h));
   }
 
   /**
    * The poll interval, shorter while the primary is silent: the round that can decide a failover
    * ends as the detection window does, not up to a poll and a SQL timeout later.
    */
-  private Duration nextRound(Round r) {
-    return r.controller == null
-        ? pollInterval
-        : r.controller.nextRoundAfter(pollInterval, r.m.failoverAfter(), r.m.failoverEnabled());
+  private Duration nextRound(ClusterRound r, ClusterRound.Health h) {
+    return h.controller()
+        .nextRoundAfter(pollInterval, r.m().failoverAfter(), r.m().failoverEnabled());
   }
 
-  private UpdateControl<MySQLCluster> block(Round r, String reason, String message, boolean retry) {
-    MySQLClusterStatus status = statusBuilder.blocked(r.c, r.m, reason, message);
-    announce.blockedOnce(r.c, r.m, reason, message);
-    CachedStatusWrites.applyIfChanged(r.c, status, r.context);
+  /** A round that ran no health round: the block's status, retried later when it can clear. */
+  private UpdateControl<MySQLCluster> block(ClusterRound r, ClusterRound.Hold hold, boolean retry) {
+    MySQLClusterStatus status = statusBuilder.blocked(r.c(), r.m(), hold.reason(), hold.message());
+    announce.blockedOnce(r.c(), r.m(), hold.reason(), hold.message());
+    CachedStatusWrites.applyIfChanged(r.c(), status, r.context());
     UpdateControl<MySQLCluster> control = UpdateControl.noUpdate();
     return retry ? control.rescheduleAfter(Duration.ofSeconds(30)) : control;
   }
