@@ -51,7 +51,7 @@ Secrets are named by the user): with watchNamespaces these rights hold in those 
 # the release namespace (tls-secret-role.yaml).
 - apiGroups: [""]
   resources: ["secrets"]
-  verbs: ["get", "create", "update"]
+  verbs: ["get", "create", "patch"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch", "update"]

@@ -2,6 +2,7 @@ package dev.bosun.etcd.reconciler;
 
 import dev.bosun.common.dependent.Applier;
 import dev.bosun.common.dependent.ChildCache;
+import dev.bosun.common.dependent.PrimaryDeletions;
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.DesiredCondition;
@@ -69,7 +70,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   private final OldClusterTeardown teardown;
   private final ClusterMaintenance maintenance;
   private final ClusterAnnouncements announcements;
-  private final ClusterDeletions deletions;
   private final MembershipStepRun steps;
 
   public EtcdClusterReconciler(
@@ -94,8 +94,6 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     this.maintenance = new ClusterMaintenance(addressing, events, clock);
     this.announcements = new ClusterAnnouncements(events);
     this.steps = new MembershipStepRun(addressing, events, operatorImage);
-    // A deleted cluster's etcd clients are closed at once, not only once idle.
-    this.deletions = new ClusterDeletions(List.of(connections::forget));
   }
 
   /** Writes the cluster's PodDisruptionBudget (the common helper picks the policy API version). */
@@ -113,8 +111,14 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   public List<EventSource<?, EtcdCluster>> prepareEventSources(
       EventSourceContext<EtcdCluster> context) {
     List<EventSource<?, EtcdCluster>> sources = new ArrayList<>(ClusterInformers.of(context));
-    sources.add(deletions.eventSource(context));
+    // What is kept per cluster between rounds goes with the cluster, with no finalizer.
+    sources.add(new PrimaryDeletions<EtcdCluster>("etcd-cluster-deletions", this::forget));
     return sources;
+  }
+
+  /** Forgets what this operator keeps for a deleted cluster: its etcd clients close at once. */
+  void forget(EtcdCluster cluster) {
+    connections.forget(cluster.getMetadata().getUid());
   }
 
   @Override

@@ -23,7 +23,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,7 +110,8 @@ public final class StepExecutor {
       LOG.info("{}: {}", step.reason(), deferred.message());
       return new Outcome(false, deferred);
     } catch (Applier.ForeignObjectException e) {
-      // A member's Pod or volume name is taken: nothing of it is written over.
+      // A member's Pod or volume name, or the restore Secret's, is taken: nothing of it is written
+      // over.
       Step deferred = new Step.Wait("ResourceConflict", e.getMessage());
       LOG.warn("{}: {}", step.reason(), deferred.message());
       return new Outcome(false, deferred);
@@ -152,17 +152,14 @@ public final class StepExecutor {
    * container trusts, and the one snapshot it may fetch from the operator. A restore Secret of an
    * earlier restore is replaced.
    */
-  private void authorise(EtcdCluster cluster, RestoreSource.Volume source) {
+  private void authorise(EtcdCluster cluster, RestoreSource.Volume source)
+      throws Applier.ForeignObjectException {
     Secret secret =
         RestoreSecrets.desired(cluster, source.key(), RestoreSecrets.newToken(), source.caBundle());
     secret.getMetadata().setOwnerReferences(Owners.of(cluster));
-    // Not through the applier: the chart grants Secrets create and update, not the patch an
-    // apply is.
-    client
-        .secrets()
-        .inNamespace(cluster.getMetadata().getNamespace())
-        .resource(secret)
-        .createOr(NonDeletingOperation::update);
+    // A new token each time: always written. A Secret of that name the cluster does not control is
+    // refused, never overwritten.
+    applier.apply(cluster, secret);
   }
 
   private int recreate(

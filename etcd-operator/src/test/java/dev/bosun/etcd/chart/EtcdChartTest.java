@@ -59,7 +59,7 @@ class EtcdChartTest extends NamespaceScopedChartContract {
           grants("", "pods", "get list watch create patch update delete"),
           grants("", "persistentvolumeclaims", "get list watch create patch update delete"),
           grants("", "services", "get list watch create patch update"),
-          grants("", "secrets", "get create update"),
+          grants("", "secrets", "get create patch"),
           grants("", "events", "create patch update"),
           grants("policy", "poddisruptionbudgets", "get list watch create patch"));
 

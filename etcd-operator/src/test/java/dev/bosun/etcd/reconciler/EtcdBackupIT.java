@@ -33,6 +33,7 @@ import dev.bosun.etcd.v1alpha1.etcdclusterspec.bootstrap.FromBackup;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.net.URI;
@@ -367,6 +368,51 @@ class EtcdBackupIT {
                       kv.getValue().toString(StandardCharsets.UTF_8)));
       return read;
     }
+  }
+
+  @Test
+  void aSecretOfTheRestoreSecretsNameTheClusterDoesNotControlIsRefusedNotOverwritten()
+      throws Exception {
+    clusterWithData("fsrc", 3);
+    awaitSucceeded(
+        backup("fsrc-backup", "fsrc", BackupStoreSpec.volume(null), null).getMetadata().getName());
+    // A tenant's own Secret under the name the restore would write.
+    operator
+        .client
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("fdst-restore")
+                .withNamespace(ns)
+                .endMetadata()
+                .addToStringData("token", "the tenant's own")
+                .build())
+        .create();
+
+    operator.client.resource(restoredSpec("fdst", 1, "fsrc-backup")).create();
+
+    EtcdCluster refused =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "fdst",
+            Duration.ofSeconds(60),
+            "a ResourceConflict condition",
+            c ->
+                c.getStatus() != null
+                    && c.getStatus().getConditions() != null
+                    && c.getStatus().getConditions().stream()
+                        .anyMatch(k -> "ResourceConflict".equals(k.getReason())));
+    assertThat(refused.getStatus().getConditions())
+        .filteredOn(k -> "ResourceConflict".equals(k.getReason()))
+        .first()
+        .satisfies(k -> assertThat(k.getMessage()).contains("Secret fdst-restore already exists"));
+    var secret = operator.client.secrets().inNamespace(ns).withName("fdst-restore").get();
+    assertThat(SecretValues.value(secret, "token")).contains("the tenant's own");
+    assertThat(secret.getMetadata().getOwnerReferences()).isNullOrEmpty();
+    assertThat(operator.client.pods().inNamespace(ns).withName("fdst-0").get()).isNull();
   }
 
   @Test

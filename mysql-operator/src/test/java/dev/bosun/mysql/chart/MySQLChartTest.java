@@ -152,7 +152,8 @@ class MySQLChartTest extends NamespaceScopedChartContract {
             Deployment.class);
 
     // The deprecated value still mounts its claim, named to the operator as every operator's is.
-    assertThat(env(deployment).get("BOSUN_BACKUP_DIR").getValue()).isEqualTo("/backups");
+    assertThat(env(deployment).get("BOSUN_BACKUP_DIR").getValue())
+        .isEqualTo("/var/lib/bosun/backups");
     assertThat(env(deployment).get("BOSUN_MYSQL_POLL_MILLIS").getValue()).isEqualTo("750");
     assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes())
         .filteredOn(v -> v.getPersistentVolumeClaim() != null)
@@ -161,7 +162,7 @@ class MySQLChartTest extends NamespaceScopedChartContract {
             v ->
                 assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("mysql-backups"));
     assertThat(operatorContainer(deployment).getVolumeMounts())
-        .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/backups"));
+        .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/var/lib/bosun/backups"));
     assertThat(env(only(CHART.render(), Deployment.class)))
         .doesNotContainKeys("BOSUN_BACKUP_DIR", "BOSUN_MYSQL_BACKUP_ROOT");
     assertThat(CHART.render()).noneMatch(PersistentVolumeClaim.class::isInstance);
@@ -176,7 +177,7 @@ class MySQLChartTest extends NamespaceScopedChartContract {
     assertThat(claimMounted(only(created, Deployment.class)))
         .isEqualTo(claim.getMetadata().getName());
     assertThat(env(only(created, Deployment.class)).get("BOSUN_BACKUP_DIR").getValue())
-        .isEqualTo("/backups");
+        .isEqualTo("/var/lib/bosun/backups");
 
     List<HasMetadata> existing =
         CHART.render("backup.volume.enabled", "true", "backup.volume.existingClaim", "kept");

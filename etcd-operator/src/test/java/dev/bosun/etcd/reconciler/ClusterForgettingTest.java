@@ -2,6 +2,7 @@ package dev.bosun.etcd.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bosun.common.dependent.PrimaryDeletions;
 import dev.bosun.etcd.client.EtcdClients;
 import dev.bosun.etcd.client.EtcdConnections;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
@@ -9,11 +10,10 @@ import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.grpc.ManagedChannel;
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Clock;
 import org.junit.jupiter.api.Test;
 
-class ClusterDeletionsTest {
+class ClusterForgettingTest {
 
   private static EtcdCluster cluster(String uid) {
     EtcdCluster cluster = new EtcdCluster();
@@ -23,13 +23,8 @@ class ClusterDeletionsTest {
     return cluster;
   }
 
-  @Test
-  void aDeletedClusterIsForgottenEverywhereByItsUid() {
-    List<String> first = new ArrayList<>();
-    List<String> second = new ArrayList<>();
-    new ClusterDeletions(List.of(first::add, second::add)).deleted(cluster("u1"));
-    assertThat(first).containsExactly("u1");
-    assertThat(second).containsExactly("u1");
+  private static EtcdClusterReconciler reconciler(EtcdConnections connections) {
+    return new EtcdClusterReconciler(null, null, Clock.systemUTC(), null, "op", null, connections);
   }
 
   @Test
@@ -39,7 +34,8 @@ class ClusterDeletionsTest {
       EtcdClients before = connections.of(null, cluster("u1"));
       ManagedChannel channel = before.channel(member);
 
-      new ClusterDeletions(List.of(connections::forget)).deleted(cluster("u1"));
+      new PrimaryDeletions<EtcdCluster>("deletions", reconciler(connections)::forget)
+          .onResourceDeleted(cluster("u1"));
 
       assertThat(channel.isShutdown()).isTrue();
       assertThat(connections.of(null, cluster("u1"))).isNotSameAs(before);
