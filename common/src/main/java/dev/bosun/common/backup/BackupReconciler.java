@@ -2,11 +2,11 @@ package dev.bosun.common.backup;
 
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.schedule.CronSchedule;
+import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
-import dev.bosun.common.status.FreshPrimary;
+import dev.bosun.common.status.FailedReconciles;
 import dev.bosun.common.status.HumanMessages;
-import dev.bosun.common.status.StatusRecorder;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -76,42 +76,44 @@ public abstract class BackupReconciler<P extends CustomResource<?, S>, S, C exte
   }
 
   @Override
-  public UpdateControl<P> reconcile(P cached, Context<P> context) {
-    // The status holds the schedule's bookkeeping: a stale copy would take a backup twice.
-    Optional<P> live = FreshPrimary.read(context.getClient(), cached);
-    if (live.isEmpty()) {
-      return UpdateControl.noUpdate();
+  public UpdateControl<P> reconcile(P backup, Context<P> context) {
+    // The status holds the schedule's bookkeeping, and a stale copy would take a backup twice:
+    // every write of it goes through CachedStatusWrites, so the backup JOSDK hands over is never
+    // older than this operator's own last write, and no GET is needed.
+    Round<P> r = roundOf(backup, context, now());
+    BackupTiming.Schedule schedule = BackupTiming.schedule(r.request().schedule());
+    if (schedule.invalidSpec().isPresent()) {
+      // A cron that cannot parse is not retried: the next edit of the spec wakes the backup.
+      return fail(r, r.previous().copy(), "InvalidSpec", schedule.invalidSpec().get(), null);
     }
-    Round r = new Round(live.get(), context.getClient(), now());
-    Optional<UpdateControl<P>> stop =
-        parseSchedule(r).or(() -> openStore(r)).or(() -> findCluster(r));
-    if (stop.isPresent()) {
-      return stop.get();
+    BackupTarget target;
+    try {
+      target = openStore(backup, r.client());
+    } catch (BackupStoreException e) {
+      return fail(r, r.previous().copy(), e.reason(), e.conditionMessage(), e.retryAfter());
     }
-    decideTiming(r);
-    return followJob(r).orElseGet(() -> recordIdle(r));
+    C cluster = findCluster(r);
+    if (cluster == null) {
+      String message =
+          clusterType.getSimpleName()
+              + " "
+              + r.request().clusterName()
+              + " does not exist in this namespace";
+      return fail(r, r.previous().copy(), BackupReasons.WAITING_FOR_CLUSTER, message, RETRY);
+    }
+    return followJob(r, cluster, target, decideTiming(r, schedule.schedule()));
   }
 
-  /** What one reconcile of a backup has learnt so far, handed from step to step. */
-  private final class Round {
-    final P backup;
-    final KubernetesClient client;
-    final ZonedDateTime now;
-    final BackupRequest request;
-    final BackupStatus previous;
-    final BackupStatus status;
-    Optional<CronSchedule> schedule;
-    BackupTarget target;
-    C cluster;
-    BackupTiming.Decision decision;
+  /** The backup one reconcile works on, what it asks for and what its status held; unchanged. */
+  private record Round<B extends HasMetadata>(
+      B backup,
+      Context<B> context,
+      ZonedDateTime now,
+      BackupRequest request,
+      BackupStatus previous) {
 
-    Round(P backup, KubernetesClient client, ZonedDateTime now) {
-      this.backup = backup;
-      this.client = client;
-      this.now = now;
-      this.request = request(backup);
-      this.previous = BackupStatus.of(backup.getStatus());
-      this.status = previous.copy();
+    KubernetesClient client() {
+      return context.getClient();
     }
 
     String jobKey() {
@@ -119,65 +121,44 @@ public abstract class BackupReconciler<P extends CustomResource<?, S>, S, C exte
     }
   }
 
-  /** Step 1: the schedule, if any; one cron cannot parse is InvalidSpec and is not retried. */
-  private Optional<UpdateControl<P>> parseSchedule(Round r) {
-    BackupTiming.Schedule read = BackupTiming.schedule(r.request.schedule());
-    r.schedule = read.schedule();
-    return read.invalidSpec().map(message -> fail(r, r.status, "InvalidSpec", message, null));
+  private Round<P> roundOf(P backup, Context<P> context, ZonedDateTime now) {
+    return new Round<>(backup, context, now, request(backup), BackupStatus.of(backup.getStatus()));
   }
 
-  /** Step 2: the store the spec names, through common's one store API. */
-  private Optional<UpdateControl<P>> openStore(Round r) {
-    try {
-      r.target = openStore(r.backup, r.client);
-      return Optional.empty();
-    } catch (BackupStoreException e) {
-      return Optional.of(fail(r, r.status, e.reason(), e.conditionMessage(), e.retryAfter()));
-    }
-  }
-
-  /** Step 3: the cluster to back up, in the backup's namespace. */
-  private Optional<UpdateControl<P>> findCluster(Round r) {
-    String name = r.request.clusterName();
-    r.cluster =
-        r.client
-            .resources(clusterType)
-            .inNamespace(r.backup.getMetadata().getNamespace())
-            .withName(name)
-            .get();
-    if (r.cluster != null) {
-      return Optional.empty();
-    }
-    String message = clusterType.getSimpleName() + " " + name + " does not exist in this namespace";
-    return Optional.of(fail(r, r.status, BackupReasons.WAITING_FOR_CLUSTER, message, RETRY));
+  /** Step 3: the cluster to back up, in the backup's namespace; null when there is none. */
+  private C findCluster(Round<P> r) {
+    return r.client()
+        .resources(clusterType)
+        .inNamespace(r.backup().getMetadata().getNamespace())
+        .withName(r.request().clusterName())
+        .get();
   }
 
   /** Step 4: whether a backup is due now, and when the next one is. */
-  private void decideTiming(Round r) {
+  private BackupTiming.Decision decideTiming(Round<P> r, Optional<CronSchedule> schedule) {
     Optional<ZonedDateTime> last =
-        Optional.ofNullable(r.previous.lastBackup).map(BackupRecord::time);
-    ZonedDateTime created = ZonedDateTime.parse(r.backup.getMetadata().getCreationTimestamp());
-    r.decision = BackupTiming.decide(r.schedule, last, created, r.now);
+        Optional.ofNullable(r.previous().lastBackup).map(BackupRecord::time);
+    ZonedDateTime created = ZonedDateTime.parse(r.backup().getMetadata().getCreationTimestamp());
+    return BackupTiming.decide(schedule, last, created, r.now());
   }
 
   /**
    * Step 5: the backup in the background: started when due, reported while it runs, recorded (or
-   * reported as failed) when it ended. Empty when nothing is left to say but the idle status.
+   * reported as failed) when it ended; then the idle status until the next one.
    */
-  private Optional<UpdateControl<P>> followJob(Round r) {
+  private UpdateControl<P> followJob(
+      Round<P> r, C cluster, BackupTarget target, BackupTiming.Decision decision) {
     Optional<BackgroundJobs.State<R>> job = jobs.state(r.jobKey());
     if (job.isEmpty()) {
-      return r.decision.due() ? Optional.of(startJob(r)) : Optional.empty();
+      return decision.due()
+          ? startJob(r, cluster, target)
+          : recordIdle(r, r.previous().copy(), decision);
     }
     if (job.get() instanceof BackgroundJobs.Running<R> running) {
       BackupProgress progress =
           BackupProgress.of(running.since(), keys.get(r.jobKey()), running.progress());
-      return Optional.of(
-          progress(
-              r,
-              BackupReasons.BACKING_UP,
-              since(running.description(), running.since()),
-              progress));
+      return progress(
+          r, BackupReasons.BACKING_UP, since(running.description(), running.since()), progress);
     }
     if (job.get() instanceof BackgroundJobs.Failed<R> failed) {
       forget(r.jobKey());
@@ -185,17 +166,17 @@ public abstract class BackupReconciler<P extends CustomResource<?, S>, S, C exte
           failed.description()
               + " failed: "
               + HumanMessages.bounded(failed.message(), HumanMessages.MAX_LENGTH);
-      return Optional.of(fail(r, ended(r), BackupReasons.FAILED, message, RETRY));
+      return fail(r, ended(r), BackupReasons.FAILED, message, RETRY);
     }
-    return record(r, (BackgroundJobs.Done<R>) job.get());
+    return record(r, target, (BackgroundJobs.Done<R>) job.get(), decision);
   }
 
   /** Hands the backup to the background pool; the rounds that follow watch it. */
-  private UpdateControl<P> startJob(Round r) {
-    Instant now = r.now.toInstant();
-    Start<R> start = start(r.backup, r.cluster, r.target, now, r.client);
+  private UpdateControl<P> startJob(Round<P> r, C cluster, BackupTarget target) {
+    Instant now = r.now().toInstant();
+    Start<R> start = start(r.backup(), cluster, target, now, r.client());
     if (start instanceof Blocked<R> blocked) {
-      return fail(r, r.status, blocked.reason(), blocked.message(), blocked.retry());
+      return fail(r, r.previous().copy(), blocked.reason(), blocked.message(), blocked.retry());
     }
     Job<R> job = (Job<R>) start;
     keys.put(r.jobKey(), job.key());
@@ -216,44 +197,46 @@ public abstract class BackupReconciler<P extends CustomResource<?, S>, S, C exte
   }
 
   /**
-   * A finished job: its backup in the status, retention applied inside the backup's own prefix;
-   * empty (the idle status follows) unless recording it failed.
+   * A finished job: its backup in the status, retention applied inside the backup's own prefix,
+   * then the idle status; or the reason recording it failed.
    */
-  private Optional<UpdateControl<P>> record(Round r, BackgroundJobs.Done<R> done) {
+  private UpdateControl<P> record(
+      Round<P> r, BackupTarget target, BackgroundJobs.Done<R> done, BackupTiming.Decision next) {
     try {
-      Recorded recorded = recorded(r.backup, done.result());
+      Recorded recorded = recorded(r.backup(), done.result());
       // Only keys under this backup's own prefix (inside its namespace) are ever deleted.
-      List<BackupRecord> kept = r.target.retain(r.request.keep() == null ? 7 : r.request.keep());
-      r.status.lastBackup = BackupRecord.of(recorded.stored(), done.since());
-      recorded.fields().forEach(r.status::set);
-      r.status.backups = kept;
-      r.status.backupCount = kept.size();
-      LOG.info("{}/{}: {}", namespace(r), r.backup.getMetadata().getName(), recorded.message());
-      events.normal(r.backup, BackupReasons.SUCCEEDED, recorded.message());
-      return Optional.empty();
+      List<BackupRecord> kept = target.retain(r.request().keep() == null ? 7 : r.request().keep());
+      BackupStatus status = r.previous().copy();
+      status.lastBackup = BackupRecord.of(recorded.stored(), done.since());
+      recorded.fields().forEach(status::set);
+      status.backups = kept;
+      status.backupCount = kept.size();
+      LOG.info("{}/{}: {}", namespace(r), r.backup().getMetadata().getName(), recorded.message());
+      events.normal(r.backup(), BackupReasons.SUCCEEDED, recorded.message());
+      return recordIdle(r, status, next);
     } catch (IOException | RuntimeException e) {
       // The status gets a sentence; the log keeps the exception.
       LOG.warn("recording the {} failed", done.description(), e);
       String message = "recording the " + done.description() + " failed: " + jobs.describe(e);
-      return Optional.of(fail(r, ended(r), BackupReasons.FAILED, message, RETRY));
+      return fail(r, ended(r), BackupReasons.FAILED, message, RETRY);
     } finally {
       forget(r.jobKey());
     }
   }
 
-  /** Step 6: the status between backups, and a wake-up for the next scheduled one. */
-  private UpdateControl<P> recordIdle(Round r) {
-    BackupStatus status = r.status;
-    ZonedDateTime next = r.decision.next().orElse(null);
+  /** Step 6: {@code status} between backups, and a wake-up for the next scheduled one. */
+  private UpdateControl<P> recordIdle(
+      Round<P> r, BackupStatus status, BackupTiming.Decision decision) {
+    ZonedDateTime next = decision.next().orElse(null);
     status.nextScheduleTime = next;
-    status.observedGeneration = r.backup.getMetadata().getGeneration();
+    status.observedGeneration = r.backup().getMetadata().getGeneration();
     status.inProgress = null;
-    status.conditions = conditions(r, BackupConditions.idle(status.lastBackup, r.decision.next()));
-    UpdateControl<P> control = write(r.backup, status);
+    status.conditions = conditions(r, BackupConditions.idle(status.lastBackup, decision.next()));
+    UpdateControl<P> control = write(r, status);
     if (next == null) {
       return control;
     }
-    Duration wait = Duration.between(r.now, next);
+    Duration wait = Duration.between(r.now(), next);
     return control.rescheduleAfter(
         wait.isNegative() ? Duration.ofSeconds(1) : wait.plusMillis(200));
   }
@@ -263,46 +246,50 @@ public abstract class BackupReconciler<P extends CustomResource<?, S>, S, C exte
    * looked at again shortly, and written only when the figures changed.
    */
   private UpdateControl<P> progress(
-      Round r, String reason, String message, BackupProgress inProgress) {
-    BackupStatus status = r.previous.copy();
-    status.observedGeneration = r.backup.getMetadata().getGeneration();
+      Round<P> r, String reason, String message, BackupProgress inProgress) {
+    BackupStatus status = r.previous().copy();
+    status.observedGeneration = r.backup().getMetadata().getGeneration();
     status.inProgress = inProgress;
     status.conditions =
-        conditions(r, BackupConditions.running(r.previous.conditions, reason, message));
-    return write(r.backup, status).rescheduleAfter(PROGRESS_INTERVAL);
+        conditions(r, BackupConditions.running(r.previous().conditions, reason, message));
+    return write(r, status).rescheduleAfter(PROGRESS_INTERVAL);
   }
 
   /** {@code status} with the failed conditions, written if changed; a new problem is told once. */
   private UpdateControl<P> fail(
-      Round r, BackupStatus status, String reason, String message, Duration retry) {
+      Round<P> r, BackupStatus status, String reason, String message, Duration retry) {
     boolean told =
-        Conditions.find(r.previous.conditions, BackupConditions.READY)
+        Conditions.find(r.previous().conditions, BackupConditions.READY)
             .map(c -> reason.equals(c.getReason()) && Objects.equals(message, c.getMessage()))
             .orElse(false);
     if (!told) {
-      LOG.warn("{}/{}: {}: {}", namespace(r), r.backup.getMetadata().getName(), reason, message);
-      events.warning(r.backup, reason, message);
+      LOG.warn("{}/{}: {}: {}", namespace(r), r.backup().getMetadata().getName(), reason, message);
+      events.warning(r.backup(), reason, message);
     }
-    status.observedGeneration = r.backup.getMetadata().getGeneration();
+    status.observedGeneration = r.backup().getMetadata().getGeneration();
     status.conditions = conditions(r, BackupConditions.failed(reason, message));
-    UpdateControl<P> control = write(r.backup, status);
+    UpdateControl<P> control = write(r, status);
     return retry == null ? control : control.rescheduleAfter(retry);
   }
 
   @Override
   public ErrorStatusUpdateControl<P> updateErrorStatus(P backup, Context<P> context, Exception e) {
-    String message = "reconcile failed, retrying: " + HumanMessages.describe(e);
-    LOG.warn(message, e);
-    BackupStatus previous = BackupStatus.of(backup.getStatus());
-    BackupStatus status = previous.copy();
-    status.observedGeneration = backup.getMetadata().getGeneration();
-    status.conditions =
-        Conditions.merge(
-            previous.conditions,
-            BackupConditions.failed("ReconcileError", message),
-            Conditions.generationOf(backup),
-            clock);
-    return StatusRecorder.patchErrorIfChanged(backup, status.as(statusType));
+    return FailedReconciles.record(
+        backup,
+        context,
+        e,
+        message -> {
+          BackupStatus previous = BackupStatus.of(backup.getStatus());
+          BackupStatus status = previous.copy();
+          status.observedGeneration = backup.getMetadata().getGeneration();
+          status.conditions =
+              Conditions.merge(
+                  previous.conditions,
+                  BackupConditions.failed(FailedReconciles.REASON, message),
+                  Conditions.generationOf(backup),
+                  clock);
+          return status.as(statusType);
+        });
   }
 
   /** Stops the backup threads: the operator is closing. */
@@ -311,19 +298,21 @@ public abstract class BackupReconciler<P extends CustomResource<?, S>, S, C exte
     jobs.close();
   }
 
-  private UpdateControl<P> write(P backup, BackupStatus status) {
-    return StatusRecorder.patchIfChanged(backup, status.as(statusType));
+  /** Writes {@code status} when it differs from the stored one (see {@link #reconcile}). */
+  private UpdateControl<P> write(Round<P> r, BackupStatus status) {
+    CachedStatusWrites.applyIfChanged(r.backup(), status.as(statusType), r.context());
+    return UpdateControl.noUpdate();
   }
 
   /** The desired conditions merged into the stored ones (transition times kept). */
-  private List<Condition> conditions(Round r, List<DesiredCondition> desired) {
+  private List<Condition> conditions(Round<P> r, List<DesiredCondition> desired) {
     return Conditions.merge(
-        r.previous.conditions, desired, Conditions.generationOf(r.backup), clock);
+        r.previous().conditions, desired, Conditions.generationOf(r.backup()), clock);
   }
 
   /** The stored status without the progress of a backup that ended unrecorded. */
-  private BackupStatus ended(Round r) {
-    BackupStatus status = r.previous.copy();
+  private BackupStatus ended(Round<P> r) {
+    BackupStatus status = r.previous().copy();
     status.inProgress = null;
     return status;
   }
@@ -341,7 +330,7 @@ public abstract class BackupReconciler<P extends CustomResource<?, S>, S, C exte
     return description + " since " + since;
   }
 
-  private String namespace(Round r) {
-    return r.backup.getMetadata().getNamespace();
+  private String namespace(Round<P> r) {
+    return r.backup().getMetadata().getNamespace();
   }
 }

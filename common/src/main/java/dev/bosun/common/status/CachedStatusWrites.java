@@ -30,7 +30,7 @@ public final class CachedStatusWrites {
    */
   public static <S, P extends CustomResource<?, S>> boolean applyIfChanged(
       P resource, S newStatus, Context<P> context) {
-    if (StatusRecorder.sameStatus(resource.getStatus(), newStatus)) {
+    if (StatusEquality.sameStatus(resource.getStatus(), newStatus)) {
       return false;
     }
     P previous = resource;

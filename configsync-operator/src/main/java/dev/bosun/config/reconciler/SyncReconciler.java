@@ -6,9 +6,9 @@ import static dev.bosun.config.ConfigSyncOperator.SYNC_NAME_LABEL;
 
 import dev.bosun.common.events.EventRecorder;
 import dev.bosun.common.meta.Labels;
+import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
-import dev.bosun.common.status.StatusRecorder;
 import dev.bosun.config.ConfigSyncOperator;
 import dev.bosun.config.model.DestinationResult;
 import dev.bosun.config.model.SyncRequest;
@@ -101,7 +101,7 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
     List<String> problems = specProblems(sync, request);
     if (!problems.isEmpty()) {
       // Nothing is written and nothing deleted until the spec is fixed; no retry loop.
-      return writeStatus(sync, null, List.of(), SyncConditions.invalidSpec(problems));
+      return writeStatus(sync, null, List.of(), SyncConditions.invalidSpec(problems), context);
     }
     Observed<R> observed = observe(sync, request, context);
     SyncPlan<R> plan = plan(sync, request, observed);
@@ -162,7 +162,8 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
         observed.source().isPresent()
             ? SyncConditions.of(results)
             : sourceNotFound(sync.getMetadata().getNamespace(), request, context);
-    UpdateControl<P> control = writeStatus(sync, observed.sourceVersion(), results, conditions);
+    UpdateControl<P> control =
+        writeStatus(sync, observed.sourceVersion(), results, conditions, context);
     return SyncConditions.recheck(results) ? control.rescheduleAfter(CONFLICT_RECHECK) : control;
   }
 
@@ -180,16 +181,19 @@ public abstract class SyncReconciler<P extends CustomResource<?, S>, S, R extend
     return SyncConditions.of(results);
   }
 
+  /** The status, written only when it changed, and into JOSDK's cache at once. */
   private UpdateControl<P> writeStatus(
       P sync,
       String sourceVersion,
       List<DestinationResult> results,
-      List<DesiredCondition> conditions) {
+      List<DesiredCondition> conditions,
+      Context<P> context) {
     long generation = sync.getMetadata().getGeneration();
     List<Condition> merged = Conditions.merge(conditions(sync), conditions, generation, clock);
     announce(sync, conditions(sync), merged);
-    return StatusRecorder.patchIfChanged(
-        sync, status(SyncStatus.of(generation, sourceVersion, results, merged)));
+    CachedStatusWrites.applyIfChanged(
+        sync, status(SyncStatus.of(generation, sourceVersion, results, merged)), context);
+    return UpdateControl.noUpdate();
   }
 
   /** The labels that mark a copy as this sync's. */

@@ -152,7 +152,7 @@ class EtcdClusterStatusBuilderTest {
     EtcdClusterStatus later =
         new EtcdClusterStatusBuilder(Clock.offset(CLOCK, java.time.Duration.ofMinutes(5)))
             .build(c, REF, new ServiceAddressing(), v, pods("3.4.23", 2), new Step.Converged(), DR);
-    assertThat(dev.bosun.common.status.StatusRecorder.sameStatus(first, later)).isTrue();
+    assertThat(dev.bosun.common.status.StatusEquality.sameStatus(first, later)).isTrue();
   }
 
   @Test

@@ -2,7 +2,7 @@ package dev.bosun.web.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bosun.common.status.StatusRecorder;
+import dev.bosun.common.status.StatusEquality;
 import dev.bosun.web.v1alpha1.WebService;
 import dev.bosun.web.v1alpha1.WebServiceStatus;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -570,7 +570,7 @@ class WebServiceStatusAggregatorTest {
         .extracting(Condition::getLastTransitionTime)
         .containsOnly(T0);
     assertThat(second.getConditions()).isEqualTo(first.getConditions());
-    assertThat(StatusRecorder.sameStatus(first, second)).isTrue();
+    assertThat(StatusEquality.sameStatus(first, second)).isTrue();
   }
 
   @Test
@@ -592,7 +592,7 @@ class WebServiceStatusAggregatorTest {
     assertThat(condition(done, "Progressing").getLastTransitionTime()).isEqualTo(T1);
     assertThat(condition(done, "Available").getLastTransitionTime()).isEqualTo(T0);
     assertThat(condition(done, "Degraded").getLastTransitionTime()).isEqualTo(T0);
-    assertThat(StatusRecorder.sameStatus(rolling, done)).isFalse();
+    assertThat(StatusEquality.sameStatus(rolling, done)).isFalse();
   }
 
   // --- blocked ---
@@ -655,7 +655,7 @@ class WebServiceStatusAggregatorTest {
 
     WebServiceStatus second = AT_T1.blocked(ws, "InvalidSpec", "invalid spec: x");
 
-    assertThat(StatusRecorder.sameStatus(first, second)).isTrue();
+    assertThat(StatusEquality.sameStatus(first, second)).isTrue();
     assertThat(second.getConditions())
         .extracting(Condition::getLastTransitionTime)
         .containsOnly(T0);
