@@ -371,51 +371,6 @@ class EtcdBackupIT {
   }
 
   @Test
-  void aSecretOfTheRestoreSecretsNameTheClusterDoesNotControlIsRefusedNotOverwritten()
-      throws Exception {
-    clusterWithData("fsrc", 3);
-    awaitSucceeded(
-        backup("fsrc-backup", "fsrc", BackupStoreSpec.volume(null), null).getMetadata().getName());
-    // A tenant's own Secret under the name the restore would write.
-    operator
-        .client
-        .secrets()
-        .inNamespace(ns)
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("fdst-restore")
-                .withNamespace(ns)
-                .endMetadata()
-                .addToStringData("token", "the tenant's own")
-                .build())
-        .create();
-
-    operator.client.resource(restoredSpec("fdst", 1, "fsrc-backup")).create();
-
-    EtcdCluster refused =
-        EtcdClusters.await(
-            operator.client,
-            ns,
-            "fdst",
-            Duration.ofSeconds(60),
-            "a ResourceConflict condition",
-            c ->
-                c.getStatus() != null
-                    && c.getStatus().getConditions() != null
-                    && c.getStatus().getConditions().stream()
-                        .anyMatch(k -> "ResourceConflict".equals(k.getReason())));
-    assertThat(refused.getStatus().getConditions())
-        .filteredOn(k -> "ResourceConflict".equals(k.getReason()))
-        .first()
-        .satisfies(k -> assertThat(k.getMessage()).contains("Secret fdst-restore already exists"));
-    var secret = operator.client.secrets().inNamespace(ns).withName("fdst-restore").get();
-    assertThat(SecretValues.value(secret, "token")).contains("the tenant's own");
-    assertThat(secret.getMetadata().getOwnerReferences()).isNullOrEmpty();
-    assertThat(operator.client.pods().inNamespace(ns).withName("fdst-0").get()).isNull();
-  }
-
-  @Test
   void aNewClusterBootstrapsFromAVolumeSnapshotServedOverTlsWithTheTokenInNoUrlSpecOrLog()
       throws Exception {
     Map<String, String> data = clusterWithData("vsrc", 120);
@@ -517,6 +472,45 @@ class EtcdBackupIT {
                     .build(),
                 java.net.http.HttpResponse.BodyHandlers.discarding());
     assertThat(plain.statusCode()).isEqualTo(404);
+
+    // A second cluster restored from the same backup, whose restore Secret's name a tenant's own
+    // Secret already holds: refused, never overwritten.
+    operator
+        .client
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("fdst-restore")
+                .withNamespace(ns)
+                .endMetadata()
+                .addToStringData("token", "the tenant's own")
+                .build())
+        .create();
+
+    operator.client.resource(restoredSpec("fdst", 1, "vsrc-backup")).create();
+
+    EtcdCluster refused =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "fdst",
+            Duration.ofSeconds(60),
+            "a ResourceConflict condition",
+            c ->
+                c.getStatus() != null
+                    && c.getStatus().getConditions() != null
+                    && c.getStatus().getConditions().stream()
+                        .anyMatch(k -> "ResourceConflict".equals(k.getReason())));
+    assertThat(refused.getStatus().getConditions())
+        .filteredOn(k -> "ResourceConflict".equals(k.getReason()))
+        .first()
+        .satisfies(k -> assertThat(k.getMessage()).contains("Secret fdst-restore already exists"));
+    var tenants = operator.client.secrets().inNamespace(ns).withName("fdst-restore").get();
+    assertThat(SecretValues.value(tenants, "token")).contains("the tenant's own");
+    assertThat(tenants.getMetadata().getOwnerReferences()).isNullOrEmpty();
+    assertThat(operator.client.pods().inNamespace(ns).withName("fdst-0").get()).isNull();
   }
 
   private static String env(io.fabric8.kubernetes.api.model.Container container, String name) {
