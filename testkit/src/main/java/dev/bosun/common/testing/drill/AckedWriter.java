@@ -35,6 +35,9 @@ public final class AckedWriter implements AutoCloseable {
   private final long maxWrites;
   private final long deadlineNanos;
   private final Set<Long> acked = new ConcurrentSkipListSet<>();
+  private final long startNanos = System.nanoTime();
+  private final AtomicLong lastAckNanos = new AtomicLong(startNanos);
+  private final AtomicLong longestGapNanos = new AtomicLong();
   private final AtomicLong attempts = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
   private final List<String> failureSamples = new ArrayList<>();
@@ -68,6 +71,15 @@ public final class AckedWriter implements AutoCloseable {
   }
 
   private void run() {
+    try {
+      writeAll();
+    } finally {
+      // An outage that lasted until the writer stopped counts too.
+      longestGapNanos.accumulateAndGet(System.nanoTime() - lastAckNanos.get(), Math::max);
+    }
+  }
+
+  private void writeAll() {
     for (long seq = 0; seq < maxWrites && System.nanoTime() < deadlineNanos; seq++) {
       if (stopping.getCount() == 0) {
         return;
@@ -76,6 +88,7 @@ public final class AckedWriter implements AutoCloseable {
       try {
         write.write(seq);
         acked.add(seq);
+        acknowledgedAt(System.nanoTime());
       } catch (InterruptedException e) {
         failed(seq, e);
         return;
@@ -96,6 +109,12 @@ public final class AckedWriter implements AutoCloseable {
     } catch (InterruptedException e) {
       return true;
     }
+  }
+
+  /** Remembers the longest time without an acknowledgement (the writer's longest outage). */
+  private void acknowledgedAt(long now) {
+    long previous = lastAckNanos.getAndSet(now);
+    longestGapNanos.accumulateAndGet(now - previous, Math::max);
   }
 
   private void failed(long seq, Exception e) {
@@ -163,6 +182,19 @@ public final class AckedWriter implements AutoCloseable {
     synchronized (failureSamples) {
       return List.copyOf(failureSamples);
     }
+  }
+
+  /**
+   * The longest time the writer went without an acknowledgement so far: between two
+   * acknowledgements, from the start to the first, or from the last one to now while the writer
+   * runs (its unavailability as a client sees it).
+   */
+  public Duration longestGap() {
+    long gap = longestGapNanos.get();
+    if (thread.isAlive()) {
+      gap = Math.max(gap, System.nanoTime() - lastAckNanos.get());
+    }
+    return Duration.ofNanos(gap);
   }
 
   /** The writer's name. */

@@ -65,8 +65,13 @@ public final class DrillTable {
   }
 
   /** The table as GitHub Markdown: a caption line, then the table. */
-  public synchronized String markdown() {
-    StringBuilder out = new StringBuilder("Drill results: ").append(title).append("\n\n");
+  public String markdown() {
+    return "Drill results: " + title + "\n\n" + tableMarkdown();
+  }
+
+  /** The table alone as GitHub Markdown, without a caption. */
+  public synchronized String tableMarkdown() {
+    StringBuilder out = new StringBuilder();
     out.append(markdownLine(columns)).append('\n');
     List<String> rule = new ArrayList<>();
     for (int c = 0; c < columns.size(); c++) {
@@ -87,10 +92,15 @@ public final class DrillTable {
 
   /** Writes {@link #markdown()} to {@code file}, creating its directory. */
   public void writeMarkdown(Path file) {
+    writeFile(file, markdown());
+  }
+
+  /** Writes {@code text} to {@code file}, creating its directory (a results file). */
+  public static void writeFile(Path file, String text) {
     try {
       Path dir = file.toAbsolutePath().getParent();
       Files.createDirectories(Objects.requireNonNull(dir));
-      Files.writeString(file, markdown());
+      Files.writeString(file, text);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
     }

@@ -104,6 +104,26 @@ class AckedWriterTest {
   }
 
   @Test
+  void theLongestGapSpansTheFailedWritesBetweenTwoAcknowledgements() throws Exception {
+    AckedWriter w =
+        AckedWriter.start(
+            "gap",
+            seq -> {
+              if (seq >= 3 && seq < 13) {
+                throw new IllegalStateException("primary down");
+              }
+            },
+            Duration.ofMillis(20),
+            20,
+            Duration.ofMinutes(1));
+
+    assertThat(w.awaitDone(Duration.ofSeconds(30))).isTrue();
+    assertThat(w.acknowledgedCount()).isEqualTo(10);
+    // From seq 2's acknowledgement to seq 13's: eleven pauses of at least 20 ms each.
+    assertThat(w.longestGap()).isGreaterThanOrEqualTo(Duration.ofMillis(220));
+  }
+
+  @Test
   void boundsAreChecked() {
     assertThatThrownBy(
             () -> AckedWriter.start("x", s -> {}, Duration.ofMillis(-1), 1, Duration.ofSeconds(1)))

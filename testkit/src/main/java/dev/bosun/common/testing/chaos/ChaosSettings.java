@@ -1,0 +1,53 @@
+package dev.bosun.common.testing.chaos;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How a chaos suite runs: the shape of each schedule (how many faults, over how long, how many
+ * lasting faults at once at most, how long the cluster has to be Ready after the last heal) and
+ * which seeds to run: one given seed ({@code -Dbosun.chaos.seed=S}, a replay), fresh seeds for a
+ * number of minutes ({@code -Dbosun.chaos.minutes=M}, a long run), or else the suite's fixed seeds
+ * (CI).
+ */
+public record ChaosSettings(
+    int faults, Duration span, int maxOverlap, Duration readyBound, SeedSource seeds) {
+
+  public static final String SEED = "bosun.chaos.seed";
+  public static final String MINUTES = "bosun.chaos.minutes";
+
+  public ChaosSettings {
+    if (faults < 1 || span.isZero() || span.isNegative() || maxOverlap < 1) {
+      throw new IllegalArgumentException("faults >= 1, span > 0 and maxOverlap >= 1 expected");
+    }
+  }
+
+  /**
+   * Settings with the seeds chosen by the system properties {@value #SEED} and {@value #MINUTES},
+   * or {@code fixedSeeds} when neither is set.
+   */
+  public static ChaosSettings fromSystemProperties(
+      int faults, Duration span, int maxOverlap, Duration readyBound, List<Long> fixedSeeds) {
+    return new ChaosSettings(
+        faults,
+        span,
+        maxOverlap,
+        readyBound,
+        SeedSource.choose(
+            property(SEED).map(Long::parseLong),
+            property(MINUTES).map(m -> Duration.ofSeconds(Math.round(Double.parseDouble(m) * 60))),
+            fixedSeeds));
+  }
+
+  private static Optional<String> property(String name) {
+    return Optional.ofNullable(System.getProperty(name))
+        .map(String::strip)
+        .filter(v -> !v.isEmpty());
+  }
+
+  /** The schedule of one seed under these settings. */
+  public FaultSchedule schedule(long seed, List<FaultKind> menu) {
+    return FaultSchedule.generate(seed, menu, faults, span, maxOverlap);
+  }
+}
