@@ -55,11 +55,7 @@ class RecreateOverVolumesIT {
   private volatile Address target;
 
   private MySQLCluster get() {
-    return FX.client()
-        .resources(MySQLCluster.class)
-        .inNamespace(FX.namespace())
-        .withName("db")
-        .get();
+    return FX.cluster("db");
   }
 
   private String primary() {
