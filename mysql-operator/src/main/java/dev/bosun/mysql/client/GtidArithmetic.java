@@ -50,4 +50,18 @@ public interface GtidArithmetic {
    * wrote both last transactions, else nothing of that domain (MariaDB); the intersection (MySQL).
    */
   String common(String a, String b);
+
+  /**
+   * Whether history {@code a} holds every transaction of history {@code b}, histories as the state
+   * query reads them (MariaDB: {@code gtid_binlog_state}, the last GTID of every server in each
+   * domain; MySQL: the executed set). Positions alone cannot tell two MariaDB histories apart that
+   * forked below their last transactions.
+   */
+  boolean historyCovers(String a, String b);
+
+  /** What history {@code a} holds that {@code b} lacks, as GTIDs for a person; "" when nothing. */
+  String historyBeyond(String a, String b);
+
+  /** The part of two histories both surely hold, as GTIDs for a person; "" when none. */
+  String historyCommon(String a, String b);
 }

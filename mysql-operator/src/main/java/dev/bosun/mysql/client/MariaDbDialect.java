@@ -50,8 +50,9 @@ public final class MariaDbDialect implements SqlDialect {
 
   @Override
   public String stateQuery() {
-    return "SELECT @@GLOBAL.gtid_current_pos, @@GLOBAL.gtid_binlog_pos, @@GLOBAL.gtid_slave_pos,"
-        + " @@GLOBAL.read_only, @@GLOBAL.server_id";
+    return "SELECT @@GLOBAL.gtid_current_pos AS executed_pos, @@GLOBAL.gtid_binlog_pos AS binlog_pos,"
+        + " @@GLOBAL.gtid_slave_pos AS replicated_pos, @@GLOBAL.read_only AS fenced,"
+        + " @@GLOBAL.server_id AS server_identity, @@GLOBAL.gtid_binlog_state AS history_state";
   }
 
   @Override

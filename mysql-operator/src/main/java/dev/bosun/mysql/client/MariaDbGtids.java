@@ -20,10 +20,24 @@ public final class MariaDbGtids implements GtidArithmetic {
   /** Parses {@code 0-1-10,1-2-5}; an empty or null text is the empty position. */
   static Map<Long, Last> parse(String position) {
     Map<Long, Last> byDomain = new LinkedHashMap<>();
-    if (position == null || position.isBlank()) {
-      return byDomain;
+    parseEach(
+        position,
+        (domain, serverId, sequence) -> byDomain.put(domain, new Last(serverId, sequence)));
+    return byDomain;
+  }
+
+  /** Receives one {@code domain-server-sequence} of a list. */
+  @FunctionalInterface
+  interface GtidSink {
+    void accept(long domain, long serverId, long sequence);
+  }
+
+  /** Hands each GTID of a comma-separated list to {@code sink}; empty or null is no GTID. */
+  static void parseEach(String list, GtidSink sink) {
+    if (list == null || list.isBlank()) {
+      return;
     }
-    for (String part : position.split(",")) {
+    for (String part : list.split(",")) {
       String p = part.trim();
       if (p.isEmpty()) {
         continue;
@@ -32,9 +46,8 @@ public final class MariaDbGtids implements GtidArithmetic {
       if (f.length != 3) {
         throw new IllegalArgumentException("not a MariaDB GTID: " + p);
       }
-      byDomain.put(Long.parseLong(f[0]), new Last(Long.parseLong(f[1]), Long.parseLong(f[2])));
+      sink.accept(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]));
     }
-    return byDomain;
   }
 
   @Override
@@ -137,6 +150,21 @@ public final class MariaDbGtids implements GtidArithmetic {
       }
     }
     return false;
+  }
+
+  @Override
+  public boolean historyCovers(String a, String b) {
+    return MariaDbBinlogState.parse(a).covers(MariaDbBinlogState.parse(b));
+  }
+
+  @Override
+  public String historyBeyond(String a, String b) {
+    return MariaDbBinlogState.parse(a).beyond(MariaDbBinlogState.parse(b));
+  }
+
+  @Override
+  public String historyCommon(String a, String b) {
+    return MariaDbBinlogState.parse(a).common(MariaDbBinlogState.parse(b));
   }
 
   @Override

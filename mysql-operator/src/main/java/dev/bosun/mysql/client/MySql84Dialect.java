@@ -25,9 +25,12 @@ public final class MySql84Dialect implements SqlDialect {
 
   @Override
   public String stateQuery() {
-    // MySQL has one executed set; the received set lives in the replica status.
-    return "SELECT @@GLOBAL.gtid_executed, @@GLOBAL.gtid_executed, '',"
-        + " @@GLOBAL.super_read_only, @@GLOBAL.server_uuid";
+    // MySQL has one executed set; the received set lives in the replica status. Every column has
+    // its own name: the observer reads a row by name, and two unnamed gtid_executed columns were
+    // one, shifting read-only onto the server's identity.
+    return "SELECT @@GLOBAL.gtid_executed AS executed_pos, @@GLOBAL.gtid_executed AS binlog_pos,"
+        + " '' AS replicated_pos, @@GLOBAL.super_read_only AS fenced,"
+        + " @@GLOBAL.server_uuid AS server_identity, @@GLOBAL.gtid_executed AS history_state";
   }
 
   @Override

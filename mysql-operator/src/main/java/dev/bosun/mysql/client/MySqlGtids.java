@@ -30,6 +30,21 @@ public final class MySqlGtids implements GtidArithmetic {
   }
 
   @Override
+  public boolean historyCovers(String a, String b) {
+    return covers(a, b);
+  }
+
+  @Override
+  public String historyBeyond(String a, String b) {
+    return MySqlGtidSet.parse(a).minus(MySqlGtidSet.parse(b)).toString();
+  }
+
+  @Override
+  public String historyCommon(String a, String b) {
+    return common(a, b);
+  }
+
+  @Override
   public boolean isEmpty(String position) {
     return MySqlGtidSet.parse(position).isEmpty();
   }

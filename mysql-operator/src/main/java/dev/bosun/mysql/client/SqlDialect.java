@@ -28,8 +28,9 @@ public interface SqlDialect {
   GtidArithmetic gtids();
 
   /**
-   * One query returning, in this order: executed GTID position, binlog GTID position, replicated
-   * GTID position (empty where the flavour has none), read-only (0/1), server identity.
+   * One query returning, in this order and each column under its own name: executed GTID position,
+   * binlog GTID position, replicated GTID position (empty where the flavour has none), read-only
+   * (0/1), server identity, and the history (what {@link GtidArithmetic#historyCovers} compares).
    */
   String stateQuery();
 

@@ -164,7 +164,8 @@ public final class Observer {
         parseInt(row.get(c.lastIoErrno())),
         parseInt(row.get(c.lastSqlErrno())),
         nz(received),
-        semiOn);
+        semiOn,
+        nz(state.get(5)));
   }
 
   /** The state query's fourth column: read_only as 1/0 or ON/OFF. */

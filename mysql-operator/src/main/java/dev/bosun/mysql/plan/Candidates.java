@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
@@ -19,43 +20,68 @@ public final class Candidates {
   public record Choice(Optional<InstanceState> chosen, String reason, String message) {}
 
   /**
-   * Chooses among {@code candidates} one that covers every member in {@code all} (candidates
-   * included); ties go to the lowest ordinal.
+   * Chooses among {@code candidates} one that holds everything every member in {@code all}
+   * (candidates included) holds, positions and histories; ties go to the lowest ordinal.
    */
   public static Choice choose(
       List<InstanceState> candidates, List<InstanceState> all, GtidArithmetic gtids) {
-    return choose(candidates, all, gtids, InstanceState::executed);
+    return choose(
+        candidates, all, gtids, (c, o) -> holds(c, o, gtids), InstanceState::executed, true);
   }
 
   /**
    * Like {@link #choose}, for a start without a writable primary (a full-cluster or primary
-   * restart): of a member in {@code errant} only what came to it from a source (received or applied
-   * as a replica) must be covered. Its own local writes are nobody's acknowledged commits;
-   * demanding them would block every restart of a cluster with an errant member wherever GTIDs are
-   * sets (MySQL: its local writes carry its own server UUID, which no other member can hold), while
-   * what it received, and may have acknowledged, must still not be lost.
+   * restart, a cluster re-created over its volumes): of a member in {@code errant} only what came
+   * to it from a source (received or applied as a replica) must be covered. Its own local writes
+   * are nobody's acknowledged commits; demanding them would block every restart of a cluster with
+   * an errant member wherever GTIDs are sets (MySQL: its local writes carry its own server UUID,
+   * which no other member can hold), while what it received, and may have acknowledged, must still
+   * not be lost. Every other member's whole history must be held: with no promotion point recorded
+   * (a new status), two members may hold histories that forked, and the one with the higher
+   * sequence number is not the one that holds the other's.
    */
   public static Choice chooseExcept(
       List<InstanceState> candidates,
       List<InstanceState> all,
       Set<String> errant,
       GtidArithmetic gtids) {
+    Function<InstanceState, String> received = o -> gtids.union(o.received(), o.replicated());
     return choose(
         candidates,
         all,
         gtids,
-        InstanceState::executed,
-        o -> errant.contains(o.name()) ? gtids.union(o.received(), o.replicated()) : o.executed());
+        (c, o) ->
+            errant.contains(o.name())
+                ? gtids.covers(c.executed(), received.apply(o))
+                : holds(c, o, gtids),
+        o -> errant.contains(o.name()) ? received.apply(o) : o.executed(),
+        true);
   }
 
   /**
    * Chooses by what each member received, not only applied: semi-sync acknowledges on receipt, so
    * an acknowledged commit may so far be only in a replica's relay log. The chosen one must then
-   * apply all of it before it takes writes.
+   * apply all of it before it takes writes. (Failover candidates all followed the recorded primary:
+   * their received positions say it all; binlog histories would not count the relay logs.)
    */
   public static Choice chooseByReceived(
       List<InstanceState> candidates, List<InstanceState> all, GtidArithmetic gtids) {
-    return choose(candidates, all, gtids, i -> i.held(gtids));
+    return choose(
+        candidates,
+        all,
+        gtids,
+        (c, o) -> gtids.covers(c.held(gtids), o.held(gtids)),
+        i -> i.held(gtids),
+        false);
+  }
+
+  /**
+   * Whether {@code a} holds everything {@code b} executed: its position covers b's and its history
+   * holds b's (MariaDB: the last GTID of every server in b's binlog state).
+   */
+  public static boolean holds(InstanceState a, InstanceState b, GtidArithmetic gtids) {
+    return gtids.covers(a.executed(), b.executed())
+        && gtids.historyCovers(a.history(), b.history());
   }
 
   /**
@@ -76,44 +102,94 @@ public final class Candidates {
       List<InstanceState> candidates,
       List<InstanceState> all,
       GtidArithmetic gtids,
-      Function<InstanceState, String> position) {
-    return choose(candidates, all, gtids, position, position);
-  }
-
-  private static Choice choose(
-      List<InstanceState> candidates,
-      List<InstanceState> all,
-      GtidArithmetic gtids,
-      Function<InstanceState, String> position,
-      Function<InstanceState, String> toCover) {
+      BiPredicate<InstanceState, InstanceState> holds,
+      Function<InstanceState, String> shown,
+      boolean histories) {
     if (candidates.isEmpty()) {
       return new Choice(
           Optional.empty(), "NoCandidate", "no reachable instance without errant transactions");
     }
     List<InstanceState> covering =
         candidates.stream()
-            .filter(
-                c -> all.stream().allMatch(o -> gtids.covers(position.apply(c), toCover.apply(o))))
+            .filter(c -> all.stream().allMatch(o -> holds.test(c, o)))
             .sorted(Comparator.comparingInt(InstanceState::ordinal))
             .toList();
-    if (covering.isEmpty()) {
-      InstanceState ahead =
-          all.stream()
-              .filter(
-                  o ->
-                      candidates.stream()
-                          .noneMatch(c -> gtids.covers(position.apply(c), toCover.apply(o))))
-              .findFirst()
-              .orElse(candidates.get(0));
-      return new Choice(
-          Optional.empty(),
-          "NoCompleteCandidate",
-          "no candidate holds every transaction of "
-              + ahead.name()
-              + " (at "
-              + toCover.apply(ahead)
-              + "); promoting one would lose data");
+    if (!covering.isEmpty()) {
+      return new Choice(Optional.of(covering.get(0)), "MostAdvanced", "");
     }
-    return new Choice(Optional.of(covering.get(0)), "MostAdvanced", "");
+    if (histories) {
+      Optional<Choice> diverged = diverged(candidates, holds, gtids);
+      if (diverged.isPresent()) {
+        return diverged.get();
+      }
+    }
+    InstanceState ahead =
+        all.stream()
+            .filter(o -> candidates.stream().noneMatch(c -> holds.test(c, o)))
+            .findFirst()
+            .orElse(candidates.get(0));
+    return new Choice(
+        Optional.empty(),
+        "NoCompleteCandidate",
+        "no candidate holds every transaction of "
+            + ahead.name()
+            + " (at "
+            + shown.apply(ahead)
+            + "); promoting one would lose data");
+  }
+
+  /**
+   * Two candidates (the lowest ordinals first) neither of which holds the other's history:
+   * whichever is promoted, the other's transactions, which may have been acknowledged, are lost.
+   * Only a person can say which history to keep.
+   */
+  private static Optional<Choice> diverged(
+      List<InstanceState> candidates,
+      BiPredicate<InstanceState, InstanceState> holds,
+      GtidArithmetic gtids) {
+    List<InstanceState> byOrdinal =
+        candidates.stream().sorted(Comparator.comparingInt(InstanceState::ordinal)).toList();
+    for (int i = 0; i < byOrdinal.size(); i++) {
+      for (int j = i + 1; j < byOrdinal.size(); j++) {
+        InstanceState a = byOrdinal.get(i);
+        InstanceState b = byOrdinal.get(j);
+        if (!holds.test(a, b) && !holds.test(b, a)) {
+          return Optional.of(
+              new Choice(Optional.empty(), "DivergedHistories", divergedText(a, b, gtids)));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String divergedText(InstanceState a, InstanceState b, GtidArithmetic gtids) {
+    String common = gtids.historyCommon(a.history(), b.history());
+    return a.name()
+        + " and "
+        + b.name()
+        + " hold different histories "
+        + (common.isEmpty() ? "from their first transactions" : "after " + common)
+        + ": "
+        + a.name()
+        + " has "
+        + beyond(a, b, gtids)
+        + ", which "
+        + b.name()
+        + " lacks, and "
+        + b.name()
+        + " has "
+        + beyond(b, a, gtids)
+        + ", which "
+        + a.name()
+        + " lacks. Promoting either would lose transactions of the other, which may have been"
+        + " acknowledged, so neither is promoted. Keep one history and rebuild the member holding"
+        + " the other: delete that member's PersistentVolumeClaim and Pod, and it copies the kept"
+        + " history by replication onto an empty volume (its own transactions are then gone)";
+  }
+
+  /** What {@code a} has beyond {@code b}: history entries, or its position when they agree. */
+  private static String beyond(InstanceState a, InstanceState b, GtidArithmetic gtids) {
+    String more = gtids.historyBeyond(a.history(), b.history());
+    return "transactions up to " + (more.isEmpty() ? a.executed() : more);
   }
 }

@@ -5,7 +5,8 @@ import java.util.Set;
 
 /**
  * What one observation of an instance found. Unreachable instances carry only their name and
- * ordinal.
+ * ordinal. {@code history} is what tells diverged histories apart where positions cannot (MariaDB's
+ * gtid_binlog_state; MySQL's executed set).
  */
 public record InstanceState(
     String name,
@@ -24,13 +25,14 @@ public record InstanceState(
     int lastIoErrno,
     int lastSqlErrno,
     String received,
-    boolean semiSyncSourceOn) {
+    boolean semiSyncSourceOn,
+    String history) {
 
   /** An instance that did not answer. */
   public static InstanceState unreachable(String name, int ordinal) {
     return new InstanceState(
-        name, ordinal, false, "", "", "", true, false, null, 0, false, false, null, 0, 0, "",
-        false);
+        name, ordinal, false, "", "", "", true, false, null, 0, false, false, null, 0, 0, "", false,
+        "");
   }
 
   /** Whether the instance takes writes. */

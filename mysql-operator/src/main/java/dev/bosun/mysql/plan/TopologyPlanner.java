@@ -284,8 +284,7 @@ public final class TopologyPlanner {
       return new Step.Blocked(choice.reason(), choice.message());
     }
     InstanceState chosen = choice.chosen().get();
-    if (chosen.name().equals(primary.name())
-        || gtids.covers(primary.executed(), chosen.executed())) {
+    if (chosen.name().equals(primary.name()) || Candidates.holds(primary, chosen, gtids)) {
       return new Step.Promote(primary.name(), "RestartedPrimary");
     }
     return new Step.Failover(

@@ -93,7 +93,11 @@ final class ClusterEvents {
     } else {
       var degraded =
           Conditions.find(now.getConditions(), ClusterStatusBuilder.DEGRADED).orElseThrow();
-      if ("True".equals(degraded.getStatus()) && before != null) {
+      // A new status's first Ready says nothing worth a Warning, unless the round is blocked on
+      // what only a person can resolve (Ready then names the block Degraded names): a cluster
+      // created over volumes it cannot start from is blocked from its first status on.
+      boolean blocked = degraded.getReason().equals(after.getReason());
+      if ("True".equals(degraded.getStatus()) && (before != null || blocked)) {
         events.warning(c, degraded.getReason(), degraded.getMessage());
       }
     }

@@ -127,4 +127,59 @@ class GtidArithmeticTest {
     assertThat(MariaDbGtids.advance("0-100-1131", "0-100-1100,1-1-5")).isEqualTo("0-100-1131");
     assertThat(MariaDbGtids.advance("", "0-100-5")).isEmpty();
   }
+
+  @ParameterizedTest(name = "history {0} holds {1}: {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // A new primary's writes on top of 0-1-100 against the old primary's own 101..105.
+        "0-1-105|0-1-100,0-2-103|false",
+        "0-1-100,0-2-103|0-1-105|false",
+        // The old primary that wrote nothing after the promotion point is held.
+        "0-1-100,0-2-103|0-1-100|true",
+        "0-1-100|0-1-100,0-2-103|false",
+        // A replica that replicated everything, and one that is behind.
+        "0-1-100,0-2-103|0-1-100,0-2-103|true",
+        "0-1-100,0-2-110|0-1-100,0-2-103|true",
+        "''|''|true",
+        "0-1-1|''|true",
+        "''|0-1-1|false",
+        // Domains are separate histories: one diverged domain is enough.
+        "0-1-10,1-2-5|0-1-10|true",
+        "0-1-10|0-1-10,1-2-5|false",
+        "0-1-10,1-2-5,1-3-7|0-1-12,1-2-5|false",
+        // The order of a state's entries does not matter.
+        "0-2-103,0-1-100|0-1-100,0-2-103|true"
+      })
+  void mariaDbHistoriesHoldTheLastTransactionOfEveryServer(String a, String b, boolean expected) {
+    assertThat(maria.historyCovers(a, b)).isEqualTo(expected);
+  }
+
+  @Test
+  void whatTwoForkedMariaDbHistoriesShareAndWhatEachHasBeyond() {
+    String oldPrimary = "0-1-105";
+    String newPrimary = "0-1-100,0-2-103";
+    assertThat(maria.historyCommon(oldPrimary, newPrimary)).isEqualTo("0-1-100");
+    assertThat(maria.historyCommon(newPrimary, oldPrimary)).isEqualTo("0-1-100");
+    assertThat(maria.historyBeyond(oldPrimary, newPrimary)).isEqualTo("0-1-105");
+    assertThat(maria.historyBeyond(newPrimary, oldPrimary)).isEqualTo("0-2-103");
+    assertThat(maria.historyBeyond(newPrimary, newPrimary)).isEmpty();
+    assertThat(maria.historyCommon("0-3-7", "1-3-7")).isEmpty();
+    assertThat(maria.historyCommon("0-1-5,1-2-9", "1-2-4,0-1-8")).isEqualTo("0-1-5,1-2-4");
+    assertThatThrownBy(() -> maria.historyCovers("0-1", "0-1-1"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void mySqlHistoriesAreTheExecutedSets() {
+    String oldPrimary = "aaaa:1-105";
+    String newPrimary = "aaaa:1-100,bbbb:1-3";
+    assertThat(mysql.historyCovers(oldPrimary, newPrimary)).isFalse();
+    assertThat(mysql.historyCovers(newPrimary, oldPrimary)).isFalse();
+    assertThat(mysql.historyCovers("aaaa:1-100,bbbb:1-3", "aaaa:1-100")).isTrue();
+    assertThat(mysql.historyCovers("", "")).isTrue();
+    assertThat(mysql.historyBeyond(oldPrimary, newPrimary)).isEqualTo("aaaa:101-105");
+    assertThat(mysql.historyBeyond(newPrimary, oldPrimary)).isEqualTo("bbbb:1-3");
+    assertThat(mysql.historyCommon(oldPrimary, newPrimary)).isEqualTo("aaaa:1-100");
+  }
 }

@@ -80,8 +80,10 @@ class MariaDbDialectTest {
   void positionQueriesReadCurrentBinlogAndSlavePositions() {
     assertThat(d.stateQuery())
         .isEqualTo(
-            "SELECT @@GLOBAL.gtid_current_pos, @@GLOBAL.gtid_binlog_pos, @@GLOBAL.gtid_slave_pos,"
-                + " @@GLOBAL.read_only, @@GLOBAL.server_id");
+            "SELECT @@GLOBAL.gtid_current_pos AS executed_pos, @@GLOBAL.gtid_binlog_pos AS"
+                + " binlog_pos, @@GLOBAL.gtid_slave_pos AS replicated_pos, @@GLOBAL.read_only AS"
+                + " fenced, @@GLOBAL.server_id AS server_identity, @@GLOBAL.gtid_binlog_state AS"
+                + " history_state");
     assertThat(d.replicaStatusQuery()).isEqualTo("SHOW SLAVE STATUS");
     assertThat(d.replicaStatusColumns().receivedGtid()).isEqualTo("Gtid_IO_Pos");
     assertThat(d.semiSyncSourceStatusQuery())

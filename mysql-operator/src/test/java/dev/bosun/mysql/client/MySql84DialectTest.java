@@ -66,6 +66,16 @@ class MySql84DialectTest {
   @Test
   void positionQueriesUseGtidExecutedAndTheReplicaStatus() {
     assertThat(d.stateQuery()).contains("@@GLOBAL.gtid_executed", "@@GLOBAL.super_read_only");
+    // The observer reads the row by column name: each column needs a name of its own, or the
+    // second gtid_executed replaces the first and read-only moves to the server's UUID.
+    assertThat(d.stateQuery())
+        .contains(
+            "AS executed_pos",
+            "AS binlog_pos",
+            "AS replicated_pos",
+            "AS fenced",
+            "AS server_identity",
+            "AS history_state");
     assertThat(d.replicaStatusQuery()).isEqualTo("SHOW REPLICA STATUS");
     assertThat(d.replicaStatusColumns().ioRunning()).isEqualTo("Replica_IO_Running");
     assertThat(d.replicaStatusColumns().lagSeconds()).isEqualTo("Seconds_Behind_Source");

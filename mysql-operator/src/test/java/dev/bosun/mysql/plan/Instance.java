@@ -21,6 +21,7 @@ public final class Instance {
   private int lastSqlErrno;
   private String received;
   private boolean semiSyncSourceOn;
+  private String history = "";
 
   private Instance(String name, int ordinal) {
     this.name = name;
@@ -65,6 +66,12 @@ public final class Instance {
   /** What the receiver got from the source. */
   public Instance received(String gtid) {
     this.received = gtid;
+    return this;
+  }
+
+  /** Its binlog history (MariaDB's gtid_binlog_state); "" unless a test compares histories. */
+  public Instance history(String state) {
+    this.history = state;
     return this;
   }
 
@@ -122,6 +129,7 @@ public final class Instance {
         lastIoErrno,
         lastSqlErrno,
         received,
-        semiSyncSourceOn);
+        semiSyncSourceOn,
+        history);
   }
 }

@@ -135,7 +135,36 @@ class TopologyPlannerTest {
     In in = new In().with(fenced("db-0", "0-1-40"), fenced("db-1", "0-2-40"), fenced("db-2", ""));
     Step step = maria.plan(in.build()).step();
     assertThat(step).isInstanceOf(Step.Blocked.class);
-    assertThat(((Step.Blocked) step).reason()).isEqualTo("NoCompleteCandidate");
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("DivergedHistories");
+  }
+
+  @Test
+  void aClusterCreatedAgainRightAfterAFailoverPromotesNeitherForkedHistory() {
+    // The status is new: no recorded primary, promotion point or errant member. db-0's
+    // unacknowledged 0-100-101..105 carry the highest sequence; db-1 acknowledged 0-101-101..103.
+    In in =
+        new In()
+            .with(
+                Instance.primary("db-0", 0, "0-100-105")
+                    .readOnly(true)
+                    .semiSyncSourceOn(false)
+                    .history("0-100-105")
+                    .build(),
+                Instance.primary("db-1", 1, "0-101-103")
+                    .readOnly(true)
+                    .semiSyncSourceOn(false)
+                    .history("0-100-100,0-101-103")
+                    .build(),
+                Instance.replica("db-2", 2, "0-101-103", "h", 1)
+                    .ioRunning(false)
+                    .sqlRunning(false)
+                    .lagSeconds(null)
+                    .history("0-100-100,0-101-103")
+                    .build());
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("DivergedHistories");
+    assertThat(((Step.Blocked) step).message()).contains("db-0 and db-1", "after 0-100-100");
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.bosun.common.testing.Crds;
 import dev.bosun.common.testing.JobPodRuntime;
 import dev.bosun.common.testing.PersonText;
 import dev.bosun.common.testing.RunningOperator;
+import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.HashMap;
 import java.util.List;
@@ -134,6 +135,16 @@ public final class MySQLOperatorFixture
   /** What the operator runs against: its server addresses and backup volume. */
   public MySQLUnderTest mysql() {
     return mysql;
+  }
+
+  /** The MySQLCluster {@code name} of this test's namespace, or null. */
+  public MySQLCluster cluster(String name) {
+    return operator
+        .client
+        .resources(MySQLCluster.class)
+        .inNamespace(namespace)
+        .withName(name)
+        .get();
   }
 
   /** This test's namespace. */
