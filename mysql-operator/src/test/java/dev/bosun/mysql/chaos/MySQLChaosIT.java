@@ -14,6 +14,7 @@ import dev.bosun.common.testing.drill.ClientIdentity;
 import dev.bosun.common.testing.drill.NetworkLab;
 import dev.bosun.common.testing.drill.TestHost;
 import dev.bosun.mysql.execute.FailoverBoundaries;
+import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.LabOperator;
@@ -150,7 +151,8 @@ class MySQLChaosIT {
           long first = w.name().equals("root") ? ROOT_IDS : 0;
           w.acknowledged().forEach(s -> acked.add(first + s));
         }
-        Map<String, SortedSet<Long>> missing = ready ? missing(cluster, members, acked) : Map.of();
+        Map<String, SortedSet<Long>> missing =
+            cluster.record().primary() == null ? Map.of() : missing(cluster, members, acked);
         SortedSet<Long> lost = new TreeSet<>();
         missing.values().forEach(lost::addAll);
         Duration gap =
@@ -171,7 +173,10 @@ class MySQLChaosIT {
         List<String> broken = new ArrayList<>();
         if (!ready) {
           broken.add(
-              "not steady within " + SETTINGS.readyBound().toSeconds() + " s of the last heal");
+              "not steady with every member following within "
+                  + SETTINGS.readyBound().toSeconds()
+                  + " s of the last heal: "
+                  + following(cluster));
         }
         if (!lost.isEmpty()) {
           missing.forEach(
@@ -229,11 +234,20 @@ class MySQLChaosIT {
           .atMost(SETTINGS.readyBound())
           .pollInterval(Duration.ofMillis(200))
           .until(
-              () ->
-                  cluster.addresses().size() == members
-                      && cluster.last() != null
-                      && cluster.last().steady()
-                      && cluster.last().observed().size() == members);
+              () -> {
+                TopologyController.Tick t = cluster.last();
+                if (cluster.addresses().size() != members || t == null || !t.steady()) {
+                  return false;
+                }
+                // Steady as the operator sees it, and every other member following the primary:
+                // a member left out (one the planner parked) is no replica of the cluster.
+                String primary = t.record().primary();
+                Address at = cluster.address(primary);
+                return t.observed().size() == members
+                    && t.observed().stream()
+                        .filter(i -> !i.name().equals(primary))
+                        .allMatch(i -> i.replicatesFrom(at));
+              });
       return true;
     } catch (org.awaitility.core.ConditionTimeoutException e) {
       return false;
@@ -261,9 +275,32 @@ class MySQLChaosIT {
       } catch (org.awaitility.core.ConditionTimeoutException e) {
         // Reported below with the rows it lacks.
       }
-      missing.put(m.getKey(), lacking(m.getValue(), acked));
+      try {
+        missing.put(m.getKey(), lacking(m.getValue(), acked));
+      } catch (java.sql.SQLException unreadable) {
+        missing.put(m.getKey() + " (unreadable: " + unreadable.getMessage() + ")", acked);
+      }
     }
     return missing;
+  }
+
+  /** Who each member follows in the last round, and the members the planner found errant. */
+  private static String following(LabOperator cluster) {
+    TopologyController.Tick t = cluster.last();
+    if (t == null) {
+      return "no round";
+    }
+    List<String> parts = new ArrayList<>();
+    for (var i : t.observed()) {
+      String to = "nobody";
+      for (Map.Entry<String, Address> m : cluster.addresses().entrySet()) {
+        if (i.replicatesFrom(m.getValue())) {
+          to = m.getKey();
+        }
+      }
+      parts.add(i.name() + (i.writable() ? " writable" : " read-only") + ", follows " + to);
+    }
+    return "primary " + t.record().primary() + "; " + parts + "; errant " + t.plan().errant();
   }
 
   private static SortedSet<Long> lacking(Address a, SortedSet<Long> acked) throws Exception {
