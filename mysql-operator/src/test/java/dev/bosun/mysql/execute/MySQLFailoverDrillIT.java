@@ -9,31 +9,21 @@ import dev.bosun.common.testing.drill.ClientIdentity;
 import dev.bosun.common.testing.drill.DrillTable;
 import dev.bosun.common.testing.drill.NetworkLab;
 import dev.bosun.common.testing.drill.TestHost;
-import dev.bosun.mysql.client.MariaDbDialect;
-import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.testing.AppClient;
+import dev.bosun.mysql.testing.LabOperator;
 import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.testing.WritableSampler;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,7 +38,6 @@ import org.junit.jupiter.api.Test;
  */
 class MySQLFailoverDrillIT {
 
-  private static final Duration FAILOVER_AFTER = Duration.ofSeconds(2);
   private static final int PORT = 3306;
   private static final DrillTable TABLE =
       new DrillTable(
@@ -60,13 +49,8 @@ class MySQLFailoverDrillIT {
 
   private MariaDbServers fleet;
   private final Map<String, MariaDbServers.Server> servers = new LinkedHashMap<>();
-  private final Map<String, Address> addresses = new LinkedHashMap<>();
-  private TopologyRecord record = TopologyRecord.empty();
-  private final Set<String> knownErrant = new HashSet<>();
-  private TopologyController.Tick last;
-  private Sampler sampler;
-  private int desired = 3;
-  private String switchoverTarget;
+  private final LabOperator cluster = new LabOperator(operatorId.address());
+  private WritableSampler sampler;
 
   /** The operator dying at a failover boundary (a drill stops the executor there). */
   static final class OperatorDied extends RuntimeException {
@@ -107,12 +91,8 @@ class MySQLFailoverDrillIT {
       fleet.close();
       fleet = null;
     }
-    record = TopologyRecord.empty();
-    knownErrant.clear();
     servers.clear();
-    addresses.clear();
-    desired = 3;
-    switchoverTarget = null;
+    cluster.reset();
   }
 
   /** Three servers, one per test host, driven to a steady cluster with db-0 the primary. */
@@ -123,72 +103,25 @@ class MySQLFailoverDrillIT {
       String name = "db-" + i;
       MariaDbServers.Server s = fleet.create(name, 100 + i, h.address(), PORT, h::wrap).start();
       servers.put(name, s);
-      addresses.put(name, s.address());
+      cluster.add(name, s.address());
     }
-    TopologyController c = operator(FailoverBoundaries.none());
-    driveUntilSteady(c, null);
-    assertThat(record.primary()).isEqualTo("db-0");
+    TopologyController c = cluster.controller(FailoverBoundaries.none());
+    cluster.driveUntilSteady(c, null);
+    assertThat(cluster.record().primary()).isEqualTo("db-0");
     try {
-      AppClient.createSchema(addresses.get("db-0"));
+      AppClient.createSchema(cluster.address("db-0"));
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
-    sampler = new Sampler(addresses);
+    sampler = WritableSampler.readOnlyOff(cluster.addresses());
     return c;
-  }
-
-  /** A fresh operator: its JDBC connections bound to the operator's identity. */
-  private TopologyController operator(FailoverBoundaries boundaries) {
-    return new TopologyController(
-        new MariaDbDialect("?localSocketAddress=" + operatorId.address()),
-        MariaDbServers.CREDENTIALS,
-        Duration.ofSeconds(2),
-        Clock.systemUTC(),
-        10,
-        boundaries);
-  }
-
-  private TopologyController.Tick tick(TopologyController c) {
-    last =
-        c.tick(
-            new TopologyController.Desired(
-                desired, true, FAILOVER_AFTER, switchoverTarget, 3_600_000),
-            record,
-            addresses,
-            knownErrant,
-            null,
-            saved -> record = saved);
-    record = last.record();
-    knownErrant.addAll(last.plan().errant());
-    return last;
-  }
-
-  /** Ticks until steady, or (with a member known to be down) until every other one follows. */
-  private void driveUntilSteady(TopologyController c, String down) {
-    await("steady" + (down == null ? "" : " without " + down))
-        .atMost(Duration.ofSeconds(90))
-        .pollInterval(Duration.ofMillis(200))
-        .until(
-            () -> {
-              TopologyController.Tick t = tick(c);
-              if (down == null) {
-                return t.steady();
-              }
-              Address primary = addresses.get(record.primary());
-              return t.error() == null
-                  && t.observed().stream()
-                      .anyMatch(i -> i.name().equals(record.primary()) && i.writable())
-                  && t.observed().stream()
-                      .filter(i -> !i.name().equals(down) && !i.name().equals(record.primary()))
-                      .allMatch(i -> i.replicatesFrom(primary));
-            });
   }
 
   private AckedWriter writer() {
     return awaitWriting(
         AckedWriter.start(
             "writer",
-            seq -> AppClient.insertFrom(writerId.address(), addresses.get(record.primary()), seq),
+            seq -> AppClient.insertFrom(writerId.address(), cluster.primaryAddress(), seq),
             Duration.ofMillis(20),
             5_000,
             Duration.ofMinutes(3)));
@@ -204,7 +137,7 @@ class MySQLFailoverDrillIT {
             "root-writer",
             seq ->
                 AppClient.insertAsRootFrom(
-                    writerId.address(), addresses.get(record.primary()), ROOT_IDS + seq),
+                    writerId.address(), cluster.primaryAddress(), ROOT_IDS + seq),
             Duration.ofMillis(20),
             5_000,
             Duration.ofMinutes(3)));
@@ -242,7 +175,7 @@ class MySQLFailoverDrillIT {
       w.acknowledged().forEach(seq -> acked.add(firstIds.get(w) + seq));
     }
     sampler.stop();
-    Set<Long> present = new HashSet<>(AppClient.ids(addresses.get(record.primary())));
+    Set<Long> present = new HashSet<>(AppClient.ids(cluster.primaryAddress()));
     SortedSet<Long> lost = new TreeSet<>(acked);
     lost.removeAll(present);
     String seconds = String.format("%.1f", (readyNanos - faultNanos) / 1e9);
@@ -263,11 +196,11 @@ class MySQLFailoverDrillIT {
         .during(Duration.ofSeconds(8))
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> "db-0".equals(tick(op).record().primary()));
-    assertThat(last.plan().step().toString()).contains("PrimaryAliveForReplicas");
+        .until(() -> "db-0".equals(cluster.tick(op).record().primary()));
+    assertThat(cluster.last().plan().step().toString()).contains("PrimaryAliveForReplicas");
     long acknowledgedDuringCut = w.acknowledgedCount();
     lab.heal(operatorId, HOSTS.get(0));
-    driveUntilSteady(op, null);
+    cluster.driveUntilSteady(op, null);
     long ready = System.nanoTime();
     assertThat(acknowledgedDuringCut).isGreaterThan(30);
     finish("operator cut off from primary", w, fault, ready);
@@ -285,9 +218,9 @@ class MySQLFailoverDrillIT {
         .during(Duration.ofSeconds(8))
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> "db-0".equals(tick(op).record().primary()));
+        .until(() -> "db-0".equals(cluster.tick(op).record().primary()));
     lab.healAll();
-    driveUntilSteady(op, null);
+    cluster.driveUntilSteady(op, null);
     long ready = System.nanoTime();
     finish("primary cut off from its replicas", w, fault, ready);
   }
@@ -298,17 +231,17 @@ class MySQLFailoverDrillIT {
     AckedWriter w = writer();
     long fault = System.nanoTime();
     // db-2 stops receiving; db-1 receives (and acknowledges) everything but applies nothing.
-    AppClient.adminQuery(addresses.get("db-2"), "STOP SLAVE IO_THREAD");
-    AppClient.adminQuery(addresses.get("db-1"), "STOP SLAVE SQL_THREAD");
+    AppClient.adminQuery(cluster.address("db-2"), "STOP SLAVE IO_THREAD");
+    AppClient.adminQuery(cluster.address("db-1"), "STOP SLAVE SQL_THREAD");
     long before = w.acknowledgedCount();
     await().atMost(Duration.ofSeconds(30)).until(() -> w.acknowledgedCount() >= before + 30);
     servers.get("db-0").kill();
     await("failover")
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> !"db-0".equals(tick(op).record().primary()));
-    assertThat(record.primary()).isEqualTo("db-1");
-    driveUntilSteady(op, "db-0");
+        .until(() -> !"db-0".equals(cluster.tick(op).record().primary()));
+    assertThat(cluster.record().primary()).isEqualTo("db-1");
+    cluster.driveUntilSteady(op, "db-0");
     long ready = System.nanoTime();
     finish("applier of the most advanced replica paused, primary killed", w, fault, ready);
   }
@@ -320,7 +253,7 @@ class MySQLFailoverDrillIT {
     long[] fault = new long[1];
     // An operator that notes when the failover reaches each of its steps.
     TopologyController op =
-        operator(
+        cluster.controller(
             b ->
                 timeline.add(String.format("%5.1f s %s", (System.nanoTime() - fault[0]) / 1e9, b)));
     AckedWriter w = writer();
@@ -331,7 +264,7 @@ class MySQLFailoverDrillIT {
         .pollInterval(Duration.ofMillis(200))
         .until(
             () -> {
-              TopologyController.Tick t = tick(op);
+              TopologyController.Tick t = cluster.tick(op);
               String line =
                   String.format(
                       "%5.1f s %s",
@@ -342,25 +275,26 @@ class MySQLFailoverDrillIT {
                   || !timeline.get(timeline.size() - 1).substring(8).equals(line.substring(8))) {
                 timeline.add(line);
               }
-              return !"db-0".equals(record.primary());
+              return !"db-0".equals(cluster.record().primary());
             });
     long failedOver = System.nanoTime();
     timeline.forEach(l -> System.err.println("[drill] " + l));
     System.err.printf(
         "[drill] frozen primary failed over in %.1f s%n", (failedOver - fault[0]) / 1e9);
-    assertThat(record.primary()).isNotEqualTo("db-0");
+    assertThat(cluster.record().primary()).isNotEqualTo("db-0");
     // Writable members are sampled until the resume: a resumed server is writable (read_only
     // off) until the operator's next round fences it, which nothing can prevent while it is
     // frozen. What matters is that it acknowledges nothing meanwhile.
     sampler.stop();
     servers.get("db-0").resume();
     long probe = 900_000_000L;
-    assertThatThrownBy(() -> AppClient.insertFrom(writerId.address(), addresses.get("db-0"), probe))
+    assertThatThrownBy(
+            () -> AppClient.insertFrom(writerId.address(), cluster.address("db-0"), probe))
         .as("a write to the resumed old primary, before the operator fenced it")
         .isInstanceOf(java.sql.SQLException.class);
-    driveUntilSteady(op, "db-0");
+    cluster.driveUntilSteady(op, "db-0");
     long ready = System.nanoTime();
-    assertThat(AppClient.ids(addresses.get(record.primary())))
+    assertThat(AppClient.ids(cluster.primaryAddress()))
         .as("the resumed old primary's write on the new primary")
         .doesNotContain(probe);
     finish("primary frozen, failed over, resumed", w, fault[0], ready);
@@ -372,26 +306,26 @@ class MySQLFailoverDrillIT {
     AckedWriter w = writer();
     long fault = System.nanoTime();
     // db-1 stays and lags (its applier stopped); db-2 is scaled away.
-    AppClient.adminQuery(addresses.get("db-1"), "STOP SLAVE SQL_THREAD");
+    AppClient.adminQuery(cluster.address("db-1"), "STOP SLAVE SQL_THREAD");
     long before = w.acknowledgedCount();
     await().atMost(Duration.ofSeconds(30)).until(() -> w.acknowledgedCount() >= before + 20);
-    tick(op);
+    cluster.tick(op);
     // What the reconciler asks before it shrinks the StatefulSet: the primary holds all db-2 has.
     assertThat(
             dev.bosun.mysql.plan.ScaleDown.holdBack(
-                last.observed(), 2, new dev.bosun.mysql.client.MariaDbGtids()))
+                cluster.last().observed(), 2, new dev.bosun.mysql.client.MariaDbGtids()))
         .isNull();
-    desired = 2;
+    cluster.desired(2);
     servers.get("db-2").kill();
-    addresses.remove("db-2");
+    cluster.remove("db-2");
     // The lagging replica is re-attached and catches up; the two left are steady.
-    driveUntilSteady(op, null);
+    cluster.driveUntilSteady(op, null);
     long ready = System.nanoTime();
     finish("scale-down while a replica lags", w, fault, ready);
-    Set<Long> onPrimary = new HashSet<>(AppClient.ids(addresses.get("db-0")));
+    Set<Long> onPrimary = new HashSet<>(AppClient.ids(cluster.address("db-0")));
     await("the lagging replica caught up")
         .atMost(Duration.ofSeconds(30))
-        .until(() -> new HashSet<>(AppClient.ids(addresses.get("db-1"))).containsAll(onPrimary));
+        .until(() -> new HashSet<>(AppClient.ids(cluster.address("db-1"))).containsAll(onPrimary));
   }
 
   @Test
@@ -402,21 +336,21 @@ class MySQLFailoverDrillIT {
     AckedWriter app = writer();
     AckedWriter root = rootWriter();
     long fault = System.nanoTime();
-    switchoverTarget = "db-1";
+    cluster.switchoverTarget("db-1");
     await("switchover")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> "db-1".equals(tick(op).record().primary()));
-    switchoverTarget = null;
-    driveUntilSteady(op, null);
+        .until(() -> "db-1".equals(cluster.tick(op).record().primary()));
+    cluster.switchoverTarget(null);
+    cluster.driveUntilSteady(op, null);
     long before = root.acknowledgedCount();
     await().atMost(Duration.ofSeconds(30)).until(() -> root.acknowledgedCount() >= before + 20);
     servers.get("db-1").kill();
     await("failover")
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> !"db-1".equals(tick(op).record().primary()));
-    driveUntilSteady(op, "db-1");
+        .until(() -> !"db-1".equals(cluster.tick(op).record().primary()));
+    cluster.driveUntilSteady(op, "db-1");
     long ready = System.nanoTime();
     finish(
         "switchover, then failover, root and app writers",
@@ -439,7 +373,7 @@ class MySQLFailoverDrillIT {
     long fault = System.nanoTime();
     servers.get("db-0").kill();
     TopologyController dying =
-        operator(
+        cluster.controller(
             b -> {
               if (b.equals(boundary)) {
                 throw new OperatorDied(b);
@@ -452,82 +386,21 @@ class MySQLFailoverDrillIT {
         .until(
             () -> {
               try {
-                tick(dying);
+                cluster.tick(dying);
               } catch (OperatorDied d) {
                 died.set(true);
               }
               return died.get();
             });
     // A new operator starts from what the status holds (the record the sink stored).
-    TopologyController fresh = operator(FailoverBoundaries.none());
+    TopologyController fresh = cluster.controller(FailoverBoundaries.none());
     await("failover by the new operator")
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> !"db-0".equals(tick(fresh).record().primary()));
-    assertThat(record.intent()).isNull();
-    driveUntilSteady(fresh, "db-0");
+        .until(() -> !"db-0".equals(cluster.tick(fresh).record().primary()));
+    assertThat(cluster.record().intent()).isNull();
+    cluster.driveUntilSteady(fresh, "db-0");
     long ready = System.nanoTime();
     finish("operator killed at " + boundary, w, fault, ready);
-  }
-
-  /** Samples read_only on every member every 100 ms and keeps the most writable at once. */
-  static final class Sampler {
-    private final AtomicInteger max = new AtomicInteger();
-    private final ScheduledExecutorService timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "writable-sampler");
-              t.setDaemon(true);
-              return t;
-            });
-
-    Sampler(Map<String, Address> members) {
-      Map<String, Address> copy = Map.copyOf(members);
-      timer.scheduleWithFixedDelay(
-          () -> {
-            int writable = 0;
-            for (Address a : copy.values()) {
-              if (writable(a)) {
-                writable++;
-              }
-            }
-            max.accumulateAndGet(writable, Math::max);
-          },
-          0,
-          100,
-          TimeUnit.MILLISECONDS);
-      // Bounded: a drill that forgets to stop it cannot leave it running.
-      timer.schedule(timer::shutdown, 4, TimeUnit.MINUTES);
-    }
-
-    private static boolean writable(Address a) {
-      Properties p = new Properties();
-      p.setProperty("user", MariaDbServers.CREDENTIALS.operatorUser());
-      p.setProperty("password", MariaDbServers.CREDENTIALS.operatorPassword());
-      p.setProperty("connectTimeout", "300");
-      p.setProperty("socketTimeout", "500");
-      try (Connection c =
-              DriverManager.getConnection("jdbc:mariadb://" + a.host() + ":" + a.port() + "/", p);
-          Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT @@GLOBAL.read_only")) {
-        return rs.next() && rs.getInt(1) == 0;
-      } catch (Exception unreachable) {
-        return false;
-      }
-    }
-
-    int maxWritable() {
-      return max.get();
-    }
-
-    /** Stops sampling; a sample under way ends first (it could otherwise see a later state). */
-    void stop() {
-      timer.shutdownNow();
-      try {
-        timer.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
   }
 }

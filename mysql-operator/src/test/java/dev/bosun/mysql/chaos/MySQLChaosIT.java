@@ -1,0 +1,316 @@
+package dev.bosun.mysql.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bosun.common.testing.chaos.ChaosResult;
+import dev.bosun.common.testing.chaos.ChaosSettings;
+import dev.bosun.common.testing.chaos.ChaosTable;
+import dev.bosun.common.testing.chaos.FaultSchedule;
+import dev.bosun.common.testing.chaos.ScheduleRun;
+import dev.bosun.common.testing.chaos.ScheduleRunner;
+import dev.bosun.common.testing.drill.AckedWriter;
+import dev.bosun.common.testing.drill.ClientIdentity;
+import dev.bosun.common.testing.drill.NetworkLab;
+import dev.bosun.common.testing.drill.TestHost;
+import dev.bosun.mysql.execute.FailoverBoundaries;
+import dev.bosun.mysql.execute.TopologyController;
+import dev.bosun.mysql.plan.Address;
+import dev.bosun.mysql.testing.AppClient;
+import dev.bosun.mysql.testing.LabOperator;
+import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.testing.WritableSampler;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Randomized fault schedules against the MySQL operator's topology control: three real MariaDB
+ * servers in network namespaces, the operator ticking in its own thread, a root and an application
+ * writer throughout, and a seeded schedule of overlapping faults from {@link MySQLNemesis#menu()}.
+ * Checked: never two writable members in any sample, and after the last heal a steady cluster
+ * within the bound with every acknowledged write on the primary and on every replica. A failing
+ * seed prints its schedule; {@code ./bosun chaos mysql --seed S} replays it.
+ */
+class MySQLChaosIT {
+
+  private static final int PORT = 3306;
+
+  /** Where the root writer's ids start: its sequence numbers are its rows' ids less this. */
+  private static final long ROOT_IDS = 1_000_000;
+
+  private static final ChaosSettings SETTINGS =
+      ChaosSettings.fromSystemProperties(
+          12, Duration.ofSeconds(40), 2, Duration.ofSeconds(90), List.of(11L, 23L));
+  private static final ChaosTable TABLE =
+      new ChaosTable("mysql, 3 MariaDB members", "two writable");
+  private static NetworkLab lab;
+  private static final Map<String, TestHost> HOSTS = new LinkedHashMap<>();
+  private static ClientIdentity operatorId;
+  private static ClientIdentity clientsId;
+
+  @BeforeAll
+  static void lab() {
+    lab = NetworkLab.create("mysql-chaos");
+    for (int i = 0; i < 3; i++) {
+      HOSTS.put("db-" + i, lab.host("c" + i));
+    }
+    operatorId = lab.client("operator");
+    clientsId = lab.client("clients");
+  }
+
+  @AfterAll
+  static void report() {
+    TABLE.print();
+    TABLE.writeMarkdown(Path.of("target/chaos-results/mysql.md"));
+    if (lab != null) {
+      lab.close();
+    }
+  }
+
+  @Test
+  void everyScheduleKeepsEveryAcknowledgedWriteAndOneWritableMember() throws Exception {
+    List<String> failures = new ArrayList<>();
+    for (OptionalLong seed = SETTINGS.seeds().next();
+        seed.isPresent();
+        seed = SETTINGS.seeds().next()) {
+      String failure = runSchedule(seed.getAsLong());
+      if (failure != null) {
+        System.err.println(failure);
+        failures.add(failure);
+      }
+    }
+    System.err.println("[chaos] " + TABLE.totals());
+    assertThat(TABLE.results()).as("schedules run").isNotEmpty();
+    assertThat(failures).as("failing schedules").isEmpty();
+  }
+
+  /** Runs one seed's schedule on a fresh cluster; returns why it failed, or null. */
+  private String runSchedule(long seed) throws Exception {
+    FaultSchedule schedule = SETTINGS.schedule(seed, MySQLNemesis.menu());
+    System.err.println("[chaos] " + schedule.text("./bosun chaos mysql"));
+    LabOperator cluster = new LabOperator(operatorId.address());
+    Map<String, MariaDbServers.Server> servers = new LinkedHashMap<>();
+    try (MariaDbServers fleet = new MariaDbServers()) {
+      int id = 100;
+      for (Map.Entry<String, TestHost> h : HOSTS.entrySet()) {
+        MariaDbServers.Server s =
+            fleet.create(h.getKey(), id++, h.getValue().address(), PORT, h.getValue()::wrap);
+        servers.put(h.getKey(), s.start());
+        cluster.add(h.getKey(), s.address());
+      }
+      Map<String, Address> members = cluster.addresses();
+      cluster.driveUntilSteady(cluster.controller(FailoverBoundaries.none()), null);
+      AppClient.createSchema(cluster.primaryAddress());
+      WritableSampler sampler =
+          new WritableSampler(members, true, Duration.ofMillis(200), Duration.ofMinutes(10));
+      List<AckedWriter> writers = new ArrayList<>();
+      try (OperatorLoop loop = new OperatorLoop(cluster)) {
+        writers.add(
+            writer(
+                "app",
+                seq -> AppClient.insertFrom(clientsId.address(), cluster.primaryAddress(), seq)));
+        writers.add(
+            writer(
+                "root",
+                seq ->
+                    AppClient.insertAsRootFrom(
+                        clientsId.address(), cluster.primaryAddress(), ROOT_IDS + seq)));
+        MySQLNemesis nemesis =
+            new MySQLNemesis(lab, servers, HOSTS, operatorId, clientsId, cluster, loop);
+        ScheduleRun run = new ScheduleRunner(nemesis, ScheduleRunner.SYSTEM).run(schedule);
+        long healed = System.nanoTime();
+        System.err.println("[chaos] seed " + seed + " run:\n" + run.logText());
+        System.err.println("[chaos] seed " + seed + " primaries: " + loop.primaries());
+        boolean ready = awaitSteady(cluster, members.size());
+        Duration readyAfter = Duration.ofNanos(System.nanoTime() - healed);
+        if (ready) {
+          // Writes go on through the healed cluster and count too.
+          for (AckedWriter w : writers) {
+            long atReady = w.acknowledgedCount();
+            await("writes after Ready by " + w)
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> w.acknowledgedCount() >= atReady + 20);
+          }
+        }
+        writers.forEach(AckedWriter::stop);
+        sampler.stop();
+        SortedSet<Long> acked = new TreeSet<>();
+        for (AckedWriter w : writers) {
+          long first = w.name().equals("root") ? ROOT_IDS : 0;
+          w.acknowledged().forEach(s -> acked.add(first + s));
+        }
+        Map<String, SortedSet<Long>> missing =
+            cluster.record().primary() == null ? Map.of() : missing(cluster, members, acked);
+        SortedSet<Long> lost = new TreeSet<>();
+        missing.values().forEach(lost::addAll);
+        Duration gap =
+            writers.stream()
+                .map(AckedWriter::longestGap)
+                .max(Duration::compareTo)
+                .orElse(Duration.ZERO);
+        TABLE.add(
+            new ChaosResult(
+                seed,
+                schedule.faults().size(),
+                run.injected(),
+                acked.size(),
+                lost.size(),
+                sampler.unsafeSamples(),
+                gap,
+                readyAfter));
+        List<String> broken = new ArrayList<>();
+        if (!ready) {
+          broken.add(
+              "not steady with every member following within "
+                  + SETTINGS.readyBound().toSeconds()
+                  + " s of the last heal: "
+                  + following(cluster));
+        }
+        if (!lost.isEmpty()) {
+          missing.forEach(
+              (m, ids) -> {
+                if (!ids.isEmpty()) {
+                  broken.add(ids.size() + " acknowledged rows missing on " + m + ": " + head(ids));
+                }
+              });
+        }
+        if (sampler.unsafeSamples() > 0) {
+          broken.add(
+              sampler.unsafeSamples()
+                  + " samples with two writable members: "
+                  + sampler.unsafeDetails());
+        }
+        if (acked.isEmpty()) {
+          broken.add("nothing acknowledged");
+        }
+        if (broken.isEmpty()) {
+          return null;
+        }
+        return "[chaos] seed "
+            + seed
+            + " FAILED: "
+            + String.join("; ", broken)
+            + "\n"
+            + schedule.text("./bosun chaos mysql")
+            + "\n--- run\n"
+            + run.logText()
+            + "\n--- operator\n"
+            + loop.logText()
+            + "\n--- writers\n"
+            + writers.stream().map(w -> w.name() + ": " + w.failureSamples()).toList();
+      } finally {
+        writers.forEach(AckedWriter::stop);
+        sampler.stop();
+        lab.healAll();
+      }
+    }
+  }
+
+  private static AckedWriter writer(String name, AckedWriter.Write write) {
+    AckedWriter w =
+        AckedWriter.start(name, write, Duration.ofMillis(20), 1_000_000, Duration.ofMinutes(10));
+    await("first writes by " + name)
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> w.acknowledgedCount() >= 20);
+    return w;
+  }
+
+  /** Waits until the loop's last round was steady with every member; false after the bound. */
+  private static boolean awaitSteady(LabOperator cluster, int members) {
+    try {
+      await("steady after the last heal")
+          .atMost(SETTINGS.readyBound())
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> {
+                TopologyController.Tick t = cluster.last();
+                if (cluster.addresses().size() != members || t == null || !t.steady()) {
+                  return false;
+                }
+                // Steady as the operator sees it, and every other member following the primary:
+                // a member left out (one the planner parked) is no replica of the cluster.
+                String primary = t.record().primary();
+                Address at = cluster.address(primary);
+                return t.observed().size() == members
+                    && t.observed().stream()
+                        .filter(i -> !i.name().equals(primary))
+                        .allMatch(i -> i.replicatesFrom(at));
+              });
+      return true;
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The acknowledged rows each member lacks: the primary at once, each replica once it had 30 s to
+   * apply what it received.
+   */
+  private static Map<String, SortedSet<Long>> missing(
+      LabOperator cluster, Map<String, Address> members, SortedSet<Long> acked) throws Exception {
+    Map<String, SortedSet<Long>> missing = new LinkedHashMap<>();
+    String primary = cluster.record().primary();
+    missing.put(primary + " (primary)", lacking(members.get(primary), acked));
+    for (Map.Entry<String, Address> m : members.entrySet()) {
+      if (m.getKey().equals(primary)) {
+        continue;
+      }
+      try {
+        await("acknowledged rows on " + m.getKey())
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(500))
+            .until(() -> lacking(m.getValue(), acked).isEmpty());
+      } catch (org.awaitility.core.ConditionTimeoutException e) {
+        // Reported below with the rows it lacks.
+      }
+      try {
+        missing.put(m.getKey(), lacking(m.getValue(), acked));
+      } catch (java.sql.SQLException unreadable) {
+        missing.put(m.getKey() + " (unreadable: " + unreadable.getMessage() + ")", acked);
+      }
+    }
+    return missing;
+  }
+
+  /** Who each member follows in the last round, and the members the planner found errant. */
+  private static String following(LabOperator cluster) {
+    TopologyController.Tick t = cluster.last();
+    if (t == null) {
+      return "no round";
+    }
+    List<String> parts = new ArrayList<>();
+    for (var i : t.observed()) {
+      String to = "nobody";
+      for (Map.Entry<String, Address> m : cluster.addresses().entrySet()) {
+        if (i.replicatesFrom(m.getValue())) {
+          to = m.getKey();
+        }
+      }
+      parts.add(i.name() + (i.writable() ? " writable" : " read-only") + ", follows " + to);
+    }
+    return "primary " + t.record().primary() + "; " + parts + "; errant " + t.plan().errant();
+  }
+
+  private static SortedSet<Long> lacking(Address a, SortedSet<Long> acked) throws Exception {
+    Set<Long> present = new HashSet<>(AppClient.ids(a));
+    SortedSet<Long> lacks = new TreeSet<>(acked);
+    lacks.removeAll(present);
+    return lacks;
+  }
+
+  private static String head(SortedSet<Long> ids) {
+    return ids.stream().limit(20).toList() + (ids.size() > 20 ? " ..." : "");
+  }
+}
