@@ -128,10 +128,12 @@ class EtcdChaosIT {
       String ns = space.name;
       ClusterRef ref = new ClusterRef(ns, CLUSTER, false, false);
       List<String> members = LabClients.firstMembers(CLUSTER, 3);
+      long creating = System.nanoTime();
       EtcdClusters.create(operator.client, ns, CLUSTER, 3, VERSION);
       EtcdCluster before =
           EtcdClusters.await(
               operator.client, ns, CLUSTER, readyBound, "Ready", EtcdClusters.readyWith(3));
+      Duration createdIn = Duration.ofNanos(System.nanoTime() - creating);
       Map<String, String> identities = identities(ns, before);
       EtcdNemesis nemesis =
           new EtcdNemesis(
@@ -215,6 +217,13 @@ class EtcdChaosIT {
               writer.longestGap(),
               readyAfterHeal);
       TABLE.add(result);
+      // The schedule and what happened, for every run: a green long run is evidence too.
+      System.out.printf(
+          "%s%n%s%ncluster Ready in %.1f s before the schedule, %.1f s after the last heal%n",
+          schedule.text(REPLAY),
+          run.logText(),
+          createdIn.toMillis() / 1000.0,
+          readyAfterHeal.toMillis() / 1000.0);
       return problems.isEmpty()
           ? null
           : String.join(
