@@ -95,6 +95,8 @@ final class BoundaryRows {
 
   /** How many of the Event reasons are destructive actions (the drills' count). */
   static long destructive(List<String> reasons) {
-    return reasons.stream().filter(EtcdDrillIT.DESTRUCTIVE::contains).count();
+    return reasons.stream()
+        .filter(dev.bosun.etcd.testing.ClusterObjects.DESTRUCTIVE::contains)
+        .count();
   }
 }

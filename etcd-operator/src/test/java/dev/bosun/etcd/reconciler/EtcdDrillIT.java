@@ -17,10 +17,12 @@ import dev.bosun.common.testing.drill.NetworkLab;
 import dev.bosun.common.testing.drill.TestHost;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.plan.ClusterRef;
+import dev.bosun.etcd.testing.AckedKeys;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.testing.LabAddressing;
+import dev.bosun.etcd.testing.LabClients;
 import dev.bosun.etcd.testing.MemberNamespace;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.v1alpha1.EtcdBackup;
@@ -44,7 +46,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -71,18 +72,6 @@ class EtcdDrillIT {
   static final Duration CONVERGE = Duration.ofSeconds(150);
   static final int AFTER_SECONDS = 30;
   static final java.nio.charset.Charset UTF8 = StandardCharsets.UTF_8;
-
-  /**
-   * Event reasons of destructive actions nobody asked for: replacing members or their data, rolling
-   * the cluster back to a snapshot. (Removals a scale-down asked for are not counted.)
-   */
-  static final Set<String> DESTRUCTIVE =
-      Set.of(
-          "DisasterRecovery",
-          "OldMembersStopped",
-          "RemovingUnexpectedMember",
-          "ReplacingLostMember",
-          "LearnerNeverStarted");
 
   static NetworkLab lab;
   static LabAddressing addressing;
@@ -731,11 +720,7 @@ class EtcdDrillIT {
 
   /** A client through {@code identity} to the named members only. */
   Client clientOf(ClientIdentity identity, ClusterRef ref, String... members) {
-    URI[] endpoints =
-        java.util.Arrays.stream(members)
-            .map(m -> addressing.via(identity, addressing.clientUrl(ref, m)))
-            .toArray(URI[]::new);
-    return Client.builder().endpoints(endpoints).keepaliveWithoutCalls(false).build();
+    return LabClients.of(addressing, identity, ref, List.of(members));
   }
 
   /**
@@ -880,34 +865,23 @@ class EtcdDrillIT {
 
   /** A client whose traffic goes through the writer identity to the first {@code n} members. */
   Client writerClient(String cluster, int n) {
-    ClusterRef ref = new ClusterRef(ns, cluster, false, false);
-    URI[] endpoints =
-        IntStream.range(0, n)
-            .mapToObj(
-                i -> addressing.via(writerIdentity, addressing.clientUrl(ref, cluster + "-" + i)))
-            .toArray(URI[]::new);
-    return Client.builder().endpoints(endpoints).keepaliveWithoutCalls(false).build();
+    return LabClients.of(
+        addressing,
+        writerIdentity,
+        new ClusterRef(ns, cluster, false, false),
+        LabClients.firstMembers(cluster, n));
   }
 
   Client writerClient(EtcdCluster cluster) {
-    ClusterRef ref = new ClusterRef(ns, cluster.getMetadata().getName(), false, false);
-    URI[] endpoints =
-        cluster.getStatus().getMembers().stream()
-            .map(m -> addressing.via(writerIdentity, addressing.clientUrl(ref, m.getName())))
-            .toArray(URI[]::new);
-    return Client.builder().endpoints(endpoints).keepaliveWithoutCalls(false).build();
+    return LabClients.of(
+        addressing,
+        writerIdentity,
+        new ClusterRef(ns, cluster.getMetadata().getName(), false, false),
+        cluster.getStatus().getMembers().stream().map(m -> m.getName()).toList());
   }
 
   static AckedWriter writer(Client etcd, String cluster) {
-    return AckedWriter.start(
-        cluster + "-writer",
-        seq ->
-            etcd.getKVClient()
-                .put(bytes(cluster + "/key-" + seq), bytes("value-" + seq))
-                .get(3, TimeUnit.SECONDS),
-        Duration.ofMillis(20),
-        20_000,
-        Duration.ofMinutes(5));
+    return AckedKeys.writer(etcd, cluster);
   }
 
   void record(String drill, AckedWriter writer, Client etcd, String cluster, double seconds)
@@ -922,27 +896,12 @@ class EtcdDrillIT {
         String.format("%.1f", seconds));
   }
 
-  /** How many acknowledged keys cannot be read back with their value. */
   static long lost(Client etcd, String cluster, SortedSet<Long> acked) throws Exception {
-    Map<String, String> read =
-        etcd
-            .getKVClient()
-            .get(
-                bytes(cluster + "/key-"),
-                io.etcd.jetcd.options.GetOption.builder().isPrefix(true).build())
-            .get(10, TimeUnit.SECONDS)
-            .getKvs()
-            .stream()
-            .collect(
-                Collectors.toMap(
-                    kv -> kv.getKey().toString(UTF8), kv -> kv.getValue().toString(UTF8)));
-    return acked.stream()
-        .filter(seq -> !("value-" + seq).equals(read.get(cluster + "/key-" + seq)))
-        .count();
+    return AckedKeys.lost(etcd, cluster, acked);
   }
 
   long destructive(String cluster) {
-    return events(cluster).stream().filter(e -> DESTRUCTIVE.contains(e.getReason())).count();
+    return ClusterObjects.destructive(operator.client, ns, cluster);
   }
 
   List<Event> events(String cluster) {
@@ -971,6 +930,6 @@ class EtcdDrillIT {
   }
 
   static ByteSequence bytes(String s) {
-    return ByteSequence.from(s, UTF8);
+    return AckedKeys.bytes(s);
   }
 }

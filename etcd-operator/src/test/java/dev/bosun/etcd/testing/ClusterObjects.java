@@ -4,11 +4,31 @@ import dev.bosun.etcd.EtcdOperator;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
+import java.util.Set;
 
 /** What the tests read back about a namespace's etcd members: Pods, retained volumes, Events. */
 public final class ClusterObjects {
 
+  /**
+   * Event reasons of destructive actions nobody asked for: replacing members or their data, rolling
+   * the cluster back to a snapshot. (Removals a scale-down asked for are not counted.)
+   */
+  public static final Set<String> DESTRUCTIVE =
+      Set.of(
+          "DisasterRecovery",
+          "OldMembersStopped",
+          "RemovingUnexpectedMember",
+          "ReplacingLostMember",
+          "LearnerNeverStarted");
+
   private ClusterObjects() {}
+
+  /** How many destructive actions ({@link #DESTRUCTIVE}) the operator recorded for a cluster. */
+  public static long destructive(KubernetesClient client, String ns, String cluster) {
+    return events(client, ns, cluster).stream()
+        .filter(e -> DESTRUCTIVE.contains(e.getReason()))
+        .count();
+  }
 
   /** Every member Pod as {@code name/uid}, sorted: equal lists mean no Pod was replaced. */
   public static List<String> podUids(KubernetesClient client, String ns) {

@@ -1,0 +1,305 @@
+package dev.bosun.etcd.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.common.testing.ControlPlaneExtension;
+import dev.bosun.common.testing.RunningOperator;
+import dev.bosun.common.testing.chaos.ChaosResult;
+import dev.bosun.common.testing.chaos.ChaosSettings;
+import dev.bosun.common.testing.chaos.ChaosTable;
+import dev.bosun.common.testing.chaos.FaultSchedule;
+import dev.bosun.common.testing.chaos.ScheduleRun;
+import dev.bosun.common.testing.chaos.ScheduleRunner;
+import dev.bosun.common.testing.drill.AckedWriter;
+import dev.bosun.common.testing.drill.ClientIdentity;
+import dev.bosun.common.testing.drill.NetworkLab;
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.plan.ClusterRef;
+import dev.bosun.etcd.testing.AckedKeys;
+import dev.bosun.etcd.testing.ClusterObjects;
+import dev.bosun.etcd.testing.EtcdClusters;
+import dev.bosun.etcd.testing.EtcdUnderTest;
+import dev.bosun.etcd.testing.LabAddressing;
+import dev.bosun.etcd.testing.LabClients;
+import dev.bosun.etcd.testing.MemberNamespace;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
+import io.etcd.jetcd.Client;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Randomized fault schedules against a 3-member cluster run by the real operator: members killed,
+ * frozen and partitioned (from each other, the operator and the clients), the operator restarted,
+ * scale-outs and defragmentation, overlapping, while an acknowledged writer and a single-key
+ * register run. Checked at sampled instants and at the end: every acknowledged put readable, no
+ * register read back in time, no member replaced and no destructive Event, Ready within a bound
+ * after the last heal. {@code -Dbosun.chaos.seed=S} replays a schedule, {@code
+ * -Dbosun.chaos.minutes=M} runs fresh ones for M minutes; the table goes to target/chaos-results.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class EtcdChaosIT {
+
+  static final String VERSION = "3.4.23";
+  static final String CLUSTER = "ch";
+  static final String REPLAY = "./bosun chaos etcd";
+
+  /** CI seeds: two schedules (12 faults over 40 s each) keep the class near two minutes. */
+  static final List<Long> CI_SEEDS = List.of(7L, 42L);
+
+  static final Duration SAMPLE_EVERY = Duration.ofSeconds(4);
+  static final ChaosTable TABLE = new ChaosTable("etcd, 3 members", "reads back in time");
+
+  static NetworkLab lab;
+  static LabAddressing addressing;
+  static ClientIdentity operatorIdentity;
+  static ClientIdentity writerIdentity;
+  static ClientIdentity readerIdentity;
+  static ClientIdentity checkerIdentity;
+  static RunningOperator operator;
+
+  @BeforeAll
+  static void start() {
+    lab = NetworkLab.create("etcd-chaos");
+    addressing = new LabAddressing(lab);
+    operatorIdentity = lab.client("operator");
+    writerIdentity = lab.client("writer");
+    readerIdentity = lab.client("reader");
+    checkerIdentity = lab.client("checker");
+    operator =
+        EtcdUnderTest.operator(addressing, url -> addressing.via(operatorIdentity, url)).start();
+  }
+
+  @AfterAll
+  static void stop() {
+    try {
+      TABLE.print();
+      TABLE.writeMarkdown(Path.of("target/chaos-results/etcd.md"));
+    } finally {
+      if (operator != null) {
+        operator.close();
+      }
+      if (lab != null) {
+        lab.close();
+      }
+    }
+  }
+
+  @Test
+  void randomFaultSchedulesLoseNoAcknowledgedWriteAndNoReadGoesBackInTime() throws Exception {
+    ChaosSettings settings =
+        ChaosSettings.fromSystemProperties(
+            12, Duration.ofSeconds(40), 2, Duration.ofSeconds(120), CI_SEEDS);
+    List<String> failures = new ArrayList<>();
+    for (OptionalLong seed = settings.seeds().next();
+        seed.isPresent();
+        seed = settings.seeds().next()) {
+      FaultSchedule schedule = settings.schedule(seed.getAsLong(), EtcdNemesis.menu(CLUSTER));
+      String failure = runSchedule(schedule, settings.readyBound());
+      if (failure != null) {
+        failures.add(failure);
+      }
+    }
+    assertThat(failures).as("failed schedules").isEmpty();
+  }
+
+  /**
+   * Plays one schedule on a fresh cluster; returns null, or the failure with everything to replay
+   * it.
+   */
+  String runSchedule(FaultSchedule schedule, Duration readyBound) throws Exception {
+    try (MemberNamespace space =
+        MemberNamespace.create(
+            operator.client,
+            "etcdchaos",
+            k -> k.wrapping((member, command) -> addressing.host(member).wrap(command)))) {
+      String ns = space.name;
+      ClusterRef ref = new ClusterRef(ns, CLUSTER, false, false);
+      List<String> members = LabClients.firstMembers(CLUSTER, 3);
+      long creating = System.nanoTime();
+      EtcdClusters.create(operator.client, ns, CLUSTER, 3, VERSION);
+      EtcdCluster before =
+          EtcdClusters.await(
+              operator.client, ns, CLUSTER, readyBound, "Ready", EtcdClusters.readyWith(3));
+      Duration createdIn = Duration.ofNanos(System.nanoTime() - creating);
+      Map<String, String> identities = identities(ns, before);
+      EtcdNemesis nemesis =
+          new EtcdNemesis(
+              lab,
+              addressing,
+              space.kubelet,
+              operator,
+              ns,
+              CLUSTER,
+              List.of(operatorIdentity, writerIdentity, readerIdentity, checkerIdentity));
+      List<String> problems = new ArrayList<>();
+      ScheduleRun run;
+      AckedWriter writer;
+      Register register;
+      Duration readyAfterHeal;
+      long lost;
+      try (Client writes = LabClients.of(addressing, writerIdentity, ref, members);
+          Client reads = LabClients.of(addressing, readerIdentity, ref, members);
+          Client checks = LabClients.of(addressing, checkerIdentity, ref, members)) {
+        writer = AckedKeys.writer(writes, CLUSTER);
+        register = Register.start(CLUSTER + "/register", writes, reads, Duration.ofMinutes(5));
+        Sampler sampler = new Sampler(checks, writer, problems);
+        sampler.start();
+        try {
+          run = new ScheduleRunner(nemesis, ScheduleRunner.SYSTEM).run(schedule);
+        } finally {
+          sampler.close();
+        }
+        long healed = System.nanoTime();
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            CLUSTER,
+            readyBound,
+            "Ready after the last heal",
+            EtcdClusters.readyWith(3));
+        readyAfterHeal = Duration.ofNanos(System.nanoTime() - healed);
+        writer.stop();
+        register.close();
+        writer.awaitDone(Duration.ofSeconds(10));
+        lost = AckedKeys.lost(checks, CLUSTER, writer.acknowledged());
+        long finalValue = register.value(checks);
+        if (finalValue < register.acknowledged()) {
+          lost++;
+          problems.add(
+              "the register reads "
+                  + finalValue
+                  + " after "
+                  + register.acknowledged()
+                  + " was acknowledged");
+        }
+      }
+      if (lost > 0) {
+        problems.add(lost + " acknowledged puts not read back at the end");
+      }
+      problems.addAll(register.backInTime());
+      long destructive = ClusterObjects.destructive(operator.client, ns, CLUSTER);
+      if (destructive > 0) {
+        problems.add(
+            destructive
+                + " destructive actions: "
+                + ClusterObjects.eventReasons(operator.client, ns, CLUSTER));
+      }
+      EtcdCluster after = EtcdClusters.get(operator.client, ns, CLUSTER);
+      Map<String, String> now = identities(ns, after);
+      identities.forEach(
+          (member, identity) -> {
+            String later = now.get(member);
+            if (later != null && !later.equals(identity)) {
+              problems.add(member + " replaced: " + identity + " became " + later);
+            }
+          });
+      ChaosResult result =
+          new ChaosResult(
+              schedule.seed(),
+              schedule.faults().size(),
+              run.injected(),
+              writer.acknowledgedCount() + register.acknowledged(),
+              lost,
+              register.backInTime().size(),
+              writer.longestGap(),
+              readyAfterHeal);
+      TABLE.add(result);
+      // The schedule and what happened, for every run: a green long run is evidence too.
+      System.out.printf(
+          "%s%n%s%ncluster Ready in %.1f s before the schedule, %.1f s after the last heal%n",
+          schedule.text(REPLAY),
+          run.logText(),
+          createdIn.toMillis() / 1000.0,
+          readyAfterHeal.toMillis() / 1000.0);
+      return problems.isEmpty()
+          ? null
+          : String.join(
+              "\n",
+              "seed " + schedule.seed() + " failed: " + String.join("; ", problems),
+              schedule.text(REPLAY),
+              run.logText());
+    }
+  }
+
+  /** Each member's Pod UID and etcd member ID: a member replaced changes one of them. */
+  Map<String, String> identities(String ns, EtcdCluster cluster) {
+    Map<String, String> ids =
+        cluster.getStatus().getMembers().stream()
+            .filter(m -> m.getId() != null)
+            .collect(Collectors.toMap(m -> m.getName(), m -> m.getId(), (a, b) -> a, TreeMap::new));
+    Map<String, String> result = new TreeMap<>();
+    for (var pod :
+        operator
+            .client
+            .pods()
+            .inNamespace(ns)
+            .withLabel(EtcdOperator.MEMBER_LABEL)
+            .list()
+            .getItems()) {
+      String name = pod.getMetadata().getName();
+      result.put(name, "pod " + pod.getMetadata().getUid() + ", member " + ids.get(name));
+    }
+    return result;
+  }
+
+  /**
+   * Reads every acknowledged key back every {@link #SAMPLE_EVERY} while the schedule plays: a
+   * successful read missing one is a lost write seen mid-schedule (a failed read is only
+   * unavailability).
+   */
+  static final class Sampler extends Thread {
+    private final Client checks;
+    private final AckedWriter writer;
+    private final List<String> problems;
+    private final CountDownLatch stop = new CountDownLatch(1);
+    final AtomicLong samples = new AtomicLong();
+
+    Sampler(Client checks, AckedWriter writer, List<String> problems) {
+      super("etcd-chaos-sampler");
+      this.checks = checks;
+      this.writer = writer;
+      this.problems = problems;
+    }
+
+    @Override
+    public void run() {
+      try {
+        while (!stop.await(SAMPLE_EVERY.toMillis(), TimeUnit.MILLISECONDS)) {
+          var acked = writer.acknowledged();
+          try {
+            long missing = AckedKeys.lost(checks, CLUSTER, acked);
+            samples.incrementAndGet();
+            if (missing > 0) {
+              synchronized (problems) {
+                problems.add(
+                    "a sample missed " + missing + " of " + acked.size() + " acknowledged puts");
+              }
+            }
+          } catch (Exception unavailable) {
+            // Unavailable now: the writer's longest gap measures that.
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    void close() throws InterruptedException {
+      stop.countDown();
+      join(Duration.ofSeconds(20).toMillis());
+    }
+  }
+}
