@@ -52,7 +52,7 @@ class MySQLChaosIT {
 
   private static final ChaosSettings SETTINGS =
       ChaosSettings.fromSystemProperties(
-          12, Duration.ofSeconds(40), 2, Duration.ofSeconds(90), List.of(11L, 23L));
+          12, Duration.ofSeconds(40), 2, Duration.ofSeconds(90), List.of(11L));
   private static final ChaosTable TABLE =
       new ChaosTable("mysql, 3 MariaDB members", "two writable");
   private static NetworkLab lab;
