@@ -398,15 +398,21 @@ class ReplicaRebuildDrillIT {
             () ->
                 get().getStatus().getRebuild() != null
                     && "Failed".equals(get().getStatus().getRebuild().getPhase()));
-    assertThat(events())
-        .filteredOn(e -> "RebuildFailed".equals(e.getReason()))
-        .singleElement()
-        .satisfies(
-            e ->
-                assertThat(e.getMessage())
-                    .contains("the copy Job " + CopyJobs.name(get()) + " failed: ")
-                    .contains("SQL error 1045")
-                    .contains("was refused"));
+    // The round stores the failed rebuild before it emits the Event (a lost write must not read
+    // as an interrupted copy), so the Event may follow the status by a moment.
+    await("the RebuildFailed Event")
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(events())
+                    .filteredOn(e -> "RebuildFailed".equals(e.getReason()))
+                    .singleElement()
+                    .satisfies(
+                        e ->
+                            assertThat(e.getMessage())
+                                .contains("the copy Job " + CopyJobs.name(get()) + " failed: ")
+                                .contains("SQL error 1045")
+                                .contains("was refused")));
     assertThat(AppClient.ids(FX.server("db-2").address()))
         .as("a copy that could not log in wiped nothing")
         .contains(770001L);
