@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +84,9 @@ public final class RealNodePlatform {
    * image, and makes this the platform {@link #shared()} returns.
    */
   public void upgradeToCurrent() {
+    Instant start = Instant.now();
     importOperatorImages();
+    progress("current operator images imported", start);
     UpgradeCommand upgrade =
         new Helm(PlatformChart.dir())
             .upgrade()
@@ -94,13 +97,16 @@ public final class RealNodePlatform {
             .withKubeConfig(cluster.controlPlane().kubeconfig());
     values(Map.of()).forEach(upgrade::set);
     upgrade.call();
+    progress("helm upgrade called", start);
     awaitOperators();
+    progress("every operator Deployment rolled to its current image", start);
     // A roll ends when the old Pods are gone, not when they start terminating: an old replica
     // within its grace period still runs the old operator (and is listed with the new ones).
     await("the earlier operator Pods to be gone")
         .atMost(Duration.ofMinutes(2))
         .pollInterval(Duration.ofSeconds(1))
         .until(() -> PlatformChart.OPERATORS.stream().allMatch(op -> pods(op).size() == replicas));
+    progress("the earlier operator Pods gone", start);
     synchronized (RealNodePlatform.class) {
       shared = this;
     }
@@ -148,6 +154,12 @@ public final class RealNodePlatform {
     awaitOperators();
   }
 
+  /** A progress line: how long since {@code start} the upgrade or install took to get here. */
+  private static void progress(String what, Instant start) {
+    System.err.printf(
+        "[e2e] %s: %.1f s%n", what, Duration.between(start, Instant.now()).toMillis() / 1000.0);
+  }
+
   /** The values every install and upgrade here gives, then {@code extra}. */
   private Map<String, String> values(Map<String, String> extra) {
     Map<String, String> values = new LinkedHashMap<>();
@@ -163,11 +175,28 @@ public final class RealNodePlatform {
   }
 
   private void awaitOperators() {
+    Instant start = Instant.now();
+    // When each operator got there: a slow roll names the operator that held it up.
+    Map<String, Duration> availableAfter = new LinkedHashMap<>();
     try {
       await("every operator Deployment to have " + replicas + " ready Pods running its image")
           .atMost(Duration.ofMinutes(5))
           .pollInterval(Duration.ofSeconds(1))
-          .until(() -> PlatformChart.OPERATORS.stream().allMatch(this::available));
+          .until(
+              () -> {
+                for (String operator : PlatformChart.OPERATORS) {
+                  if (!availableAfter.containsKey(operator) && available(operator)) {
+                    availableAfter.put(operator, Duration.between(start, Instant.now()));
+                  }
+                }
+                return availableAfter.size() == PlatformChart.OPERATORS.size()
+                    && PlatformChart.OPERATORS.stream().allMatch(this::available);
+              });
+      availableAfter.forEach(
+          (operator, after) ->
+              System.err.printf(
+                  "[e2e] %s operator: %d ready Pods of its image after %.1f s%n",
+                  operator, replicas, after.toMillis() / 1000.0));
     } catch (ConditionTimeoutException e) {
       PlatformChart.OPERATORS.forEach(op -> pods(op).forEach(this::describe));
       cluster.printLogTails(30, System.err::println);
