@@ -90,9 +90,32 @@ public final class LocalProcess implements AutoCloseable {
   }
 
   /**
-   * A free TCP port on {@code loopbackHost}, below the ephemeral range (32768+) where outgoing
-   * connections would collide with it.
+   * Ports this JVM hands out: {@code -Dbosun.ports=<first>-<last>}, 20000-31999 by default, below
+   * the ephemeral range (32768+) where outgoing connections would collide with them. ./bosun test
+   * builds the operator modules two at a time, and each module's tests get a range of their own
+   * (the modules' poms): a member restarted on its port would otherwise find it taken by another
+   * JVM that saw it free while the member was down.
    */
+  private static final int[] PORTS = portRange(System.getProperty("bosun.ports", "20000-31999"));
+
+  static int[] portRange(String range) {
+    String[] bounds = range.trim().split("-");
+    if (bounds.length != 2) {
+      throw new IllegalArgumentException("bosun.ports must read <first>-<last>: " + range);
+    }
+    int first = Integer.parseInt(bounds[0].trim());
+    int last = Integer.parseInt(bounds[1].trim());
+    if (first < 1024 || last > 32767 || last - first < 1000) {
+      throw new IllegalArgumentException(
+          "bosun.ports must hold at least 1000 ports in 1024-32767: " + range);
+    }
+    return new int[] {first, last};
+  }
+
+  private static int randomPort() {
+    return ThreadLocalRandom.current().nextInt(PORTS[0], PORTS[1] + 1);
+  }
+
   /**
    * Ports this JVM handed out: never twice, because a port chosen for a server that is not
    * listening at the moment (an operator's restore route between a stop and a start) looks free and
@@ -102,13 +125,13 @@ public final class LocalProcess implements AutoCloseable {
       java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
-   * A port in 20000-32000 that no address of this machine has bound now: for a server that binds
-   * the wildcard address (the operator's HTTP endpoint), which a port free only on 127.0.0.1 can
-   * still refuse when a test's etcd member or MariaDB listens on it at 127.0.x.y.
+   * A port of {@code bosun.ports} that no address of this machine has bound now: for a server that
+   * binds the wildcard address (the operator's HTTP endpoint), which a port free only on 127.0.0.1
+   * can still refuse when a test's etcd member or MariaDB listens on it at 127.0.x.y.
    */
   public static int freePortOnEveryAddress() {
     for (int attempt = 0; attempt < 200; attempt++) {
-      int port = ThreadLocalRandom.current().nextInt(20000, 32000);
+      int port = randomPort();
       if (!HANDED_OUT.add(port)) {
         continue;
       }
@@ -119,9 +142,10 @@ public final class LocalProcess implements AutoCloseable {
         // try another
       }
     }
-    throw new IllegalStateException("no port in 20000-32000 free on every address");
+    throw new IllegalStateException("no port of bosun.ports free on every address");
   }
 
+  /** A port of {@code bosun.ports} free on {@code loopbackHost} (a loopback address only). */
   public static int freePort(String loopbackHost) {
     try {
       InetAddress address = InetAddress.getByName(loopbackHost);
@@ -129,7 +153,7 @@ public final class LocalProcess implements AutoCloseable {
         throw new IllegalArgumentException("tests bind only loopback addresses: " + loopbackHost);
       }
       for (int attempt = 0; attempt < 200; attempt++) {
-        int port = ThreadLocalRandom.current().nextInt(20000, 32000);
+        int port = randomPort();
         if (!HANDED_OUT.add(port)) {
           continue;
         }
@@ -143,7 +167,7 @@ public final class LocalProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    throw new IllegalStateException("no free port in 20000-32000 on " + loopbackHost);
+    throw new IllegalStateException("no free port of bosun.ports on " + loopbackHost);
   }
 
   /** Waits until the server accepts TCP connections; fails at once, with its log, if it died. */
