@@ -51,7 +51,7 @@ public final class Crds {
     }
   }
 
-  /** Applies one CRD and waits until the server reports it Established. */
+  /** Applies one CRD and waits until the server serves it. */
   private static void installOne(KubernetesClient client, String name) {
     try (InputStream in = Files.newInputStream(Path.of(servableFile(client, name)))) {
       apply(client, client.apiextensions().v1().customResourceDefinitions().load(in).item());
@@ -60,7 +60,9 @@ public final class Crds {
     }
   }
 
-  /** Applies a CRD built in a test and waits until the server reports it Established. */
+  /**
+   * Applies a CRD built in a test and waits until the server reports it Established and serves it.
+   */
   public static void apply(
       KubernetesClient client,
       io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition crd) {
@@ -80,6 +82,32 @@ public final class Crds {
                             x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
             30,
             java.util.concurrent.TimeUnit.SECONDS);
+    // Established is not served: a changed CRD keeps the condition while the server rebuilds its
+    // handler, and kubectl, which maps kinds through discovery, then finds no such kind (seen under
+    // load, the whole admission IT refused with "ensure CRDs are installed first").
+    String group = crd.getSpec().getGroup();
+    String plural = crd.getSpec().getNames().getPlural();
+    for (var version : crd.getSpec().getVersions()) {
+      if (Boolean.TRUE.equals(version.getServed())) {
+        String groupVersion = group + "/" + version.getName();
+        org.awaitility.Awaitility.await(plural + " served in discovery at " + groupVersion)
+            .atMost(java.time.Duration.ofSeconds(60))
+            .pollInterval(java.time.Duration.ofMillis(200))
+            .until(() -> served(client, groupVersion, plural));
+      }
+    }
+  }
+
+  /** Listed both where kubectl looks first (the groups) and in the version's resources. */
+  private static boolean served(KubernetesClient client, String groupVersion, String plural) {
+    var group = client.getApiGroup(groupVersion.substring(0, groupVersion.indexOf('/')));
+    if (group == null
+        || group.getVersions().stream().noneMatch(v -> groupVersion.equals(v.getGroupVersion()))) {
+      return false;
+    }
+    var resources = client.getApiResources(groupVersion);
+    return resources != null
+        && resources.getResources().stream().anyMatch(r -> plural.equals(r.getName()));
   }
 
   /**
