@@ -36,8 +36,9 @@ Secrets are named by the user): with watchNamespaces these rights hold in those 
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
-# One volume per member: created; deleted or marked retained by the retention policy. Listed
-# and watched: the operator reads its volumes from an informer's cache.
+# One volume per member: created; stamped with the cluster and member its data belongs to;
+# deleted or marked retained by the retention policy. Listed and watched: the operator reads its
+# volumes from an informer's cache.
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]

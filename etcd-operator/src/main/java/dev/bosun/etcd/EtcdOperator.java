@@ -37,6 +37,12 @@ public final class EtcdOperator {
   /** Pod annotation: the snapshot the member's data was restored from. */
   public static final String RESTORED_FROM_ANNOTATION = PREFIX + "restored-from";
 
+  /** Volume annotation: the etcd cluster ID (hex) the volume's data belongs to. */
+  public static final String CLUSTER_ID_ANNOTATION = PREFIX + "cluster-id";
+
+  /** Volume annotation: the etcd member ID (hex) the volume's data belongs to. */
+  public static final String MEMBER_ID_ANNOTATION = PREFIX + "member-id";
+
   /** Environment: the operator's own image, which restore init containers run. */
   public static final String OPERATOR_IMAGE_ENV = "BOSUN_OPERATOR_IMAGE";
 

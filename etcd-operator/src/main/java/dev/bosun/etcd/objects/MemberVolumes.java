@@ -1,5 +1,7 @@
 package dev.bosun.etcd.objects;
 
+import dev.bosun.etcd.EtcdOperator;
+import dev.bosun.etcd.plan.VolumeOrigin;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Storage;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -7,6 +9,8 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The PersistentVolumeClaim of one member: its data outlives its Pod. It is owned by the
@@ -58,5 +62,28 @@ public final class MemberVolumes {
   public static boolean deleteWhenScaledDown(EtcdCluster cluster) {
     Storage s = cluster.getSpec().getStorage();
     return s == null || s.getWhenScaledDown() != Storage.WhenScaledDown.RETAIN;
+  }
+
+  /** The cluster and member the volume's data belongs to, as stamped; empty when not stamped. */
+  public static Optional<VolumeOrigin> origin(PersistentVolumeClaim volume) {
+    Map<String, String> a = volume.getMetadata().getAnnotations();
+    if (a == null) {
+      return Optional.empty();
+    }
+    String cluster = a.get(EtcdOperator.CLUSTER_ID_ANNOTATION);
+    String member = a.get(EtcdOperator.MEMBER_ID_ANNOTATION);
+    if (cluster == null || cluster.isBlank() || member == null || member.isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(new VolumeOrigin(cluster, member));
+  }
+
+  /** The annotations that stamp {@code origin} on a volume. */
+  public static Map<String, String> stamp(VolumeOrigin origin) {
+    return Map.of(
+        EtcdOperator.CLUSTER_ID_ANNOTATION,
+        origin.clusterId(),
+        EtcdOperator.MEMBER_ID_ANNOTATION,
+        origin.memberId());
   }
 }

@@ -12,9 +12,28 @@ import java.time.Instant;
  * @param running whether Kubernetes reports the Pod's etcd container running (false while it is
  *     Pending, unschedulable, waiting, or after it terminated)
  * @param podCreated when the Pod was created (null without a Pod)
+ * @param origin the cluster and member its volume's data belongs to (null without a volume, or when
+ *     the volume was never stamped: its member never answered the operator)
  */
 public record MemberResources(
-    String name, boolean pod, boolean volume, String version, boolean running, Instant podCreated) {
+    String name,
+    boolean pod,
+    boolean volume,
+    String version,
+    boolean running,
+    Instant podCreated,
+    VolumeOrigin origin) {
+
+  /** Resources whose volume's origin is not known. */
+  public MemberResources(
+      String name,
+      boolean pod,
+      boolean volume,
+      String version,
+      boolean running,
+      Instant podCreated) {
+    this(name, pod, volume, version, running, podCreated, null);
+  }
 
   /** Resources whose Pod, if there is one, runs. */
   public MemberResources(String name, boolean pod, boolean volume, String version) {

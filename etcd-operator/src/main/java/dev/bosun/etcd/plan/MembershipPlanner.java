@@ -5,8 +5,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -219,28 +222,104 @@ public final class MembershipPlanner {
   }
 
   /**
-   * A bootstrap (or restore) interrupted between the first member's volume and its Pod: the cluster
-   * never recorded an ID, so there are no peers to join. The member is started again as a new first
-   * member (with the restore, when one was asked for), never recreated as a member joining an
-   * existing cluster, which would crash-loop without peers. Repeating is safe: on a volume that
-   * already holds data etcd ignores the initial-cluster flags, and a restore installs nothing over
-   * data. Anything else an unstarted cluster holds is left for a person to look at.
+   * A cluster with no recorded ID whose every name has a volume and no Pod: either a bootstrap (or
+   * restore) interrupted between the first member's volume and its Pod, or an EtcdCluster created
+   * again over the volumes an earlier one of the same name kept. Volumes stamped with the cluster
+   * their data belongs to say which: they are resumed as that cluster ({@link #keptVolumes}).
+   *
+   * <p>Unstamped, the cluster never answered, so there are no peers to join: the one member is
+   * started again as a new first member (with the restore, when one was asked for), never recreated
+   * as a member joining an existing cluster, which would crash-loop without peers. Repeating is
+   * safe: on a volume that already holds data etcd ignores the initial-cluster flags, and a restore
+   * installs nothing over data. Anything else is left for a person to look at.
    */
   private static Optional<Step> resumeBootstrap(Observation o) {
     if (o.resources().values().stream().anyMatch(r -> r.pod() || !r.volume())) {
       return Optional.empty();
     }
     List<String> names = o.resources().keySet().stream().sorted(byIndex(o.cluster())).toList();
+    if (o.resources().values().stream().anyMatch(r -> r.origin() != null)) {
+      return Optional.of(keptVolumes(o, names));
+    }
     if (names.size() == 1) {
       return Optional.of(new Step.Bootstrap(names.get(0)));
     }
     return Optional.of(
         new Step.Wait(
             "UnstartedClusterHasVolumes",
-            "the cluster never started, yet volumes of "
+            "the cluster never started here, yet volumes of "
                 + String.join(", ", names)
-                + " exist without Pods: the operator does not guess which one to start from;"
-                + " delete the volumes that should not be there"));
+                + " exist without Pods and carry no stamp of the cluster their data belongs to:"
+                + " the operator does not guess which one to start from; delete the volumes that"
+                + " should not be there"));
+  }
+
+  /**
+   * Kept volumes are resumed as the cluster they hold only when each is stamped, all with one
+   * cluster ID and each with its own member ID. Anything else is refused with what is wrong and
+   * nothing is started or deleted: volumes of two clusters never formed one, and two volumes with
+   * one member's identity (a copied volume) would both vote as that member.
+   */
+  static Step keptVolumes(Observation o, List<String> names) {
+    Map<String, VolumeOrigin> origins = new TreeMap<>(byIndex(o.cluster()));
+    List<String> unstamped = new ArrayList<>();
+    for (String name : names) {
+      VolumeOrigin origin = o.resources().get(name).origin();
+      if (origin == null) {
+        unstamped.add(name);
+      } else {
+        origins.put(name, origin);
+      }
+    }
+    Set<String> clusters = new TreeSet<>();
+    origins.values().forEach(v -> clusters.add(v.clusterId()));
+    if (clusters.size() > 1) {
+      return new Step.Wait(
+          "VolumesOfDifferentClusters",
+          "the kept volumes hold different etcd clusters ("
+              + byName(origins)
+              + "): they never formed one cluster, so none is started; delete the volumes that do"
+              + " not belong to this one");
+    }
+    String clusterId = clusters.iterator().next();
+    if (!unstamped.isEmpty()) {
+      return new Step.Wait(
+          "VolumeOriginUnknown",
+          "the kept volumes of "
+              + String.join(", ", origins.keySet())
+              + " hold etcd cluster "
+              + clusterId
+              + ", but "
+              + String.join(", ", unstamped)
+              + " carry no stamp of the cluster their data belongs to (their member never"
+              + " answered): the operator does not guess; delete the unstamped volumes if they"
+              + " hold nothing to keep, and the cluster resumes from the others");
+    }
+    Map<String, List<String>> byMember = new TreeMap<>();
+    origins.forEach(
+        (name, v) -> byMember.computeIfAbsent(v.memberId(), k -> new ArrayList<>()).add(name));
+    for (Map.Entry<String, List<String>> e : byMember.entrySet()) {
+      if (e.getValue().size() > 1) {
+        return new Step.Wait(
+            "VolumesShareAMember",
+            "the volumes of "
+                + String.join(" and ", e.getValue())
+                + " both hold member "
+                + e.getKey()
+                + " of etcd cluster "
+                + clusterId
+                + " (one is a copy): two members with one identity would corrupt the cluster, so"
+                + " none is started; delete the copy");
+      }
+    }
+    return new Step.ResumeCluster(List.copyOf(origins.keySet()), clusterId);
+  }
+
+  /** {@code c-0: 1a2b, c-1: 3c4d}: each volume with the cluster it holds. */
+  private static String byName(Map<String, VolumeOrigin> origins) {
+    List<String> parts = new ArrayList<>();
+    origins.forEach((name, v) -> parts.add(name + ": " + v.clusterId()));
+    return String.join(", ", parts);
   }
 
   private static Step remove(

@@ -38,6 +38,25 @@ public sealed interface Step {
     }
   }
 
+  /**
+   * Start the members of the cluster that kept volumes hold, on those volumes: the EtcdCluster was
+   * deleted with its volumes kept and created again, so nothing recorded a cluster ID but the
+   * volumes' own stamps.
+   */
+  record ResumeCluster(List<String> members, String clusterId) implements Step {
+    public String reason() {
+      return "ResumingCluster";
+    }
+
+    public String message() {
+      return "the kept volumes of "
+          + String.join(", ", members)
+          + " hold etcd cluster "
+          + clusterId
+          + ": starting its members on them";
+    }
+  }
+
   /** Add a member as a non-voting learner, then start its Pod. */
   record AddLearner(String member) implements Step {
     public String reason() {

@@ -186,6 +186,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     }
     EtcdView view = membership.observe(r.cluster(), r.ref(), etcd, inventory);
     ensureBudget(r, view);
+    VolumeStamps.ensure(r.client(), r.cluster(), view, inventory);
     Planned chosen = membership.choose(r.cluster(), r.ref(), r.client(), etcd, view, inventory);
     Planned planned = bootstrap.find(r.cluster(), r.client(), chosen);
     DisasterRecovery.Decision recovery = recoveryDecision(r, planned.step());

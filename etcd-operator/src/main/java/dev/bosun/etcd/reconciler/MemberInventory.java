@@ -3,6 +3,7 @@ package dev.bosun.etcd.reconciler;
 import dev.bosun.common.dependent.ChildCache;
 import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.objects.MemberPods;
+import dev.bosun.etcd.objects.MemberVolumes;
 import dev.bosun.etcd.plan.MemberResources;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -109,7 +110,8 @@ public record MemberInventory(
               volumeAlive,
               version(pod),
               podAlive && etcdRunning(pod),
-              pod == null ? null : Instant.parse(pod.getMetadata().getCreationTimestamp())));
+              pod == null ? null : Instant.parse(pod.getMetadata().getCreationTimestamp()),
+              volumeAlive ? MemberVolumes.origin(volume).orElse(null) : null));
     }
     return result;
   }

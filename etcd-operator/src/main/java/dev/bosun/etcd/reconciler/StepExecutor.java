@@ -80,11 +80,11 @@ public final class StepExecutor {
         bootstrap(cluster, ref, b.member(), restore);
       } else if (step instanceof Step.RecreatePods r) {
         if (recreate(cluster, ref, view, inventory, r.members()) == 0) {
-          return new Outcome(
-              false,
-              new Step.Wait(
-                  "WaitingForPodDeletion",
-                  "the old Pods of " + String.join(", ", r.members()) + " are still terminating"));
+          return new Outcome(false, podsTerminating(r.members()));
+        }
+      } else if (step instanceof Step.ResumeCluster c) {
+        if (recreate(cluster, ref, view, inventory, c.members()) == 0) {
+          return new Outcome(false, podsTerminating(c.members()));
         }
       } else if (step instanceof Step.AddLearner a) {
         addLearner(cluster, ref, view, a.member());
@@ -119,6 +119,12 @@ public final class StepExecutor {
     LOG.info("{}: {}", step.reason(), step.message());
     events.normal(cluster, step.reason(), step.message());
     return new Outcome(true, step);
+  }
+
+  private static Step podsTerminating(List<String> members) {
+    return new Step.Wait(
+        "WaitingForPodDeletion",
+        "the old Pods of " + String.join(", ", members) + " are still terminating");
   }
 
   private void bootstrap(

@@ -63,6 +63,15 @@ class MembershipPlannerTest {
       return this;
     }
 
+    /** A volume without a Pod, stamped with the cluster and member its data belongs to. */
+    Cluster kept(String name, String clusterId, String memberId) {
+      resources.put(
+          name,
+          new MemberResources(
+              name, false, true, "", false, null, new VolumeOrigin(clusterId, memberId)));
+      return this;
+    }
+
     Cluster noResources(String name) {
       resources.remove(name);
       return this;

@@ -509,6 +509,112 @@ class EtcdClusterIT {
   }
 
   @Test
+  void aClusterCreatedAgainOverItsKeptVolumesResumesAndAForgedStampIsRefused() throws Exception {
+    EtcdClusters.create(operator.client, ns, "rho", 3, VERSION);
+    EtcdCluster first = awaitReady("rho", 3);
+    Map<String, String> ids = memberIds(first);
+    String clusterId = first.getStatus().getClusterId();
+    try (io.etcd.jetcd.Client etcd = client("rho", "rho-0")) {
+      put(etcd, "kept", "before the delete");
+    }
+    // Each member's volume names the cluster and member its data belongs to.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                ids.entrySet().stream()
+                    .allMatch(
+                        e ->
+                            stamp("data-" + e.getKey())
+                                .equals(Map.of("cluster", clusterId, "member", e.getValue()))));
+
+    // Deleted (its volumes are kept by default) and created again: the same cluster comes back,
+    // with the same member IDs and its data, instead of a new empty one.
+    EtcdCluster deleted = EtcdClusters.deleteAndAwaitPodsGone(operator.client, ns, "rho");
+    assertThat(volumeNames()).containsExactly("data-rho-0", "data-rho-1", "data-rho-2");
+    EtcdClusters.createAgain(operator.client, deleted);
+    EtcdCluster resumed =
+        EtcdClusters.await(
+            operator.client,
+            ns,
+            "rho",
+            CONVERGE,
+            "rho resumed",
+            c -> EtcdClusters.readyWith(3).test(c) && memberIds(c).equals(ids));
+    assertThat(resumed.getStatus().getClusterId()).isEqualTo(clusterId);
+    try (io.etcd.jetcd.Client etcd = client("rho", "rho-1")) {
+      assertThat(get(etcd, "kept")).isEqualTo("before the delete");
+    }
+    assertThat(eventReasons("rho")).contains("ResumingCluster");
+
+    // A tenant forges one volume's stamp: volumes of two clusters are never started together, and
+    // nothing is deleted.
+    deleted = EtcdClusters.deleteAndAwaitPodsGone(operator.client, ns, "rho");
+    operator
+        .client
+        .persistentVolumeClaims()
+        .inNamespace(ns)
+        .withName("data-rho-1")
+        .edit(
+            v -> {
+              v.getMetadata().getAnnotations().put(EtcdOperator.CLUSTER_ID_ANNOTATION, "f00d");
+              return v;
+            });
+    EtcdClusters.createAgain(operator.client, deleted);
+    EtcdCluster refused =
+        EtcdClusters.awaitReason(
+            operator.client,
+            ns,
+            "rho",
+            EtcdClusterStatusBuilder.READY,
+            "VolumesOfDifferentClusters");
+    assertThat(EtcdClusters.conditionOf(refused, EtcdClusterStatusBuilder.READY).getMessage())
+        .contains("rho-1: f00d", "none is started");
+    assertThat(podNames()).isEmpty();
+    assertThat(volumeNames()).containsExactly("data-rho-0", "data-rho-1", "data-rho-2");
+  }
+
+  /** The stamp on a volume: its cluster and member annotations. */
+  Map<String, String> stamp(String claim) {
+    var annotations =
+        operator
+            .client
+            .persistentVolumeClaims()
+            .inNamespace(ns)
+            .withName(claim)
+            .get()
+            .getMetadata()
+            .getAnnotations();
+    if (annotations == null
+        || !annotations.containsKey(EtcdOperator.CLUSTER_ID_ANNOTATION)
+        || !annotations.containsKey(EtcdOperator.MEMBER_ID_ANNOTATION)) {
+      return Map.of();
+    }
+    return Map.of(
+        "cluster", annotations.get(EtcdOperator.CLUSTER_ID_ANNOTATION),
+        "member", annotations.get(EtcdOperator.MEMBER_ID_ANNOTATION));
+  }
+
+  static void put(io.etcd.jetcd.Client etcd, String key, String value) throws Exception {
+    var utf8 = java.nio.charset.StandardCharsets.UTF_8;
+    etcd.getKVClient()
+        .put(
+            io.etcd.jetcd.ByteSequence.from(key, utf8),
+            io.etcd.jetcd.ByteSequence.from(value, utf8))
+        .get(10, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
+  static String get(io.etcd.jetcd.Client etcd, String key) throws Exception {
+    var utf8 = java.nio.charset.StandardCharsets.UTF_8;
+    var kvs =
+        etcd.getKVClient()
+            .get(io.etcd.jetcd.ByteSequence.from(key, utf8))
+            .get(10, java.util.concurrent.TimeUnit.SECONDS)
+            .getKvs();
+    return kvs.isEmpty() ? null : kvs.get(0).getValue().toString(utf8);
+  }
+
+  @Test
   void withTwoOfThreeMembersDownTheClusterReportsQuorumLostAndNothingIsRemoved() {
     EtcdClusters.create(operator.client, ns, "delta", 3, VERSION);
     Map<String, String> ids = memberIds(awaitReady("delta", 3));

@@ -2,6 +2,7 @@ package dev.bosun.etcd.testing;
 
 import dev.bosun.common.status.Conditions;
 import dev.bosun.common.testing.Edits;
+import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.EtcdClusterSpec;
 import dev.bosun.etcd.v1alpha1.EtcdClusterStatus;
@@ -113,5 +114,42 @@ public final class EtcdClusters {
 
   public static boolean condition(EtcdCluster c, String type) {
     return c.getStatus() != null && Conditions.isTrue(c.getStatus().getConditions(), type);
+  }
+
+  /**
+   * Deletes the EtcdCluster and waits until it and its member Pods are gone (the garbage collector
+   * takes them; volumes kept by {@code whenDeleted: Retain} stay); returns what was deleted.
+   */
+  public static EtcdCluster deleteAndAwaitPodsGone(
+      KubernetesClient client, String namespace, String name) {
+    EtcdCluster old = get(client, namespace, name);
+    client.resource(old).delete();
+    org.awaitility.Awaitility.await("EtcdCluster " + name + " and its Pods gone")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> get(client, namespace, name) == null && memberPods(client, namespace) == 0);
+    return old;
+  }
+
+  /** Creates an EtcdCluster of the same name, namespace and spec as {@code old}. */
+  public static EtcdCluster createAgain(KubernetesClient client, EtcdCluster old) {
+    EtcdCluster again = new EtcdCluster();
+    again.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(old.getMetadata().getName())
+            .withNamespace(old.getMetadata().getNamespace())
+            .build());
+    again.setSpec(old.getSpec());
+    return client.resource(again).create();
+  }
+
+  private static int memberPods(KubernetesClient client, String namespace) {
+    return client
+        .pods()
+        .inNamespace(namespace)
+        .withLabel(EtcdOperator.MEMBER_LABEL)
+        .list()
+        .getItems()
+        .size();
   }
 }
