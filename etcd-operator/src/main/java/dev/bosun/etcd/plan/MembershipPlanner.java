@@ -255,10 +255,13 @@ public final class MembershipPlanner {
   }
 
   /**
-   * Kept volumes are resumed as the cluster they hold only when each is stamped, all with one
-   * cluster ID and each with its own member ID. Anything else is refused with what is wrong and
-   * nothing is started or deleted: volumes of two clusters never formed one, and two volumes with
-   * one member's identity (a copied volume) would both vote as that member.
+   * Kept volumes are resumed as the cluster their stamps name when those agree on one cluster ID
+   * and each names its own member. Anything else is refused with what is wrong and nothing is
+   * started or deleted: volumes of two clusters never formed one, and two volumes with one member's
+   * identity (a copied volume) would both vote as that member. An unstamped volume beside them (its
+   * member never answered: a learner added just before the delete) gets its Pod back with them, as
+   * any member's volume does; etcd's member list decides whether it belongs once they answer (a
+   * name etcd does not list is a leftover).
    */
   static Step keptVolumes(Observation o, List<String> names) {
     Map<String, VolumeOrigin> origins = new TreeMap<>(byIndex(o.cluster()));
@@ -282,19 +285,6 @@ public final class MembershipPlanner {
               + " not belong to this one");
     }
     String clusterId = clusters.iterator().next();
-    if (!unstamped.isEmpty()) {
-      return new Step.Wait(
-          "VolumeOriginUnknown",
-          "the kept volumes of "
-              + String.join(", ", origins.keySet())
-              + " hold etcd cluster "
-              + clusterId
-              + ", but "
-              + String.join(", ", unstamped)
-              + " carry no stamp of the cluster their data belongs to (their member never"
-              + " answered): the operator does not guess; delete the unstamped volumes if they"
-              + " hold nothing to keep, and the cluster resumes from the others");
-    }
     Map<String, List<String>> byMember = new TreeMap<>();
     origins.forEach(
         (name, v) -> byMember.computeIfAbsent(v.memberId(), k -> new ArrayList<>()).add(name));
@@ -312,7 +302,7 @@ public final class MembershipPlanner {
                 + " none is started; delete the copy");
       }
     }
-    return new Step.ResumeCluster(List.copyOf(origins.keySet()), clusterId);
+    return new Step.ResumeCluster(names, clusterId, unstamped);
   }
 
   /** {@code c-0: 1a2b, c-1: 3c4d}: each volume with the cluster it holds. */

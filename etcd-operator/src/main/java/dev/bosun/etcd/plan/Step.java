@@ -42,18 +42,38 @@ public sealed interface Step {
    * Start the members of the cluster that kept volumes hold, on those volumes: the EtcdCluster was
    * deleted with its volumes kept and created again, so nothing recorded a cluster ID but the
    * volumes' own stamps.
+   *
+   * @param members every kept volume's member, in member order
+   * @param unstamped those whose volume carries no stamp: their member never answered (named in the
+   *     message; etcd's member list decides them once the others answer)
    */
-  record ResumeCluster(List<String> members, String clusterId) implements Step {
+  record ResumeCluster(List<String> members, String clusterId, List<String> unstamped)
+      implements Step {
+    public ResumeCluster {
+      members = List.copyOf(members);
+      unstamped = List.copyOf(unstamped);
+    }
+
     public String reason() {
       return "ResumingCluster";
     }
 
     public String message() {
-      return "the kept volumes of "
-          + String.join(", ", members)
-          + " hold etcd cluster "
-          + clusterId
-          + ": starting its members on them";
+      String resuming =
+          "the kept volumes of "
+              + String.join(", ", members)
+              + " hold etcd cluster "
+              + clusterId
+              + ": starting its members on them";
+      if (unstamped.isEmpty()) {
+        return resuming;
+      }
+      return resuming
+          + " ("
+          + String.join(", ", unstamped)
+          + " never answered before the delete: etcd's member list decides whether "
+          + (unstamped.size() == 1 ? "it belongs" : "they belong")
+          + ")";
     }
   }
 

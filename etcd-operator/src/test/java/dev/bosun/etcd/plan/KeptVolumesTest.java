@@ -22,7 +22,8 @@ class KeptVolumesTest {
   void volumesStampedWithOneClusterResumeIt() {
     Cluster c =
         recreated().kept("c-2", "abc", "m2").kept("c-0", "abc", "m0").kept("c-1", "abc", "m1");
-    assertThat(c.plan(3)).isEqualTo(new Step.ResumeCluster(List.of("c-0", "c-1", "c-2"), "abc"));
+    assertThat(c.plan(3))
+        .isEqualTo(new Step.ResumeCluster(List.of("c-0", "c-1", "c-2"), "abc", List.of()));
     assertThat(c.plan(3).reason()).isEqualTo("ResumingCluster");
     assertThat(c.plan(3).message())
         .isEqualTo(
@@ -33,14 +34,16 @@ class KeptVolumesTest {
   void theSizeDoesNotChooseWhatIsResumed() {
     // All that was kept comes back; scaling to the spec's size is the next steps' work.
     Cluster c = recreated().kept("c-0", "abc", "m0").kept("c-3", "abc", "m3");
-    assertThat(c.plan(5)).isEqualTo(new Step.ResumeCluster(List.of("c-0", "c-3"), "abc"));
-    assertThat(c.plan(1)).isEqualTo(new Step.ResumeCluster(List.of("c-0", "c-3"), "abc"));
+    assertThat(c.plan(5))
+        .isEqualTo(new Step.ResumeCluster(List.of("c-0", "c-3"), "abc", List.of()));
+    assertThat(c.plan(1))
+        .isEqualTo(new Step.ResumeCluster(List.of("c-0", "c-3"), "abc", List.of()));
   }
 
   @Test
   void oneStampedVolumeResumesAsItsCluster() {
     assertThat(recreated().kept("c-0", "abc", "m0").plan(3))
-        .isEqualTo(new Step.ResumeCluster(List.of("c-0"), "abc"));
+        .isEqualTo(new Step.ResumeCluster(List.of("c-0"), "abc", List.of()));
   }
 
   @Test
@@ -53,17 +56,22 @@ class KeptVolumesTest {
   }
 
   @Test
-  void anUnstampedVolumeBesideStampedOnesIsRefused() {
+  void anUnstampedVolumeBesideStampedOnesComesBackWithThem() {
+    // A learner added right before the delete never answered, so it was never stamped: it gets its
+    // Pod like any member's volume, and etcd's member list decides it once the others answer.
     Step step =
         recreated()
             .kept("c-0", "abc", "m0")
-            .resources("c-1", false, true, "")
+            .resources("c-3", false, true, "")
             .kept("c-2", "abc", "m2")
             .plan(3);
-    assertThat(step.reason()).isEqualTo("VolumeOriginUnknown");
+    assertThat(step)
+        .isEqualTo(new Step.ResumeCluster(List.of("c-0", "c-2", "c-3"), "abc", List.of("c-3")));
     assertThat(step.message())
-        .contains("c-0, c-2 hold etcd cluster abc", "but c-1 carry no stamp", "does not guess");
-    assertThat(step.changes()).isFalse();
+        .isEqualTo(
+            "the kept volumes of c-0, c-2, c-3 hold etcd cluster abc: starting its members on them"
+                + " (c-3 never answered before the delete: etcd's member list decides whether it"
+                + " belongs)");
   }
 
   @Test
@@ -116,7 +124,8 @@ class KeptVolumesTest {
 
   @Test
   void resumingIsNotDestructive() {
-    assertThat(DestructiveSteps.destructive(new Step.ResumeCluster(List.of("c-0"), "abc")))
+    assertThat(
+            DestructiveSteps.destructive(new Step.ResumeCluster(List.of("c-0"), "abc", List.of())))
         .isFalse();
   }
 }
