@@ -43,11 +43,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Randomized fault schedules against a 3-member cluster run by the real operator: members killed,
  * frozen and partitioned (from each other, the operator and the clients), the operator restarted,
- * scale-outs and defragmentation, overlapping, while an acknowledged writer and a single-key
- * register run. Checked at sampled instants and at the end: every acknowledged put readable, no
- * register read back in time, no member replaced and no destructive Event, Ready within a bound
- * after the last heal. {@code -Dbosun.chaos.seed=S} replays a schedule, {@code
- * -Dbosun.chaos.minutes=M} runs fresh ones for M minutes; the table goes to target/chaos-results.
+ * scale-outs, defragmentation and the cluster re-created over its kept volumes, overlapping, while
+ * an acknowledged writer and a single-key register run. Checked at sampled instants and at the end:
+ * every acknowledged put readable, no register read back in time, no member replaced and no
+ * destructive Event, Ready within a bound after the last heal. {@code -Dbosun.chaos.seed=S} replays
+ * a schedule, {@code -Dbosun.chaos.minutes=M} runs fresh ones for M minutes; the table goes to
+ * target/chaos-results.
  */
 @ExtendWith(ControlPlaneExtension.class)
 class EtcdChaosIT {
@@ -122,17 +123,17 @@ class EtcdChaosIT {
   String runSchedule(FaultSchedule schedule, Duration readyBound) throws Exception {
     try (MemberNamespace space =
         MemberNamespace.create(
-            operator.client,
+            operator.testClient,
             "etcdchaos",
             k -> k.wrapping((member, command) -> addressing.host(member).wrap(command)))) {
       String ns = space.name;
       ClusterRef ref = new ClusterRef(ns, CLUSTER, false, false);
       List<String> members = LabClients.firstMembers(CLUSTER, 3);
       long creating = System.nanoTime();
-      EtcdClusters.create(operator.client, ns, CLUSTER, 3, VERSION);
+      EtcdClusters.create(operator.testClient, ns, CLUSTER, 3, VERSION);
       EtcdCluster before =
           EtcdClusters.await(
-              operator.client, ns, CLUSTER, readyBound, "Ready", EtcdClusters.readyWith(3));
+              operator.testClient, ns, CLUSTER, readyBound, "Ready", EtcdClusters.readyWith(3));
       Duration createdIn = Duration.ofNanos(System.nanoTime() - creating);
       Map<String, String> identities = identities(ns, before);
       EtcdNemesis nemesis =
@@ -164,7 +165,7 @@ class EtcdChaosIT {
         }
         long healed = System.nanoTime();
         EtcdClusters.await(
-            operator.client,
+            operator.testClient,
             ns,
             CLUSTER,
             readyBound,
@@ -190,14 +191,14 @@ class EtcdChaosIT {
         problems.add(lost + " acknowledged puts not read back at the end");
       }
       problems.addAll(register.backInTime());
-      long destructive = ClusterObjects.destructive(operator.client, ns, CLUSTER);
+      long destructive = ClusterObjects.destructive(operator.testClient, ns, CLUSTER);
       if (destructive > 0) {
         problems.add(
             destructive
                 + " destructive actions: "
-                + ClusterObjects.eventReasons(operator.client, ns, CLUSTER));
+                + ClusterObjects.eventReasons(operator.testClient, ns, CLUSTER));
       }
-      EtcdCluster after = EtcdClusters.get(operator.client, ns, CLUSTER);
+      EtcdCluster after = EtcdClusters.get(operator.testClient, ns, CLUSTER);
       Map<String, String> now = identities(ns, after);
       identities.forEach(
           (member, identity) -> {
@@ -234,23 +235,26 @@ class EtcdChaosIT {
     }
   }
 
-  /** Each member's Pod UID and etcd member ID: a member replaced changes one of them. */
+  /**
+   * Each member's volume UID and etcd member ID: a member replaced changes one of them (a Pod
+   * recreated on its volume, as after a re-create over kept volumes, changes neither).
+   */
   Map<String, String> identities(String ns, EtcdCluster cluster) {
     Map<String, String> ids =
         cluster.getStatus().getMembers().stream()
             .filter(m -> m.getId() != null)
             .collect(Collectors.toMap(m -> m.getName(), m -> m.getId(), (a, b) -> a, TreeMap::new));
     Map<String, String> result = new TreeMap<>();
-    for (var pod :
+    for (var volume :
         operator
             .client
-            .pods()
+            .persistentVolumeClaims()
             .inNamespace(ns)
             .withLabel(EtcdOperator.MEMBER_LABEL)
             .list()
             .getItems()) {
-      String name = pod.getMetadata().getName();
-      result.put(name, "pod " + pod.getMetadata().getUid() + ", member " + ids.get(name));
+      String name = volume.getMetadata().getLabels().get(EtcdOperator.MEMBER_LABEL);
+      result.put(name, "volume " + volume.getMetadata().getUid() + ", member " + ids.get(name));
     }
     return result;
   }

@@ -11,21 +11,27 @@ import dev.bosun.common.testing.drill.NetworkLab;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.LabAddressing;
 import dev.bosun.etcd.testing.ProcessKubelet;
+import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.Maintenance;
 import dev.bosun.etcd.v1alpha1.etcdclusterspec.maintenance.Defragmentation;
+import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The etcd operator's faults in a {@link NetworkLab}: members killed (the kubelet restarts them on
  * their data when the fault heals), frozen, partitioned from each other and from the operator and
- * the clients; the operator restarted; the cluster scaled out and back; defragmentation asked for.
+ * the clients; the operator restarted, or killed at its next request of a kind to the API server
+ * (mid-step: before the request is sent, or right after) and started again when the fault heals;
+ * the cluster scaled out and back; defragmentation asked for; the EtcdCluster deleted and created
+ * again over its kept volumes.
  */
 final class EtcdNemesis implements Nemesis {
 
@@ -33,8 +39,12 @@ final class EtcdNemesis implements Nemesis {
   static final String FREEZE = "freeze";
   static final String PARTITION = "partition";
   static final String OPERATOR_DOWN = "operator down";
+  static final String OPERATOR_DIES_AT = "operator dies";
   static final String SCALE = "scale out";
   static final String DEFRAGMENT = "defragment";
+  static final String RECREATE = "re-create over volumes";
+  static final String AT_ONCE = "at once";
+  static final String PODS_GONE = "once its Pods are gone";
 
   /** The menu for a 3-member cluster {@code cluster}: targets are member names or groups. */
   static List<FaultKind> menu(String cluster) {
@@ -54,8 +64,11 @@ final class EtcdNemesis implements Nemesis {
         FaultKind.lasting(
             OPERATOR_DOWN, 2, List.of("operator"), Duration.ofSeconds(1), Duration.ofSeconds(6)),
         FaultKind.lasting(
+            OPERATOR_DIES_AT, 2, ApiBoundaries.ALL, Duration.ofSeconds(3), Duration.ofSeconds(12)),
+        FaultKind.lasting(
             SCALE, 1, List.of("4", "5"), Duration.ofSeconds(8), Duration.ofSeconds(20)),
-        FaultKind.instant(DEFRAGMENT, 1, List.of("cluster")));
+        FaultKind.instant(DEFRAGMENT, 1, List.of("cluster")),
+        FaultKind.instant(RECREATE, 1, List.of(AT_ONCE, PODS_GONE)));
   }
 
   private final NetworkLab lab;
@@ -65,10 +78,16 @@ final class EtcdNemesis implements Nemesis {
   private final String ns;
   private final String cluster;
   private final List<ClientIdentity> outsiders;
-  private final Set<String> killed = new HashSet<>();
+
+  /** Killed members and the UID of the Pod whose container was killed. */
+  private final Map<String, String> killed = new HashMap<>();
+
   private final Map<Integer, LocalProcess> frozen = new HashMap<>();
   private final Map<Set<Endpoint>, Integer> cuts = new HashMap<>();
   private boolean operatorDown;
+  private boolean scaled;
+  private volatile boolean deathArmed;
+  private CompletableFuture<Void> recreate;
 
   /**
    * @param outsiders the operator's and the clients' identities, cut together with the side of a
@@ -95,9 +114,11 @@ final class EtcdNemesis implements Nemesis {
   public synchronized void inject(Fault fault) throws Exception {
     switch (fault.kind()) {
       case KILL -> {
-        if (!killed.add(fault.target())) {
-          throw new IllegalStateException(fault.target() + " is already down");
+        if (killed.containsKey(fault.target()) || recreating()) {
+          throw new IllegalStateException(
+              fault.target() + " is already down or its cluster is being re-created");
         }
+        killed.put(fault.target(), podUid(fault.target()));
         kubelet.killContainer(fault.target());
       }
       case FREEZE -> {
@@ -110,16 +131,21 @@ final class EtcdNemesis implements Nemesis {
       }
       case PARTITION -> pairs(fault.target()).forEach(this::cut);
       case OPERATOR_DOWN -> {
-        if (operatorDown) {
-          throw new IllegalStateException("the operator is already down");
+        if (operatorDown || deathArmed) {
+          throw new IllegalStateException("the operator is already down or set to die");
         }
         operator.stop();
         operatorDown = true;
       }
-      case SCALE -> resize(Integer.parseInt(fault.target()));
+      case OPERATOR_DIES_AT -> armDeath(fault.target());
+      case SCALE -> {
+        resize(Integer.parseInt(fault.target()));
+        scaled = true;
+      }
+      case RECREATE -> recreateOverVolumes(fault.target());
       case DEFRAGMENT ->
           EtcdClusters.edit(
-              operator.client,
+              operator.testClient,
               ns,
               cluster,
               s -> {
@@ -137,11 +163,7 @@ final class EtcdNemesis implements Nemesis {
   @Override
   public synchronized void heal(Fault fault) throws Exception {
     switch (fault.kind()) {
-      case KILL -> {
-        if (killed.remove(fault.target())) {
-          kubelet.restartContainer(fault.target());
-        }
-      }
+      case KILL -> restartKilled(fault.target());
       case FREEZE -> {
         LocalProcess p = frozen.remove(fault.index());
         if (p != null && p.isAlive()) {
@@ -150,7 +172,17 @@ final class EtcdNemesis implements Nemesis {
       }
       case PARTITION -> pairs(fault.target()).forEach(this::heal);
       case OPERATOR_DOWN -> startOperator();
-      case SCALE -> resize(3);
+      case OPERATOR_DIES_AT -> {
+        if (deathArmed) {
+          deathArmed = false;
+          operator.cut.heal();
+          startOperator();
+        }
+      }
+      case SCALE -> {
+        resize(3);
+        scaled = false;
+      }
       default -> {
         // Instantaneous faults have nothing to heal.
       }
@@ -159,6 +191,7 @@ final class EtcdNemesis implements Nemesis {
 
   @Override
   public synchronized void healAll() throws Exception {
+    finishRecreate();
     for (LocalProcess p : frozen.values()) {
       if (p.isAlive()) {
         p.resume();
@@ -167,12 +200,126 @@ final class EtcdNemesis implements Nemesis {
     frozen.clear();
     cuts.clear();
     lab.healAll();
-    for (String member : List.copyOf(killed)) {
-      killed.remove(member);
-      kubelet.restartContainer(member);
+    for (String member : List.copyOf(killed.keySet())) {
+      restartKilled(member);
     }
+    deathArmed = false;
+    operator.cut.heal();
     startOperator();
     resize(3);
+    scaled = false;
+  }
+
+  /**
+   * Arms the operator's cut at {@code boundary} and watches it: once the operator reaches that
+   * request, its process is stopped right there (within a poll of 20 ms), as a crash would stop it.
+   * It stays down until the fault heals; a boundary never reached only disarms.
+   */
+  private void armDeath(String boundary) {
+    if (operatorDown || deathArmed) {
+      throw new IllegalStateException("the operator is already down or set to die");
+    }
+    if (ApiBoundaries.before(boundary)) {
+      operator.cut.before(ApiBoundaries.request(boundary));
+    } else {
+      operator.cut.after(ApiBoundaries.request(boundary));
+    }
+    deathArmed = true;
+    Thread watch = new Thread(this::awaitDeath, "etcd-chaos-operator-death");
+    watch.setDaemon(true);
+    watch.start();
+  }
+
+  private void awaitDeath() {
+    try {
+      while (deathArmed) {
+        if (operator.cut.cutAt() != null) {
+          synchronized (this) {
+            if (deathArmed && !operatorDown) {
+              operator.stop();
+              operatorDown = true;
+              System.out.println("the operator died at " + operator.cut.cutAt());
+            }
+          }
+          return;
+        }
+        Thread.sleep(20);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Deletes the EtcdCluster (the garbage collector takes its Pods; its volumes are kept, the
+   * default) and creates it again with the same spec: {@link #AT_ONCE}, while the old Pods still
+   * run, or {@link #PODS_GONE}, from a thread of its own once they are gone (the schedule plays on
+   * meanwhile). Either way the operator must resume the cluster the volumes hold. Not while a
+   * member is killed or frozen or the size is changed: those faults' heals act on the Pods this one
+   * replaces.
+   */
+  private void recreateOverVolumes(String when) {
+    if (!killed.isEmpty() || !frozen.isEmpty() || scaled || recreating()) {
+      throw new IllegalStateException(
+          "a member is down, the size is changed or a re-create is under way");
+    }
+    EtcdCluster old = EtcdClusters.delete(operator.testClient, ns, cluster);
+    if (AT_ONCE.equals(when)) {
+      EtcdClusters.createAgain(operator.testClient, old);
+      return;
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    recreate = done;
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                EtcdClusters.awaitMemberPodsGone(operator.testClient, ns, Duration.ofMinutes(2));
+                EtcdClusters.createAgain(operator.testClient, old);
+                done.complete(null);
+              } catch (Throwable e) {
+                done.completeExceptionally(e);
+              }
+            },
+            "etcd-chaos-recreate");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private boolean recreating() {
+    return recreate != null && !recreate.isDone();
+  }
+
+  /** Waits for a re-create under way: the cluster must exist before anything else is healed. */
+  private void finishRecreate() throws Exception {
+    if (recreate != null) {
+      try {
+        recreate.get(3, TimeUnit.MINUTES);
+      } finally {
+        recreate = null;
+      }
+    }
+  }
+
+  /** The UID of the member's Pod, which must exist and not be on its way out. */
+  private String podUid(String member) {
+    Pod pod = operator.testClient.pods().inNamespace(ns).withName(member).get();
+    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
+      throw new IllegalStateException(member + " has no Pod");
+    }
+    return pod.getMetadata().getUid();
+  }
+
+  /**
+   * Restarts a killed member's container, as the kubelet would, unless its Pod was replaced
+   * meanwhile (a cluster re-created at once): the new Pod's container already runs.
+   */
+  private void restartKilled(String member) {
+    String uid = killed.remove(member);
+    Pod pod = operator.testClient.pods().inNamespace(ns).withName(member).get();
+    if (uid != null && pod != null && uid.equals(pod.getMetadata().getUid())) {
+      kubelet.restartContainer(member);
+    }
   }
 
   private void startOperator() {
@@ -183,7 +330,7 @@ final class EtcdNemesis implements Nemesis {
   }
 
   private void resize(int size) {
-    EtcdClusters.edit(operator.client, ns, cluster, s -> s.setSize(size));
+    EtcdClusters.edit(operator.testClient, ns, cluster, s -> s.setSize(size));
   }
 
   /** The endpoint pairs a partition "a,b|c" cuts: across the bar, and the left side's outsiders. */

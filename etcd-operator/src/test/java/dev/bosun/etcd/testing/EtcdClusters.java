@@ -122,13 +122,31 @@ public final class EtcdClusters {
    */
   public static EtcdCluster deleteAndAwaitPodsGone(
       KubernetesClient client, String namespace, String name) {
-    EtcdCluster old = get(client, namespace, name);
-    client.resource(old).delete();
-    org.awaitility.Awaitility.await("EtcdCluster " + name + " and its Pods gone")
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(250))
-        .until(() -> get(client, namespace, name) == null && memberPods(client, namespace) == 0);
+    EtcdCluster old = delete(client, namespace, name);
+    awaitMemberPodsGone(client, namespace, Duration.ofSeconds(60));
     return old;
+  }
+
+  /** Deletes the EtcdCluster and waits until the object is gone; returns what was deleted. */
+  public static EtcdCluster delete(KubernetesClient client, String namespace, String name) {
+    EtcdCluster old = get(client, namespace, name);
+    if (old == null) {
+      throw new IllegalStateException("no EtcdCluster " + name + " to delete");
+    }
+    client.resource(old).delete();
+    org.awaitility.Awaitility.await("EtcdCluster " + name + " gone")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> get(client, namespace, name) == null);
+    return old;
+  }
+
+  /** Waits until no member Pod is left in the namespace. */
+  public static void awaitMemberPodsGone(KubernetesClient client, String namespace, Duration most) {
+    org.awaitility.Awaitility.await("the member Pods gone")
+        .atMost(most)
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> memberPods(client, namespace) == 0);
   }
 
   /** Creates an EtcdCluster of the same name, namespace and spec as {@code old}. */
