@@ -43,6 +43,11 @@ public final class EtcdOperator {
   /** Volume annotation: the etcd member ID (hex) the volume's data belongs to. */
   public static final String MEMBER_ID_ANNOTATION = PREFIX + "member-id";
 
+  /**
+   * Volume annotation: the member's peer URLs (comma-separated) as etcd's member list holds them.
+   */
+  public static final String PEER_URLS_ANNOTATION = PREFIX + "peer-urls";
+
   /** Environment: the operator's own image, which restore init containers run. */
   public static final String OPERATOR_IMAGE_ENV = "BOSUN_OPERATOR_IMAGE";
 

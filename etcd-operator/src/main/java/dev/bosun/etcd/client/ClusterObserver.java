@@ -126,6 +126,7 @@ public final class ClusterObserver {
     List<ObservedMember> observed = new ArrayList<>();
     Map<String, String> versions = new HashMap<>();
     Map<String, Long> dbSizes = new HashMap<>();
+    Map<String, List<URI>> peerUrls = new HashMap<>();
     for (EtcdMember m : members) {
       MemberStatus s = statuses.get(m.id());
       // An alarm (NOSPACE) is reported as such, not as an unhealthy member: quorum still holds.
@@ -141,6 +142,9 @@ public final class ClusterObserver {
               s == null ? 0 : s.raftAppliedIndex(),
               !healthy && s != null && s.saysNoLeader(),
               !m.name().isEmpty()));
+      if (!name.isEmpty()) {
+        peerUrls.put(name, List.copyOf(m.peerUrls()));
+      }
       if (s != null && !name.isEmpty()) {
         versions.put(name, s.version());
         dbSizes.put(name, s.dbSize());
@@ -154,6 +158,7 @@ public final class ClusterObserver {
         alarms.putIfAbsent(named.toString(), named);
       }
     }
-    return new EtcdView(true, clusterId, observed, versions, dbSizes, List.copyOf(alarms.values()));
+    return new EtcdView(
+        true, clusterId, observed, versions, dbSizes, List.copyOf(alarms.values()), peerUrls);
   }
 }

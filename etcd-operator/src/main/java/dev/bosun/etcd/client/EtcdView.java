@@ -1,6 +1,7 @@
 package dev.bosun.etcd.client;
 
 import dev.bosun.etcd.plan.ObservedMember;
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import java.util.Optional;
  * @param versions the server version each answering member reported, by member name
  * @param dbSizes the database size each answering member reported, by member name
  * @param alarms the active alarms (NOSPACE, CORRUPT), each once
+ * @param peerUrls the peer URLs etcd's member list holds for each named member
  */
 public record EtcdView(
     boolean reachable,
@@ -21,13 +23,26 @@ public record EtcdView(
     List<ObservedMember> members,
     Map<String, String> versions,
     Map<String, Long> dbSizes,
-    List<EtcdAlarm> alarms) {
+    List<EtcdAlarm> alarms,
+    Map<String, List<URI>> peerUrls) {
 
   public EtcdView {
     members = List.copyOf(members);
     versions = Map.copyOf(versions);
     dbSizes = Map.copyOf(dbSizes);
     alarms = List.copyOf(alarms);
+    peerUrls = Map.copyOf(peerUrls);
+  }
+
+  /** A view without peer URLs. */
+  public EtcdView(
+      boolean reachable,
+      long clusterId,
+      List<ObservedMember> members,
+      Map<String, String> versions,
+      Map<String, Long> dbSizes,
+      List<EtcdAlarm> alarms) {
+    this(reachable, clusterId, members, versions, dbSizes, alarms, Map.of());
   }
 
   /** A view without sizes and alarms. */

@@ -75,7 +75,8 @@ public final class MemberVolumes {
     if (cluster == null || cluster.isBlank() || member == null || member.isBlank()) {
       return Optional.empty();
     }
-    return Optional.of(new VolumeOrigin(cluster, member));
+    return Optional.of(
+        new VolumeOrigin(cluster, member, a.getOrDefault(EtcdOperator.PEER_URLS_ANNOTATION, "")));
   }
 
   /** The annotations that stamp {@code origin} on a volume. */
@@ -84,6 +85,8 @@ public final class MemberVolumes {
         EtcdOperator.CLUSTER_ID_ANNOTATION,
         origin.clusterId(),
         EtcdOperator.MEMBER_ID_ANNOTATION,
-        origin.memberId());
+        origin.memberId(),
+        EtcdOperator.PEER_URLS_ANNOTATION,
+        origin.peerUrls());
   }
 }

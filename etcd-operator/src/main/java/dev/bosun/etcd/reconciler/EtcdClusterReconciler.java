@@ -188,7 +188,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     ensureBudget(r, view);
     VolumeStamps.ensure(r.client(), r.cluster(), view, inventory);
     Planned chosen = membership.choose(r.cluster(), r.ref(), r.client(), etcd, view, inventory);
-    Planned planned = bootstrap.find(r.cluster(), r.client(), chosen);
+    Planned planned =
+        ResumedPeerUrls.check(r.ref(), addressing, bootstrap.find(r.cluster(), r.client(), chosen));
     DisasterRecovery.Decision recovery = recoveryDecision(r, planned.step());
     if (recovery instanceof DisasterRecovery.Start start) {
       return recordRecoveryIntent(r, planned, start);

@@ -10,9 +10,12 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.net.URI;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +48,13 @@ final class VolumeStamps {
           || volume.getMetadata().getDeletionTimestamp() != null) {
         continue;
       }
-      VolumeOrigin wanted = new VolumeOrigin(clusterId, m.hexId());
+      VolumeOrigin wanted =
+          new VolumeOrigin(
+              clusterId,
+              m.hexId(),
+              view.peerUrls().getOrDefault(m.name(), List.of()).stream()
+                  .map(URI::toString)
+                  .collect(Collectors.joining(",")));
       if (!MemberVolumes.origin(volume).equals(Optional.of(wanted))) {
         missing.put(m.name(), wanted);
       }
