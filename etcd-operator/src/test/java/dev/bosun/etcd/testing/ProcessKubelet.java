@@ -174,18 +174,56 @@ public final class ProcessKubelet implements AutoCloseable {
    * otherwise.) The Pod stays; {@link #restartContainer} brings the member back on its data.
    */
   public void killContainer(String member) {
-    LocalProcess p = processes.remove(member);
-    if (p != null) {
-      p.kill();
-    }
+    onWorker(
+        () -> {
+          LocalProcess p = processes.remove(member);
+          if (p != null) {
+            p.kill();
+          }
+        });
     reportEtcd(member, false);
   }
 
-  /** Starts a killed member's etcd again on its data and reports its container running. */
+  /**
+   * Starts a killed member's etcd again on its data and reports its container running; nothing when
+   * its Pod was replaced or deleted meanwhile, or a container already runs for it: one etcd per
+   * Pod, never a second one the kubelet does not track on the same address.
+   */
   public void restartContainer(String member) {
     Pod pod = client.pods().inNamespace(namespace).withName(member).get();
-    startEtcd(pod);
-    reportEtcd(member, true);
+    boolean started =
+        onWorker(
+            () -> {
+              if (pod == null
+                  || pod.getMetadata().getDeletionTimestamp() != null
+                  || !pod.getMetadata().getUid().equals(podUids.get(member))
+                  || processes.containsKey(member)) {
+                LOG.info("not restarting {}: its Pod was replaced or its etcd runs", member);
+                return false;
+              }
+              startEtcd(pod);
+              return true;
+            });
+    if (started) {
+      reportEtcd(member, true);
+    }
+  }
+
+  /** Runs {@code action} on the kubelet's one thread, after the Pod events before it. */
+  private <T> T onWorker(java.util.concurrent.Callable<T> action) {
+    try {
+      return worker.submit(action).get(2, java.util.concurrent.TimeUnit.MINUTES);
+    } catch (Exception e) {
+      throw new IllegalStateException("the process kubelet did not act: " + e.getMessage(), e);
+    }
+  }
+
+  private void onWorker(Runnable action) {
+    onWorker(
+        () -> {
+          action.run();
+          return null;
+        });
   }
 
   private void reportEtcd(String member, boolean running) {
