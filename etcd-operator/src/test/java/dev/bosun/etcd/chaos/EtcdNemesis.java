@@ -231,22 +231,17 @@ final class EtcdNemesis implements Nemesis {
   }
 
   private void awaitDeath() {
-    try {
-      while (deathArmed) {
-        if (operator.cut.cutAt() != null) {
-          synchronized (this) {
-            if (deathArmed && !operatorDown) {
-              operator.stop();
-              operatorDown = true;
-              System.out.println("the operator died at " + operator.cut.cutAt());
-            }
-          }
-          return;
-        }
-        Thread.sleep(20);
+    // Bounded: the longest armed fault lasts 12 s and its heal (or healAll) disarms it.
+    org.awaitility.Awaitility.await("the operator reaches its boundary or the fault heals")
+        .atMost(Duration.ofMinutes(5))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> !deathArmed || operator.cut.cutAt() != null);
+    synchronized (this) {
+      if (deathArmed && !operatorDown) {
+        operator.stop();
+        operatorDown = true;
+        System.out.println("the operator died at " + operator.cut.cutAt());
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
