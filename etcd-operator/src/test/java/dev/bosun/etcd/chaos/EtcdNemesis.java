@@ -1,5 +1,6 @@
 package dev.bosun.etcd.chaos;
 
+import dev.bosun.common.backup.BackupStoreSpec;
 import dev.bosun.common.testing.LocalProcess;
 import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.chaos.Fault;
@@ -8,6 +9,7 @@ import dev.bosun.common.testing.chaos.Nemesis;
 import dev.bosun.common.testing.drill.ClientIdentity;
 import dev.bosun.common.testing.drill.Endpoint;
 import dev.bosun.common.testing.drill.NetworkLab;
+import dev.bosun.etcd.testing.EtcdBackups;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.LabAddressing;
 import dev.bosun.etcd.testing.ProcessKubelet;
@@ -22,8 +24,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The etcd operator's faults in a {@link NetworkLab}: members killed (the kubelet restarts them on
@@ -31,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * the clients; the operator restarted, or killed at its next request of a kind to the API server
  * (mid-step: before the request is sent, or right after) and started again when the fault heals;
  * the cluster scaled out and back; defragmentation asked for; the EtcdCluster deleted and created
- * again over its kept volumes.
+ * again over its kept volumes; a one-shot backup asked for, and a new cluster restored from the
+ * newest backup asked for so far (the checker proves both hold what was acknowledged before).
  */
 final class EtcdNemesis implements Nemesis {
 
@@ -45,6 +50,14 @@ final class EtcdNemesis implements Nemesis {
   static final String RECREATE = "re-create over volumes";
   static final String AT_ONCE = "at once";
   static final String PODS_GONE = "once its Pods are gone";
+  static final String BACKUP = "back up";
+  static final String RESTORE = "restore a new cluster";
+
+  /** The cluster a restore creates: one member, beside the one under faults. */
+  static final String RESTORED = "rs";
+
+  /** A one-shot backup the schedule asked for, and the puts acknowledged before it was asked. */
+  record AskedBackup(String name, SortedSet<Long> acknowledgedBefore) {}
 
   /** The menu for a 3-member cluster {@code cluster}: targets are member names or groups. */
   static List<FaultKind> menu(String cluster) {
@@ -68,7 +81,9 @@ final class EtcdNemesis implements Nemesis {
         FaultKind.lasting(
             SCALE, 1, List.of("4", "5"), Duration.ofSeconds(8), Duration.ofSeconds(20)),
         FaultKind.instant(DEFRAGMENT, 1, List.of("cluster")),
-        FaultKind.instant(RECREATE, 1, List.of(AT_ONCE, PODS_GONE)));
+        FaultKind.instant(RECREATE, 1, List.of(AT_ONCE, PODS_GONE)),
+        FaultKind.instant(BACKUP, 1, List.of("the backup volume")),
+        FaultKind.instant(RESTORE, 1, List.of(RESTORED)));
   }
 
   private final NetworkLab lab;
@@ -78,6 +93,9 @@ final class EtcdNemesis implements Nemesis {
   private final String ns;
   private final String cluster;
   private final List<ClientIdentity> outsiders;
+  private final Supplier<SortedSet<Long>> acknowledged;
+  private final List<AskedBackup> backups = new ArrayList<>();
+  private AskedBackup restoredFrom;
 
   /** Killed members and the UID of the Pod whose container was killed. */
   private final Map<String, String> killed = new HashMap<>();
@@ -92,6 +110,7 @@ final class EtcdNemesis implements Nemesis {
   /**
    * @param outsiders the operator's and the clients' identities, cut together with the side of a
    *     partition listed first
+   * @param acknowledged the puts acknowledged so far
    */
   EtcdNemesis(
       NetworkLab lab,
@@ -100,7 +119,8 @@ final class EtcdNemesis implements Nemesis {
       RunningOperator operator,
       String ns,
       String cluster,
-      List<ClientIdentity> outsiders) {
+      List<ClientIdentity> outsiders,
+      Supplier<SortedSet<Long>> acknowledged) {
     this.lab = lab;
     this.addressing = addressing;
     this.kubelet = kubelet;
@@ -108,6 +128,17 @@ final class EtcdNemesis implements Nemesis {
     this.ns = ns;
     this.cluster = cluster;
     this.outsiders = outsiders;
+    this.acknowledged = acknowledged;
+  }
+
+  /** The backups the schedule asked for, in order. */
+  synchronized List<AskedBackup> backups() {
+    return List.copyOf(backups);
+  }
+
+  /** The backup the restored cluster was created from, or null when none was. */
+  synchronized AskedBackup restoredFrom() {
+    return restoredFrom;
   }
 
   @Override
@@ -143,6 +174,8 @@ final class EtcdNemesis implements Nemesis {
         scaled = true;
       }
       case RECREATE -> recreateOverVolumes(fault.target());
+      case BACKUP -> askBackup(fault.index());
+      case RESTORE -> restoreNewCluster();
       case DEFRAGMENT ->
           EtcdClusters.edit(
               operator.testClient,
@@ -208,6 +241,33 @@ final class EtcdNemesis implements Nemesis {
     startOperator();
     resize(3);
     scaled = false;
+  }
+
+  /**
+   * Asks for a one-shot backup into the operator's backup volume, noting what was acknowledged
+   * before: a snapshot taken after it was asked for must hold all of that, whatever the faults.
+   */
+  private void askBackup(int index) {
+    SortedSet<Long> before = acknowledged.get();
+    String name = cluster + "-backup-" + index;
+    EtcdBackups.create(operator.testClient, ns, name, cluster, BackupStoreSpec.volume(null), null);
+    backups.add(new AskedBackup(name, before));
+  }
+
+  /**
+   * Creates a one-member cluster bootstrapped from the newest backup asked for (which may not have
+   * succeeded yet: the restore waits for it). Once per schedule.
+   */
+  private void restoreNewCluster() {
+    if (backups.isEmpty() || restoredFrom != null) {
+      throw new IllegalStateException("no backup asked for yet, or a cluster already restored");
+    }
+    AskedBackup from = backups.get(backups.size() - 1);
+    operator
+        .testClient
+        .resource(EtcdBackups.restoredSpec(ns, RESTORED, 1, EtcdChaosIT.VERSION, from.name()))
+        .create();
+    restoredFrom = from;
   }
 
   /**

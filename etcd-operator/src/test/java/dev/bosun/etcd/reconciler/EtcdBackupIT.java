@@ -19,6 +19,7 @@ import dev.bosun.etcd.restore.FetchSnapshot;
 import dev.bosun.etcd.restore.RestoreSecrets;
 import dev.bosun.etcd.restore.SnapshotRoute;
 import dev.bosun.etcd.testing.ClusterObjects;
+import dev.bosun.etcd.testing.EtcdBackups;
 import dev.bosun.etcd.testing.EtcdClusters;
 import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.testing.ProcessKubelet;
@@ -138,27 +139,11 @@ class EtcdBackupIT {
   }
 
   EtcdBackup backup(String name, String cluster, BackupStoreSpec store, Integer keep) {
-    EtcdBackup b = new EtcdBackup();
-    b.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
-    EtcdBackupSpec spec = new EtcdBackupSpec();
-    spec.setClusterName(cluster);
-    spec.setStore(store);
-    if (keep != null) {
-      spec.setKeep(keep);
-    }
-    b.setSpec(spec);
-    return operator.client.resource(b).create();
+    return EtcdBackups.create(operator.client, ns, name, cluster, store, keep);
   }
 
   EtcdBackup awaitSucceeded(String name) {
-    return org.awaitility.Awaitility.await(name + " succeeded")
-        .atMost(Duration.ofSeconds(60))
-        .until(
-            () -> operator.client.resources(EtcdBackup.class).inNamespace(ns).withName(name).get(),
-            b ->
-                b.getStatus() != null
-                    && b.getStatus().getLastBackup() != null
-                    && Conditions.isTrue(b.getStatus().getConditions(), "Ready"));
+    return EtcdBackups.awaitSucceeded(operator.client, ns, name, Duration.ofSeconds(60));
   }
 
   @Test
@@ -334,18 +319,7 @@ class EtcdBackupIT {
 
   /** A new cluster of {@code size} members to be bootstrapped from {@code backup}. */
   EtcdCluster restoredSpec(String name, int size, String backup) {
-    EtcdCluster restored = new EtcdCluster();
-    restored.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
-    EtcdClusterSpec spec = new EtcdClusterSpec();
-    spec.setSize(size);
-    spec.setVersion("3.4.23");
-    Bootstrap bootstrap = new Bootstrap();
-    FromBackup from = new FromBackup();
-    from.setBackupName(backup);
-    bootstrap.setFromBackup(from);
-    spec.setBootstrap(bootstrap);
-    restored.setSpec(spec);
-    return restored;
+    return EtcdBackups.restoredSpec(ns, name, size, "3.4.23", backup);
   }
 
   /** Every key under {@code data/} as {@code member} of {@code cluster} serves it. */
