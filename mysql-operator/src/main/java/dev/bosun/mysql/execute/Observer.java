@@ -159,6 +159,7 @@ public final class Observer {
         row.get(c.sourceHost()),
         parseInt(row.get(c.sourcePort())),
         "Yes".equalsIgnoreCase(row.get(c.ioRunning())),
+        "Connecting".equalsIgnoreCase(row.get(c.ioRunning())),
         "Yes".equalsIgnoreCase(row.get(c.sqlRunning())),
         lag == null ? null : Long.parseLong(lag),
         parseInt(row.get(c.lastIoErrno())),

@@ -5,8 +5,9 @@ import java.util.Set;
 
 /**
  * What one observation of an instance found. Unreachable instances carry only their name and
- * ordinal. {@code history} is what tells diverged histories apart where positions cannot (MariaDB's
- * gtid_binlog_state; MySQL's executed set).
+ * ordinal. {@code ioConnecting}: the receiver is started and (re)trying to connect to its source,
+ * not connected. {@code history} is what tells diverged histories apart where positions cannot
+ * (MariaDB's gtid_binlog_state; MySQL's executed set).
  */
 public record InstanceState(
     String name,
@@ -20,6 +21,7 @@ public record InstanceState(
     String sourceHost,
     int sourcePort,
     boolean ioRunning,
+    boolean ioConnecting,
     boolean sqlRunning,
     Long lagSeconds,
     int lastIoErrno,
@@ -31,8 +33,8 @@ public record InstanceState(
   /** An instance that did not answer. */
   public static InstanceState unreachable(String name, int ordinal) {
     return new InstanceState(
-        name, ordinal, false, "", "", "", true, false, null, 0, false, false, null, 0, 0, "", false,
-        "");
+        name, ordinal, false, "", "", "", true, false, null, 0, false, false, false, null, 0, 0, "",
+        false, "");
   }
 
   /** Whether the instance takes writes. */

@@ -335,6 +335,10 @@ public final class TopologyPlanner {
     if (wait != null) {
       return wait;
     }
+    Step probe = probeThroughSilentReceivers(in, primary, primaryAddress, errant);
+    if (probe != null) {
+      return probe;
+    }
     List<String> candidates =
         in.instances().stream()
             .filter(i -> !i.name().equals(primary.name()))
@@ -349,7 +353,101 @@ public final class TopologyPlanner {
               + primary.name()
               + " is unreachable and no replica without errant transactions is left to promote");
     }
+    Step uncovered = uncoveredNonCandidate(in, primary, candidates);
+    if (uncovered != null) {
+      return uncovered;
+    }
     return new Step.Failover(primary.name(), candidates);
+  }
+
+  /**
+   * Before a failover, a replica of the primary whose receiver is off starts it, and the failover
+   * waits until it has either connected (the primary lives: no failover, see the witnesses) or
+   * failed to. Members start with their receivers off (skip-slave-start) and the operator attaches
+   * them only through a primary it reaches, so a replica that restarted while the operator was cut
+   * from a living primary cannot witness for it; and with GTIDs its restart discarded its relay
+   * log, so a commit it acknowledged may now be only on that primary. Found by the chaos schedule
+   * seed 370264. Returns the Attach or the Wait, or null when no receiver is silent.
+   */
+  private static Step probeThroughSilentReceivers(
+      TopologyInput in, InstanceState primary, Address primaryAddress, Set<String> errant) {
+    if (primaryAddress == null) {
+      return null;
+    }
+    for (InstanceState i : in.instances()) {
+      boolean ofThePrimary =
+          i.reachable()
+              && i.replicaConfigured()
+              && primaryAddress.host().equals(i.sourceHost())
+              && primaryAddress.port() == i.sourcePort();
+      if (!ofThePrimary
+          || i.name().equals(primary.name())
+          || errant.contains(i.name())
+          || i.ordinal() >= in.desiredInstances()
+          || i.lastIoErrno() != 0) {
+        continue;
+      }
+      if (i.ioConnecting()) {
+        return new Step.Wait(
+            "ConfirmingPrimaryDown",
+            "the primary "
+                + primary.name()
+                + " is unreachable; "
+                + i.name()
+                + " is trying to connect to it before any failover: if it can, "
+                + primary.name()
+                + " lives and is not replaced");
+      }
+      if (!i.ioRunning()) {
+        return new Step.Attach(i.name(), primary.name());
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A Blocked step when a member that may not be promoted (errant, held out for its rebuild,
+   * replication broken) received from a source what the candidate a failover would choose lacks,
+   * else null. Such a member may be the only replica that acknowledged those commits: a rebuild
+   * stops its receiver before its source is proven to hold all it received, and an errant or broken
+   * replica may still have received and acknowledged. Promoting the candidate would lose them; the
+   * old primary coming back, or the member's receiver being covered, unblocks it.
+   */
+  private Step uncoveredNonCandidate(
+      TopologyInput in, InstanceState primary, List<String> candidateNames) {
+    List<InstanceState> candidates =
+        in.instances().stream().filter(i -> candidateNames.contains(i.name())).toList();
+    Candidates.Choice choice = Candidates.chooseByReceived(candidates, candidates, gtids);
+    if (choice.chosen().isEmpty()) {
+      // The failover itself finds no complete candidate and says why.
+      return null;
+    }
+    InstanceState chosen = choice.chosen().get();
+    for (InstanceState other : in.instances()) {
+      if (other.name().equals(primary.name())
+          || candidateNames.contains(other.name())
+          || !other.reachable()) {
+        continue;
+      }
+      String received = gtids.union(other.received(), other.replicated());
+      if (!gtids.covers(chosen.held(gtids), received)) {
+        return new Step.Blocked(
+            "NoCompleteCandidate",
+            "the primary "
+                + primary.name()
+                + " is unreachable and "
+                + other.name()
+                + ", which may not be promoted, received transactions up to "
+                + received
+                + " that "
+                + chosen.name()
+                + " lacks: it may be the only replica that acknowledged them, so no one is"
+                + " promoted until "
+                + primary.name()
+                + " answers again");
+      }
+    }
+    return null;
   }
 
   /** A Wait when an instance other than {@code except} is missing or unreachable, else null. */

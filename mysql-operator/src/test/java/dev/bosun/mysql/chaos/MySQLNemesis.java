@@ -26,7 +26,8 @@ import java.util.Set;
  * restarted on their data directory, as a kubelet would), frozen, partitioned from each other, from
  * the operator or from the clients; the operator restarted, or killed at a failover boundary; a
  * switchover requested; the cluster scaled to two members and back; the cluster object deleted and
- * re-created over its volumes (the operator forgets its status).
+ * re-created over its volumes (the operator forgets its status); a member's rebuild requested (the
+ * request withdrawn when the fault heals, if the operator has not taken it yet).
  */
 final class MySQLNemesis implements Nemesis {
 
@@ -80,7 +81,8 @@ final class MySQLNemesis implements Nemesis {
         FaultKind.lasting("operator-dies-at", 2, FailoverBoundaries.ALL, seconds(3), seconds(12)),
         FaultKind.lasting("switchover-to", 2, members, seconds(3), seconds(10)),
         FaultKind.lasting("scale-to-2", 1, List.of("cluster"), seconds(4), seconds(10)),
-        FaultKind.instant("re-create-over-volumes", 2, List.of("cluster")));
+        FaultKind.instant("re-create-over-volumes", 2, List.of("cluster")),
+        FaultKind.lasting("rebuild-requested", 2, members, seconds(3), seconds(10)));
   }
 
   private static Duration seconds(long s) {
@@ -111,6 +113,7 @@ final class MySQLNemesis implements Nemesis {
       case "switchover-to" -> cluster.switchoverTarget(t);
       case "scale-to-2" -> scaleDown();
       case "re-create-over-volumes" -> cluster.forget();
+      case "rebuild-requested" -> cluster.requestRebuild(t);
       default -> throw new IllegalArgumentException("no such fault kind: " + f.kind());
     }
   }
@@ -134,6 +137,11 @@ final class MySQLNemesis implements Nemesis {
       case "operator-dies-at" -> loop.dieAt(null);
       case "switchover-to" -> cluster.switchoverTarget(null);
       case "scale-to-2" -> scaleUp();
+      case "rebuild-requested" -> {
+        if (t.equals(cluster.rebuildRequested())) {
+          cluster.requestRebuild(null);
+        }
+      }
       default -> throw new IllegalArgumentException("nothing to heal for " + f.kind());
     }
   }
@@ -142,6 +150,7 @@ final class MySQLNemesis implements Nemesis {
   public void healAll() {
     loop.dieAt(null);
     cluster.switchoverTarget(null);
+    cluster.requestRebuild(null);
     for (String name : frozen) {
       servers.get(name).resume();
     }

@@ -122,6 +122,11 @@ final class OperatorLoop implements AutoCloseable {
     }
   }
 
+  /** The noted rounds whose line mentions {@code word}, in order. */
+  synchronized List<String> linesWith(String word) {
+    return log.stream().filter(l -> l.contains(word)).toList();
+  }
+
   /** The operator's rounds that differed from the one before, the last ones first cut. */
   synchronized String logText() {
     int from = Math.max(0, log.size() - LOG_LINES);

@@ -15,6 +15,7 @@ public final class Instance {
   private String sourceHost;
   private int sourcePort;
   private boolean ioRunning;
+  private boolean ioConnecting;
   private boolean sqlRunning;
   private Long lagSeconds;
   private int lastIoErrno;
@@ -85,6 +86,12 @@ public final class Instance {
     return this;
   }
 
+  /** Its receiver started and trying to connect, not connected. */
+  public Instance ioConnecting(boolean connecting) {
+    this.ioConnecting = connecting;
+    return this;
+  }
+
   public Instance ioRunning(boolean running) {
     this.ioRunning = running;
     return this;
@@ -124,6 +131,7 @@ public final class Instance {
         sourceHost,
         sourcePort,
         ioRunning,
+        ioConnecting,
         sqlRunning,
         lagSeconds,
         lastIoErrno,

@@ -35,11 +35,26 @@ class TopologyPlannerTest {
     return Instance.replica(name, ord(name), gtid, a.host(), a.port()).build();
   }
 
-  /** A replica whose source died: its IO thread is reconnecting, not receiving. */
+  /**
+   * A replica whose source died: its IO thread is reconnecting, not receiving, and its last attempt
+   * failed (2003: cannot connect).
+   */
   static InstanceState orphan(String name, String gtid, String source) {
     Address a = addr(source);
     return Instance.replica(name, ord(name), gtid, a.host(), a.port())
         .ioRunning(false)
+        .ioConnecting(true)
+        .lastIoErrno(2003)
+        .lagSeconds(null)
+        .build();
+  }
+
+  /** A replica of {@code source} that restarted: its receiver is off (skip-slave-start). */
+  static InstanceState restarted(String name, String gtid, String source) {
+    Address a = addr(source);
+    return Instance.replica(name, ord(name), gtid, a.host(), a.port())
+        .ioRunning(false)
+        .sqlRunning(false)
         .lagSeconds(null)
         .build();
   }
@@ -389,6 +404,94 @@ class TopologyPlannerTest {
     in.errant = Set.of("db-2");
     in.unreachable = Duration.ofMinutes(1);
     assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Failover("db-0", List.of("db-1")));
+  }
+
+  /**
+   * Found by the chaos schedule seed 370264: the operator was cut from a living primary db-1 while
+   * db-2, its only acknowledging replica, crashed and restarted with its receiver off and its relay
+   * log gone; the failover promoted db-2 without the commits only db-1 still held.
+   */
+  @Test
+  void aReplicaThatRestartedTriesToReachThePrimaryBeforeAnyFailover() {
+    In in =
+        new In()
+            .with(
+                down("db-0"), orphan("db-1", "0-1-9", "db-0"), restarted("db-2", "0-1-7", "db-0"));
+    in.primary = "db-0";
+    in.unreachable = Duration.ofMinutes(1);
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Attach("db-2", "db-0"));
+
+    // Started and still trying: the failover waits for the attempt's outcome.
+    Address a = addr("db-0");
+    in.instances.set(
+        2,
+        Instance.replica("db-2", 2, "0-1-7", a.host(), a.port())
+            .ioRunning(false)
+            .ioConnecting(true)
+            .lagSeconds(null)
+            .build());
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).reason()).isEqualTo("ConfirmingPrimaryDown");
+    assertThat(((Step.Wait) step).message()).contains("db-2", "db-0 lives");
+
+    // It connected: the primary lives and is a witness's, not a failover's.
+    in.instances.set(2, replica("db-2", "0-1-9", "db-0"));
+    assertThat(((Step.Wait) maria.plan(in.build()).step()).reason())
+        .isEqualTo("PrimaryAliveForReplicas");
+
+    // It could not connect: the primary is down for it too, and the failover goes ahead.
+    in.instances.set(2, orphan("db-2", "0-1-7", "db-0"));
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Failover("db-0", List.of("db-1", "db-2")));
+  }
+
+  /**
+   * Found by the chaos schedule seed 419962: a rebuild of db-2 stopped its receiver, then failed
+   * before its source was proven to hold all it received; db-2 had acknowledged commits nobody else
+   * had, and the failover promoted db-1 without them.
+   */
+  @Test
+  void noFailoverLosesWhatAMemberHeldForItsRebuildReceived() {
+    In in =
+        new In()
+            .with(down("db-0"), orphan("db-1", "0-1-5", "db-0"), orphan("db-2", "0-1-9", "db-0"));
+    in.primary = "db-0";
+    in.unreachable = Duration.ofMinutes(1);
+    in.rebuild =
+        new RebuildPolicy(
+            false,
+            null,
+            true,
+            null,
+            new RebuildState(RebuildState.Phase.ABANDONED, "db-2", "its source did not answer"));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).reason()).isEqualTo("NoCompleteCandidate");
+    assertThat(((Step.Blocked) step).message())
+        .contains("db-2", "0-1-9", "db-1 lacks", "until db-0 answers again");
+
+    // Once the candidate holds what the held member received, the failover goes ahead without it.
+    in.instances.set(1, orphan("db-1", "0-1-9", "db-0"));
+    assertThat(maria.plan(in.build()).step()).isEqualTo(new Step.Failover("db-0", List.of("db-1")));
+  }
+
+  @Test
+  void noFailoverLosesWhatAnErrantReplicaReceivedFromThePrimary() {
+    InstanceState errantButAhead =
+        Instance.replica("db-2", 2, "0-1-9,1-3-1", addr("db-0").host(), addr("db-0").port())
+            .ioRunning(false)
+            .lagSeconds(null)
+            .replicated("0-1-9")
+            .received("0-1-9")
+            .build();
+    In in = new In().with(down("db-0"), orphan("db-1", "0-1-6", "db-0"), errantButAhead);
+    in.primary = "db-0";
+    in.errant = Set.of("db-2");
+    in.unreachable = Duration.ofMinutes(1);
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Blocked.class);
+    assertThat(((Step.Blocked) step).message()).contains("db-2", "0-1-9");
   }
 
   @Test

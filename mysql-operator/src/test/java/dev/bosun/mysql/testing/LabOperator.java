@@ -4,9 +4,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bosun.mysql.client.MariaDbDialect;
 import dev.bosun.mysql.execute.FailoverBoundaries;
+import dev.bosun.mysql.execute.Rebuilder;
 import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.execute.TopologyRecord;
 import dev.bosun.mysql.plan.Address;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
@@ -31,14 +33,38 @@ public final class LabOperator {
   private TopologyController.Tick last;
   private int desired = 3;
   private String switchoverTarget;
+  private String rebuildRequested;
+  private Path errantDir;
+  private final LabRebuilder.CopyJob copyJob = new LabRebuilder.CopyJob();
+  private LabRebuilder rebuilder;
 
   /** An operator whose connections leave from {@code clientAddress}. */
   public LabOperator(String clientAddress) {
     this.clientAddress = clientAddress;
   }
 
-  /** A fresh controller (an operator process): its JDBC connections bound to its address. */
+  /**
+   * Rebuilds replicas from now on, as requested ({@link #requestRebuild}), keeping errant
+   * transactions below {@code errantDir}; without this call the operator has no rebuild support.
+   */
+  public synchronized LabOperator withRebuilds(Path errantDir) {
+    this.errantDir = errantDir;
+    return this;
+  }
+
+  /**
+   * A fresh controller (an operator process): its JDBC connections bound to its address. With
+   * rebuilds, the process before it ends here: its rebuild worker stops, a copy it started runs on.
+   */
   public TopologyController controller(FailoverBoundaries boundaries) {
+    synchronized (this) {
+      if (errantDir != null) {
+        if (rebuilder != null) {
+          rebuilder.close();
+        }
+        rebuilder = new LabRebuilder(clientAddress, errantDir, copyJob);
+      }
+    }
     return new TopologyController(
         new MariaDbDialect("?localSocketAddress=" + clientAddress),
         MariaDbServers.CREDENTIALS,
@@ -56,14 +82,28 @@ public final class LabOperator {
     last =
         c.tick(
             new TopologyController.Desired(
-                desired, true, FAILOVER_AFTER, switchoverTarget, 3_600_000),
+                desired,
+                true,
+                FAILOVER_AFTER,
+                switchoverTarget,
+                3_600_000,
+                false,
+                rebuildRequested),
             record,
             new LinkedHashMap<>(addresses),
             Set.copyOf(knownErrant),
             null,
+            rebuilder == null ? Rebuilder.none("the lab runs no rebuilds") : rebuilder,
             saved -> record = saved);
     record = last.record();
     knownErrant.addAll(last.plan().errant());
+    // As the reconciler takes the annotation off once the rebuild it asks for started.
+    if (rebuildRequested != null
+        && record.rebuild() != null
+        && rebuildRequested.equals(record.rebuild().member())
+        && "Rebuilding".equals(last.outcome().reason())) {
+      rebuildRequested = null;
+    }
     return last;
   }
 
@@ -135,6 +175,16 @@ public final class LabOperator {
     switchoverTarget = target;
   }
 
+  /** Asks for {@code member}'s rebuild, as the annotation does (null: withdraws the request). */
+  public synchronized void requestRebuild(String member) {
+    rebuildRequested = member;
+  }
+
+  /** The member whose rebuild is asked for and not yet started, or null. */
+  public synchronized String rebuildRequested() {
+    return rebuildRequested;
+  }
+
   /**
    * Forgets the status, as a cluster object deleted and re-created over its volumes has none: no
    * record, no errant members known.
@@ -151,5 +201,14 @@ public final class LabOperator {
     last = null;
     desired = 3;
     switchoverTarget = null;
+    rebuildRequested = null;
+  }
+
+  /** Ends the last operator process's rebuild worker (a copy it started still ends on its own). */
+  public synchronized void close() {
+    if (rebuilder != null) {
+      rebuilder.close();
+      rebuilder = null;
+    }
   }
 }
