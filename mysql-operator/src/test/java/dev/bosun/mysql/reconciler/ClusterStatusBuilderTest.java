@@ -111,6 +111,21 @@ class ClusterStatusBuilderTest {
     assertThat(s.getInstances().get(0).getRole()).isEqualTo("unknown");
   }
 
+  @Test
+  void aReplicaProbingTheUnreachablePrimaryIsPartOfTheFailover() {
+    MySQLClusterStatus s =
+        build(
+            new Step.Wait(
+                "ConfirmingPrimaryDown",
+                "the primary db-0 is unreachable; db-1 is trying to connect to it before any"
+                    + " failover: if it can, db-0 lives and is not replaced"),
+            Set.of(),
+            InstanceState.unreachable("db-0", 0),
+            replica());
+    assertThat(cond(s, "FailingOver")).isEqualTo("True/ConfirmingPrimaryDown");
+    assertThat(cond(s, "Ready")).isEqualTo("False/ConfirmingPrimaryDown");
+  }
+
   static InstanceState replica(boolean io, boolean sql, Long lag, int ioErrno, int sqlErrno) {
     return Instance.replica("db-1", 1, "0-1-5", "127.0.0.1", 3300)
         .ioRunning(io)
