@@ -25,6 +25,7 @@ import dev.bosun.etcd.testing.LabAddressing;
 import dev.bosun.etcd.testing.LabClients;
 import dev.bosun.etcd.testing.MemberNamespace;
 import dev.bosun.etcd.testing.RestoredEtcd;
+import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.etcd.jetcd.Client;
 import java.nio.file.Path;
@@ -38,6 +39,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -265,7 +267,13 @@ class EtcdChaosIT {
     long missing = 0;
     try {
       for (EtcdNemesis.AskedBackup asked : nemesis.backups()) {
-        var done = EtcdBackups.awaitSucceeded(operator.testClient, ns, asked.name(), bound);
+        EtcdBackup done;
+        try {
+          done = EtcdBackups.awaitSucceeded(operator.testClient, ns, asked.name(), bound);
+        } catch (ConditionTimeoutException e) {
+          problems.add(asked.name() + " did not succeed within " + bound.toSeconds() + " s");
+          continue;
+        }
         Path file = EtcdUnderTest.BACKUP_DIR.resolve(done.getStatus().getLastBackup().key());
         Map<String, String> restored;
         try (RestoredEtcd etcd = RestoredEtcd.start(file, RESTORED_BY_HAND)) {
@@ -291,13 +299,26 @@ class EtcdChaosIT {
       EtcdNemesis.AskedBackup from = nemesis.restoredFrom();
       if (from != null) {
         long restoring = System.nanoTime();
-        EtcdClusters.await(
-            operator.testClient,
-            ns,
-            EtcdNemesis.RESTORED,
-            bound,
-            "the restored cluster Ready",
-            EtcdClusters.readyWith(1));
+        try {
+          EtcdClusters.await(
+              operator.testClient,
+              ns,
+              EtcdNemesis.RESTORED,
+              bound,
+              "the restored cluster Ready",
+              EtcdClusters.readyWith(1));
+        } catch (ConditionTimeoutException e) {
+          EtcdCluster rs = EtcdClusters.get(operator.testClient, ns, EtcdNemesis.RESTORED);
+          var ready = rs == null ? null : EtcdClusters.conditionOf(rs, "Ready");
+          problems.add(
+              "the cluster restored from "
+                  + from.name()
+                  + " not Ready within "
+                  + bound.toSeconds()
+                  + " s: "
+                  + (ready == null ? "no Ready condition" : ready.getMessage()));
+          return missing;
+        }
         double seconds = (System.nanoTime() - restoring) / 1e9;
         ClusterRef ref = new ClusterRef(ns, EtcdNemesis.RESTORED, false, false);
         long absent;

@@ -63,10 +63,14 @@ public final class EtcdUnderTest {
 
   /**
    * An operator with its own addressing, its etcd traffic going where {@code route} says, not yet
-   * started. It serves HTTPS on a free port of this machine, where restoring members (init
-   * containers the process kubelet runs here) fetch snapshots of the backup volume.
+   * started. It serves HTTPS on a free port of this machine, the same at every start, where
+   * restoring members (init containers the process kubelet runs here) fetch snapshots of the backup
+   * volume.
    */
   public static RunningOperator operator(MemberAddressing addressing, UnaryOperator<URI> route) {
+    // One port for every start of this operator, as a Service keeps its address across operator
+    // restarts: a restoring member's init container retries the URL its Pod was given.
+    RestoreEndpoint restore = restoreEndpoint(LocalProcess.freePort("127.0.0.1"));
     return new RunningOperator(
             EtcdOperator.NAME,
             (settings, running) ->
@@ -75,7 +79,7 @@ public final class EtcdUnderTest {
                     running.client,
                     addressing,
                     Optional.of(BACKUP_DIR),
-                    Optional.of(restoreEndpoint(LocalProcess.freePort("127.0.0.1"))),
+                    Optional.of(restore),
                     Optional.empty(),
                     running.reconciles,
                     route),

@@ -48,14 +48,11 @@ public final class ProcessKubelet implements AutoCloseable {
   private final java.util.Set<String> heldBack = ConcurrentHashMap.newKeySet();
   private volatile java.util.function.BiFunction<String, List<String>, List<String>> wrap =
       (member, command) -> command;
-  // One thread: a Pod's deletion is always handled before the start of its replacement.
-  private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "process-kubelet");
-            t.setDaemon(true);
-            return t;
-          });
+  // One thread per member name, as a kubelet has a worker per Pod: a Pod's deletion (and its
+  // volume's) is handled before the start of its replacement, and one member's init container
+  // (a restore waiting for its snapshot) never holds up another member's start, kill or restart.
+  private final Map<String, ExecutorService> workers = new ConcurrentHashMap<>();
+  private volatile boolean closed;
   private SharedIndexInformer<Pod> pods;
   private SharedIndexInformer<PersistentVolumeClaim> claims;
 
@@ -78,18 +75,19 @@ public final class ProcessKubelet implements AutoCloseable {
                 new ResourceEventHandler<>() {
                   @Override
                   public void onAdd(Pod pod) {
-                    worker.execute(() -> sync(pod));
+                    worker(pod.getMetadata().getName()).execute(() -> sync(pod));
                   }
 
                   @Override
                   public void onUpdate(Pod old, Pod pod) {
-                    worker.execute(() -> sync(pod));
+                    worker(pod.getMetadata().getName()).execute(() -> sync(pod));
                   }
 
                   @Override
                   public void onDelete(Pod pod, boolean unknown) {
-                    worker.execute(
-                        () -> stop(pod.getMetadata().getName(), pod.getMetadata().getUid()));
+                    worker(pod.getMetadata().getName())
+                        .execute(
+                            () -> stop(pod.getMetadata().getName(), pod.getMetadata().getUid()));
                   }
                 });
     claims =
@@ -106,10 +104,30 @@ public final class ProcessKubelet implements AutoCloseable {
 
                   @Override
                   public void onDelete(PersistentVolumeClaim c, boolean unknown) {
-                    worker.execute(() -> wipe(c.getMetadata().getName()));
+                    worker(memberOf(c)).execute(() -> wipe(c.getMetadata().getName()));
                   }
                 });
     return this;
+  }
+
+  /** The thread of one member's Pods and volume. */
+  private ExecutorService worker(String member) {
+    return workers.computeIfAbsent(
+        member,
+        m ->
+            Executors.newSingleThreadExecutor(
+                r -> {
+                  Thread t = new Thread(r, "process-kubelet-" + m);
+                  t.setDaemon(true);
+                  return t;
+                }));
+  }
+
+  /** The member a volume belongs to: its member label, else its own name. */
+  private static String memberOf(PersistentVolumeClaim c) {
+    var labels = c.getMetadata().getLabels();
+    String member = labels == null ? null : labels.get(EtcdOperator.MEMBER_LABEL);
+    return member == null ? c.getMetadata().getName() : member;
   }
 
   private void sync(Pod pod) {
@@ -135,22 +153,53 @@ public final class ProcessKubelet implements AutoCloseable {
     if (previous != null) {
       previous.join();
     }
-    Path logs = root.resolve("logs");
+    podUids.put(name, pod.getMetadata().getUid());
+    startPod(pod, 0);
+  }
+
+  /**
+   * Runs the Pod's init containers, then its etcd. A failed init container is run again after a
+   * back-off (10 s, doubling up to 40 s), as a kubelet restarts it, for as long as the same Pod
+   * exists and nothing runs for it.
+   */
+  private void startPod(Pod pod, int failures) {
+    String name = pod.getMetadata().getName();
     String uid = pod.getMetadata().getUid();
+    Path logs = root.resolve("logs");
     for (Container init : pod.getSpec().getInitContainers()) {
       if (!runToCompletion(
           pod, init, logs.resolve(name + "-" + uid + "-" + init.getName() + ".log"))) {
+        long backOff = Math.min(40, 10L << Math.min(failures, 2));
         LOG.warn(
-            "init container {} of Pod {}/{} failed: the Pod does not start",
+            "init container {} of Pod {}/{} failed: running it again in {} s",
             init.getName(),
             namespace,
-            name);
-        podUids.put(name, uid);
+            name,
+            backOff);
+        CompletableFuture.delayedExecutor(backOff, TimeUnit.SECONDS)
+            .execute(
+                () -> {
+                  if (!closed) {
+                    worker(name).execute(() -> retry(name, uid, failures + 1));
+                  }
+                });
         return;
       }
     }
     startEtcd(pod);
-    podUids.put(name, uid);
+  }
+
+  /** Starts the Pod again after a failed init container, unless it is gone, replaced or runs. */
+  private void retry(String name, String uid, int failures) {
+    Pod pod = pods == null ? null : pods.getStore().getByKey(namespace + "/" + name);
+    if (pod == null
+        || pod.getMetadata().getDeletionTimestamp() != null
+        || !uid.equals(pod.getMetadata().getUid())
+        || !uid.equals(podUids.get(name))
+        || processes.containsKey(name)) {
+      return;
+    }
+    startPod(pod, failures);
   }
 
   private void startEtcd(Pod pod) {
@@ -175,6 +224,7 @@ public final class ProcessKubelet implements AutoCloseable {
    */
   public void killContainer(String member) {
     onWorker(
+        member,
         () -> {
           LocalProcess p = processes.remove(member);
           if (p != null) {
@@ -193,6 +243,7 @@ public final class ProcessKubelet implements AutoCloseable {
     Pod pod = client.pods().inNamespace(namespace).withName(member).get();
     boolean started =
         onWorker(
+            member,
             () -> {
               if (pod == null
                   || pod.getMetadata().getDeletionTimestamp() != null
@@ -209,17 +260,18 @@ public final class ProcessKubelet implements AutoCloseable {
     }
   }
 
-  /** Runs {@code action} on the kubelet's one thread, after the Pod events before it. */
-  private <T> T onWorker(java.util.concurrent.Callable<T> action) {
+  /** Runs {@code action} on the member's thread, after its Pod events before it. */
+  private <T> T onWorker(String member, java.util.concurrent.Callable<T> action) {
     try {
-      return worker.submit(action).get(2, java.util.concurrent.TimeUnit.MINUTES);
+      return worker(member).submit(action).get(2, java.util.concurrent.TimeUnit.MINUTES);
     } catch (Exception e) {
       throw new IllegalStateException("the process kubelet did not act: " + e.getMessage(), e);
     }
   }
 
-  private void onWorker(Runnable action) {
+  private void onWorker(String member, Runnable action) {
     onWorker(
+        member,
         () -> {
           action.run();
           return null;
@@ -399,13 +451,14 @@ public final class ProcessKubelet implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     if (pods != null) {
       pods.close();
     }
     if (claims != null) {
       claims.close();
     }
-    worker.shutdownNow();
+    workers.values().forEach(ExecutorService::shutdownNow);
     processes.values().forEach(LocalProcess::kill);
     stopping.values().forEach(CompletableFuture::join);
     processes.clear();
