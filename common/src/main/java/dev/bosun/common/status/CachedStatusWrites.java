@@ -1,10 +1,13 @@
 package dev.bosun.common.status;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
@@ -22,9 +25,14 @@ public final class CachedStatusWrites {
   private CachedStatusWrites() {}
 
   /**
-   * Server-side applies {@code newStatus} when it differs from the resource's, under the
-   * controller's field manager and without an optimistic lock (the status is derived from what was
-   * observed, so the latest write is the right one).
+   * Writes {@code newStatus} when it differs from the resource's, under the controller's field
+   * manager and without an optimistic lock (the status is derived from what was observed, so the
+   * latest write is the right one), but only onto this very resource: a JSON patch whose first
+   * operation tests the UID. A reconcile still running for a resource deleted meanwhile must not
+   * write its status onto a new resource created under the same name (a GitOps replace): the status
+   * subresource ignores any metadata a write carries, a UID included, so only a test against the
+   * stored object catches it. Only the status is touched, so the writer owns nothing else and a
+   * user's own apply can still remove a label.
    *
    * @return true when something was written
    */
@@ -34,48 +42,31 @@ public final class CachedStatusWrites {
       return false;
     }
     P previous = resource;
-    P desired = statusOnly(resource, newStatus);
     P written =
         context
             .getClient()
-            .resource(desired)
+            .resource(resource)
             .subresource("status")
             .patch(
                 new PatchContext.Builder()
-                    .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                    .withPatchType(PatchType.JSON)
                     .withFieldManager(context.getControllerConfiguration().fieldManager())
-                    .withForce(true)
-                    .build());
+                    .build(),
+                statusPatch(resource.getMetadata().getUid(), newStatus));
     remember(context, written, previous);
     resource.setStatus(newStatus);
     return true;
   }
 
-  /**
-   * The apply's body: the resource's name and the new status, nothing else. The status endpoint
-   * keeps everything but the status from the stored object anyway; the whole object would make the
-   * API server read and compare its spec on every status write, and on a 1.20 server (whose
-   * managedFields do not tell subresources apart) would make the status writer co-own the labels,
-   * annotations and spec, so a user's own apply could no longer remove them.
-   */
-  private static <S, P extends CustomResource<?, S>> P statusOnly(P resource, S newStatus) {
-    P body;
-    try {
-      @SuppressWarnings("unchecked")
-      Class<P> type = (Class<P>) resource.getClass();
-      body = type.getDeclaredConstructor().newInstance();
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException(
-          resource.getClass().getName() + " has no public no-argument constructor", e);
+  /** The JSON patch: the UID tested (when known), then the whole status put in place. */
+  static String statusPatch(String uid, Object newStatus) {
+    ArrayNode ops = JsonNodeFactory.instance.arrayNode();
+    if (uid != null) {
+      ops.addObject().put("op", "test").put("path", "/metadata/uid").put("value", uid);
     }
-    body.setMetadata(
-        new ObjectMetaBuilder()
-            .withName(resource.getMetadata().getName())
-            .withNamespace(resource.getMetadata().getNamespace())
-            .build());
-    body.setSpec(null);
-    body.setStatus(newStatus);
-    return body;
+    JsonNode status = Serialization.jsonMapper().valueToTree(newStatus);
+    ops.addObject().put("op", "add").put("path", "/status").set("value", status);
+    return ops.toString();
   }
 
   /** Hands a primary this reconcile wrote some other way (a merge patch) to JOSDK's cache. */

@@ -54,7 +54,7 @@ public final class FailedReconciles {
   }
 
   /** True when {@code e} (or a cause) is the API server saying {@code primary} itself is gone. */
-  static boolean primaryGone(HasMetadata primary, Throwable e) {
+  public static boolean primaryGone(HasMetadata primary, Throwable e) {
     String plural = HasMetadata.getPlural(primary.getClass());
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof KubernetesClientException k

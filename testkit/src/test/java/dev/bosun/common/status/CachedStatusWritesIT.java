@@ -87,6 +87,86 @@ class CachedStatusWritesIT {
     }
   }
 
+  /**
+   * A reconcile still running when its resource is deleted and created again under the same name (a
+   * GitOps replace) must not write the old resource's status onto the new one.
+   */
+  @Test
+  void aStatusWriteForADeletedResourceNeverLandsOnItsNamesake() throws Exception {
+    try (KubernetesClient client = ControlPlaneExtension.controlPlane().adminClient()) {
+      Crds.apply(client, crd());
+      String ns = Crds.namespace(client, "tally-" + System.nanoTime() % 100000, Map.of(), Map.of());
+      Holding reconciler = new Holding();
+      try (OperatorRuntime operator =
+          new OperatorRuntime(
+                  OperatorSettings.local("tally-test")
+                      .watching(java.util.Set.of(ns))
+                      .withHttpPort(-1),
+                  client)
+              .register(reconciler)
+              .start()) {
+        Tally old = new Tally();
+        old.getMetadata().setName("t");
+        old.getMetadata().setNamespace(ns);
+        client.resource(old).create();
+        assertThat(reconciler.entered.await(60, java.util.concurrent.TimeUnit.SECONDS))
+            .as("the first reconcile started")
+            .isTrue();
+        client
+            .resources(Tally.class)
+            .inNamespace(ns)
+            .withName("t")
+            .withTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
+            .delete();
+        Tally again = new Tally();
+        again.getMetadata().setName("t");
+        again.getMetadata().setNamespace(ns);
+        String newUid = client.resource(again).create().getMetadata().getUid();
+        reconciler.release.countDown();
+        await("the held reconcile ended")
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> reconciler.outcome.get() != null);
+        assertThat(reconciler.outcome.get())
+            .as("the old reconcile's write")
+            .isNotEqualTo("written");
+        Tally now = client.resources(Tally.class).inNamespace(ns).withName("t").get();
+        assertThat(now.getMetadata().getUid()).isEqualTo(newUid);
+        assertThat(now.getStatus() == null ? 0 : now.getStatus().count)
+            .as("the new resource's count, never the old reconcile's 999")
+            .isNotEqualTo(999);
+      }
+    }
+  }
+
+  /** Holds its first reconcile until released, then writes a count of 999. */
+  @ControllerConfiguration(name = "tally-held", fieldManager = "tally-test")
+  static final class Holding implements Reconciler<Tally> {
+
+    final java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+    final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    final java.util.concurrent.atomic.AtomicReference<String> outcome =
+        new java.util.concurrent.atomic.AtomicReference<>();
+
+    @Override
+    public UpdateControl<Tally> reconcile(Tally tally, Context<Tally> context)
+        throws InterruptedException {
+      if (entered.getCount() == 0) {
+        return UpdateControl.noUpdate();
+      }
+      entered.countDown();
+      release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+      TallyStatus next = new TallyStatus();
+      next.count = 999;
+      try {
+        CachedStatusWrites.applyIfChanged(tally, next, context);
+        outcome.set("written");
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException refused) {
+        outcome.set("refused: " + refused.getCode());
+      }
+      return UpdateControl.noUpdate();
+    }
+  }
+
   /** Counts up to the target, one status write per reconcile, and reconciles again at once. */
   @ControllerConfiguration(name = "tally", fieldManager = "tally-test")
   static final class Counting implements Reconciler<Tally> {

@@ -260,6 +260,11 @@ public class WebServiceReconciler implements Reconciler<WebService>, AutoCloseab
   @Override
   public ErrorStatusUpdateControl<WebService> updateErrorStatus(
       WebService ws, Context<WebService> context, Exception e) {
+    if (FailedReconciles.primaryGone(ws, e)) {
+      // Deleted while this reconcile ran: the deletion event may have forgotten its checks
+      // before this reconcile started them again, and no reconcile follows a deletion.
+      checks.forget(ws);
+    }
     // Retries with back-off stay on (JOSDK's default, bounded); the user sees why meanwhile.
     return FailedReconciles.record(
         ws, context, e, m -> aggregator.blocked(ws, FailedReconciles.REASON, m));
