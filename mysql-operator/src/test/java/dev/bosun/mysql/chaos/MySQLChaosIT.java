@@ -180,13 +180,22 @@ class MySQLChaosIT {
         if (ready && !parkedAtReady.isEmpty()) {
           ready = rebuildParked(cluster, parkedAtReady, members.size(), rebuiltParked);
         }
+        List<String> stalled = new ArrayList<>();
         if (ready) {
-          // Writes go on through the healed cluster and count too.
+          // Writes go on through the healed cluster and count too; a writer that cannot is a
+          // failed schedule, not the end of the run.
           for (AckedWriter w : writers) {
             long atReady = w.acknowledgedCount();
-            await("writes after Ready by " + w)
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> w.acknowledgedCount() >= atReady + 20);
+            try {
+              await("writes after Ready by " + w)
+                  .atMost(Duration.ofSeconds(30))
+                  .until(() -> w.acknowledgedCount() >= atReady + 20);
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+              stalled.add(
+                  w.name()
+                      + " acknowledged fewer than 20 writes in 30 s after Ready: "
+                      + w.failureSamples());
+            }
           }
         }
         writers.forEach(AckedWriter::stop);
@@ -249,6 +258,7 @@ class MySQLChaosIT {
         if (acked.isEmpty()) {
           broken.add("nothing acknowledged");
         }
+        broken.addAll(stalled);
         if (broken.isEmpty()) {
           if (parkedHeld != null) {
             String line =
