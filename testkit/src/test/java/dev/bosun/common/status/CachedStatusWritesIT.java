@@ -39,17 +39,9 @@ class CachedStatusWritesIT {
   @Test
   void everyReconcileStartsFromThePreviousOnesWrite() {
     try (KubernetesClient client = ControlPlaneExtension.controlPlane().adminClient()) {
-      Crds.apply(client, crd());
-      String ns = Crds.namespace(client, "tally-" + System.nanoTime() % 100000, Map.of(), Map.of());
+      String ns = tallyNamespace(client);
       Counting reconciler = new Counting();
-      try (OperatorRuntime operator =
-          new OperatorRuntime(
-                  OperatorSettings.local("tally-test")
-                      .watching(java.util.Set.of(ns))
-                      .withHttpPort(-1),
-                  client)
-              .register(reconciler)
-              .start()) {
+      try (OperatorRuntime operator = start(client, ns, reconciler)) {
         Tally tally = new Tally();
         tally.getMetadata().setName("t");
         tally.getMetadata().setNamespace(ns);
@@ -94,17 +86,9 @@ class CachedStatusWritesIT {
   @Test
   void aStatusWriteForADeletedResourceNeverLandsOnItsNamesake() throws Exception {
     try (KubernetesClient client = ControlPlaneExtension.controlPlane().adminClient()) {
-      Crds.apply(client, crd());
-      String ns = Crds.namespace(client, "tally-" + System.nanoTime() % 100000, Map.of(), Map.of());
+      String ns = tallyNamespace(client);
       Holding reconciler = new Holding();
-      try (OperatorRuntime operator =
-          new OperatorRuntime(
-                  OperatorSettings.local("tally-test")
-                      .watching(java.util.Set.of(ns))
-                      .withHttpPort(-1),
-                  client)
-              .register(reconciler)
-              .start()) {
+      try (OperatorRuntime operator = start(client, ns, reconciler)) {
         Tally old = new Tally();
         old.getMetadata().setName("t");
         old.getMetadata().setNamespace(ns);
@@ -136,6 +120,22 @@ class CachedStatusWritesIT {
             .isNotEqualTo(999);
       }
     }
+  }
+
+  /** The Tally CRD installed and a new namespace for one test. */
+  private static String tallyNamespace(KubernetesClient client) {
+    Crds.apply(client, crd());
+    return Crds.namespace(client, "tally-" + System.nanoTime() % 100000, Map.of(), Map.of());
+  }
+
+  /** An operator running {@code reconciler} on {@code ns} only. */
+  private static OperatorRuntime start(
+      KubernetesClient client, String ns, Reconciler<Tally> reconciler) {
+    return new OperatorRuntime(
+            OperatorSettings.local("tally-test").watching(java.util.Set.of(ns)).withHttpPort(-1),
+            client)
+        .register(reconciler)
+        .start();
   }
 
   /** Holds its first reconcile until released, then writes a count of 999. */
