@@ -41,7 +41,20 @@ public final class CachedStatusWrites {
     if (StatusEquality.sameStatus(resource.getStatus(), newStatus)) {
       return false;
     }
-    P previous = resource;
+    write(resource, newStatus, context);
+    resource.setStatus(newStatus);
+    return true;
+  }
+
+  /**
+   * Writes {@code newStatus} as {@link #applyIfChanged} does but whether or not it differs, and
+   * leaves {@code resource} as it was: for a record that must be stored before an action, which a
+   * failed write stops.
+   *
+   * @return the resource as written
+   */
+  public static <S, P extends CustomResource<?, S>> P write(
+      P resource, S newStatus, Context<P> context) {
     P written =
         context
             .getClient()
@@ -53,9 +66,8 @@ public final class CachedStatusWrites {
                     .withFieldManager(context.getControllerConfiguration().fieldManager())
                     .build(),
                 statusPatch(resource.getMetadata().getUid(), newStatus));
-    remember(context, written, previous);
-    resource.setStatus(newStatus);
-    return true;
+    remember(context, written, resource);
+    return written;
   }
 
   /** The JSON patch: the UID tested (when known), then the whole status put in place. */

@@ -92,6 +92,11 @@ final class ClusterStatusBuilder {
     MySQLClusterStatus previous = c.getStatus();
     TopologyRecord rec = tick.record();
     MySQLClusterStatus s = base(c, m, previous);
+    if (blockReason != null && previous != null && previous.getVersion() != null) {
+      // A held spec changes nothing, its version included: the version recorded is what the
+      // next round checks a downgrade against, so it must stay the one the cluster runs.
+      s.setVersion(previous.getVersion());
+    }
     writeRecord(s, rec);
     if (s.getRebuild() != null && tick.rebuildProgress() != null) {
       s.getRebuild().setProgress(tick.rebuildProgress());

@@ -15,6 +15,7 @@ import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.util.Set;
 import java.util.TreeSet;
@@ -84,18 +85,18 @@ final class StatusRecords {
    */
   static RecordSink sink(Context<MySQLCluster> context, MySQLCluster c) {
     return rec -> {
+      // The whole status as the cache holds it (every status write of this operator goes through
+      // the cache) with the record's fields replaced, and no read first: this write sits between
+      // a candidate catching up and its promotion. It lands only on this very cluster: a round
+      // still running for a cluster deleted and created again over its volumes must not store
+      // its record there, nor act on the new cluster's servers.
+      MySQLClusterStatus next =
+          c.getStatus() == null
+              ? new MySQLClusterStatus()
+              : Serialization.jsonMapper().convertValue(c.getStatus(), MySQLClusterStatus.class);
+      ClusterStatusBuilder.writeRecord(next, rec);
       try {
-        // One merge patch of the record's fields, no read first: this write sits between a
-        // candidate catching up and its promotion.
-        MySQLCluster written =
-            context
-                .getClient()
-                .resources(MySQLCluster.class)
-                .inNamespace(c.getMetadata().getNamespace())
-                .withName(c.getMetadata().getName())
-                .subresource("status")
-                .patch(MERGE, RecordPatch.of(rec));
-        CachedStatusWrites.remember(context, written, c);
+        CachedStatusWrites.write(c, next, context);
       } catch (KubernetesClientException e) {
         throw new InstanceException(
             "could not record the next topology step in status (HTTP " + e.getCode() + ")", e);

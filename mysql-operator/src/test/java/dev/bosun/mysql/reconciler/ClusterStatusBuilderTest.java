@@ -203,6 +203,35 @@ class ClusterStatusBuilderTest {
   }
 
   @Test
+  void aRoundBlockedByADowngradeKeepsTheVersionTheClusterRuns() {
+    MySQLClusterSpec spec = new MySQLClusterSpec();
+    spec.setReplicas(2);
+    spec.setVersion("10.11");
+    MySQLCluster c = ClusterObjectsTest.cluster(spec);
+    MySQLClusterStatus running = new MySQLClusterStatus();
+    running.setVersion("11.4");
+    c.setStatus(running);
+    var tick =
+        new TopologyController.Tick(
+            List.of(primary(true), replica()),
+            new Plan(new Step.Steady(), Set.of()),
+            new Outcome(new TopologyRecord("db-0", null, "", null, null, null), null, null, null),
+            null,
+            null);
+
+    MySQLClusterStatus held =
+        builder.blockedAfterRound(
+            c, ClusterModel.of(c), tick, addresses, "InvalidSpec", "downgrades are refused");
+    MySQLClusterStatus blocked =
+        builder.blocked(c, ClusterModel.of(c), "InvalidSpec", "downgrades are refused");
+
+    // What the next round's downgrade check compares with: were it 10.11, the next round would
+    // find the spec valid and roll the downgrade out.
+    assertThat(held.getVersion()).isEqualTo("11.4");
+    assertThat(blocked.getVersion()).isEqualTo("11.4");
+  }
+
+  @Test
   void errantMembersAreNamedInWordsAndNoMessageRendersARecord() {
     MySQLClusterStatus s = build(new Step.Steady(), Set.of("db-1"), primary(true), replica());
 

@@ -442,6 +442,13 @@ class MySQLClusterIT {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> "False/InvalidSpec".equals(condition("down", "Ready")));
+    // Refused for good, not for one round: the rounds after it (a poll is at most 5 s) still
+    // compare with the running 11.4.
+    await()
+        .during(Duration.ofSeconds(8))
+        .atMost(Duration.ofSeconds(12))
+        .until(() -> "False/InvalidSpec".equals(condition("down", "Ready")));
+    assertThat(get("down").getStatus().getVersion()).isEqualTo("11.4");
     assertThat(get("down").getStatus().getConditions())
         .anySatisfy(x -> assertThat(x.getMessage()).contains("downgrades are refused"));
     assertThat(
