@@ -9,9 +9,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,6 +51,22 @@ final class CanarySampler implements AutoCloseable {
   private final ScheduledExecutorService ticks;
   private final Map<String, Run> runs = new ConcurrentHashMap<>();
 
+  /**
+   * Keys of deleted WebServices (each key names one incarnation by its UID), most recent last: a
+   * reconcile that was under way at the deletion must not start their checks again.
+   */
+  private final Set<String> retired =
+      Collections.synchronizedSet(
+          Collections.newSetFromMap(
+              new LinkedHashMap<>() {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                  return size() > MAX_RETIRED;
+                }
+              }));
+
+  private static final int MAX_RETIRED = 10_000;
+
   CanarySampler(PodAddress address) {
     this.address = address;
     this.ticks =
@@ -76,6 +94,11 @@ final class CanarySampler implements AutoCloseable {
         runs.compute(
             key,
             (k, old) -> {
+              if (retired.contains(k)) {
+                // Checked inside compute: retire() marks the key before it removes the run, so a
+                // run started here just before is removed, and none starts after.
+                return null;
+              }
               if (old != null && old.target.step().equals(target.step())) {
                 return old;
               }
@@ -84,7 +107,15 @@ final class CanarySampler implements AutoCloseable {
               }
               return start(target);
             });
-    return new Samples(List.copyOf(run.canary), List.copyOf(run.stable));
+    return run == null
+        ? new Samples(List.of(), List.of())
+        : new Samples(List.copyOf(run.canary), List.copyOf(run.stable));
+  }
+
+  /** Stops the checks of a deleted WebService's {@code key} for good. */
+  void retire(String key) {
+    retired.add(key);
+    forget(key);
   }
 
   /** Stops and forgets the checks of {@code key} (no canary, or no analysis, any more). */

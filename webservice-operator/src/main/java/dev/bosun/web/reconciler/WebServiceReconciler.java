@@ -109,7 +109,7 @@ public class WebServiceReconciler implements Reconciler<WebService>, AutoCloseab
             WebService.class,
             WebServiceOperator.MANAGED_SELECTOR,
             context),
-        new PrimaryDeletions<WebService>("webservice-deletions", checks::forget));
+        new PrimaryDeletions<WebService>("webservice-deletions", checks::retire));
   }
 
   @Override
@@ -261,9 +261,8 @@ public class WebServiceReconciler implements Reconciler<WebService>, AutoCloseab
   public ErrorStatusUpdateControl<WebService> updateErrorStatus(
       WebService ws, Context<WebService> context, Exception e) {
     if (FailedReconciles.primaryGone(ws, e)) {
-      // Deleted while this reconcile ran: the deletion event may have forgotten its checks
-      // before this reconcile started them again, and no reconcile follows a deletion.
-      checks.forget(ws);
+      // Deleted while this reconcile ran: no reconcile follows a deletion.
+      checks.retire(ws);
     }
     // Retries with back-off stay on (JOSDK's default, bounded); the user sees why meanwhile.
     return FailedReconciles.record(

@@ -51,10 +51,36 @@ class CanaryChecksTest {
 
       checks.forget(shop);
 
-      assertThat(checks.sampler().tracks("team/shop")).isFalse();
-      assertThat(checks.gate().remembers("team/shop")).isFalse();
-      assertThat(checks.sampler().tracks("team/cart")).isTrue();
-      assertThat(checks.gate().remembers("team/cart")).isTrue();
+      assertThat(checks.sampler().tracks(CanaryChecks.key(shop))).isFalse();
+      assertThat(checks.gate().remembers(CanaryChecks.key(shop))).isFalse();
+      assertThat(checks.sampler().tracks(CanaryChecks.key(cart))).isTrue();
+      assertThat(checks.gate().remembers(CanaryChecks.key(cart))).isTrue();
     }
+  }
+
+  @Test
+  void aDeletedWebServicesChecksNeverStartAgainButItsNamesakesDo() {
+    try (CanaryChecks checks =
+        new CanaryChecks(new CanarySampler(p -> Optional.empty()), new PrometheusGate())) {
+      WebService shop = named("shop");
+      shop.getMetadata().setUid("uid-1");
+      checks.sampler().samples(CanaryChecks.key(shop), target());
+
+      checks.retire(shop);
+      // A reconcile that read the WebService before its deletion asks for the step's samples.
+      var late = checks.sampler().samples(CanaryChecks.key(shop), target());
+
+      assertThat(late.canary()).isEmpty();
+      assertThat(checks.sampler().tracks(CanaryChecks.key(shop))).isFalse();
+      WebService again = named("shop");
+      again.getMetadata().setUid("uid-2");
+      checks.sampler().samples(CanaryChecks.key(again), target());
+      assertThat(checks.sampler().tracks(CanaryChecks.key(again))).isTrue();
+    }
+  }
+
+  private static CanarySampler.Target target() {
+    return new CanarySampler.Target(
+        "bbb@0", List.of(new Pod()), List.of(new Pod()), "/", 8080, 5, 10, Duration.ofSeconds(1));
   }
 }

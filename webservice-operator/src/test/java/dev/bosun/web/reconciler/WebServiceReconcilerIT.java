@@ -1284,7 +1284,7 @@ class WebServiceReconcilerIT {
                   .formatted(servers.port())));
       awaitReady("dropped");
       setImage("dropped", "registry.example.com/dropped:2.0");
-      String key = OPERATOR.getNamespace() + "/dropped";
+      String key = CanaryChecks.key(get("dropped"));
       await().atMost(TIMEOUT).until(() -> SAMPLER.tracks(key) && servers.requests() > 0);
 
       OPERATOR.delete(get("dropped"));
