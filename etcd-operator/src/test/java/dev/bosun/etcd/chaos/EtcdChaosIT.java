@@ -1,7 +1,5 @@
 package dev.bosun.etcd.chaos;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.bosun.common.testing.ControlPlaneExtension;
 import dev.bosun.common.testing.RunningOperator;
 import dev.bosun.common.testing.ScratchDirectories;
@@ -33,7 +31,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -100,8 +97,7 @@ class EtcdChaosIT {
   @AfterAll
   static void stop() {
     try {
-      TABLE.print();
-      TABLE.writeMarkdown(Path.of("target/chaos-results/etcd.md"));
+      TABLE.report(Path.of("target/chaos-results/etcd.md"));
     } finally {
       if (operator != null) {
         operator.close();
@@ -117,17 +113,11 @@ class EtcdChaosIT {
     ChaosSettings settings =
         ChaosSettings.fromSystemProperties(
             12, Duration.ofSeconds(40), 2, Duration.ofSeconds(120), CI_SEEDS);
-    List<String> failures = new ArrayList<>();
-    for (OptionalLong seed = settings.seeds().next();
-        seed.isPresent();
-        seed = settings.seeds().next()) {
-      FaultSchedule schedule = settings.schedule(seed.getAsLong(), EtcdNemesis.menu(CLUSTER));
-      String failure = runSchedule(schedule, settings.readyBound());
-      if (failure != null) {
-        failures.add(failure);
-      }
-    }
-    assertThat(failures).as("failed schedules").isEmpty();
+    settings.runAll(
+        TABLE,
+        "[chaos]",
+        (seed, index) ->
+            runSchedule(settings.schedule(seed, EtcdNemesis.menu(CLUSTER)), settings.readyBound()));
   }
 
   /**
@@ -244,13 +234,7 @@ class EtcdChaosIT {
           createdIn.toMillis() / 1000.0,
           readyAfterHeal.toMillis() / 1000.0,
           notes.stream().map(n -> n + System.lineSeparator()).collect(Collectors.joining()));
-      return problems.isEmpty()
-          ? null
-          : String.join(
-              "\n",
-              "seed " + schedule.seed() + " failed: " + String.join("; ", problems),
-              schedule.text(REPLAY),
-              run.logText());
+      return problems.isEmpty() ? null : run.failure("[chaos]", problems, REPLAY);
     }
   }
 

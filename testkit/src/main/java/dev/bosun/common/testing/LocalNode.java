@@ -266,6 +266,11 @@ public final class LocalNode implements AutoCloseable {
     Shell.run("ctr --address " + socket + " -n k8s.io tasks pause " + Shell.quote(containerId));
   }
 
+  /** Thaws a container {@link #pauseContainer} froze. */
+  public void resumeContainer(String containerId) {
+    Shell.run("ctr --address " + socket + " -n k8s.io tasks resume " + Shell.quote(containerId));
+  }
+
   /** The node's containerd socket, for {@code ctr -n k8s.io}. */
   public Path containerdSocket() {
     return socket;

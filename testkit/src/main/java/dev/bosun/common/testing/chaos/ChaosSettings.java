@@ -1,8 +1,10 @@
 package dev.bosun.common.testing.chaos;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * How a chaos suite runs: the shape of each schedule (how many faults, over how long, how many
@@ -44,6 +46,46 @@ public record ChaosSettings(
     return Optional.ofNullable(System.getProperty(name))
         .map(String::strip)
         .filter(v -> !v.isEmpty());
+  }
+
+  /** One seed's schedule as a suite runs it. */
+  @FunctionalInterface
+  public interface Run {
+    /** Runs the {@code index}th schedule (from 1), of {@code seed}; why it failed, or null. */
+    String schedule(long seed, int index) throws Exception;
+  }
+
+  /**
+   * Runs {@code run} for every seed in turn; returns the failures, each printed as it happens (a
+   * long run goes on past a failing seed and reports them all at the end).
+   */
+  public List<String> runEach(Run run) throws Exception {
+    List<String> failures = new ArrayList<>();
+    int index = 0;
+    for (OptionalLong seed = seeds.next(); seed.isPresent(); seed = seeds.next()) {
+      String failure = run.schedule(seed.getAsLong(), ++index);
+      if (failure != null) {
+        System.err.println(failure);
+        failures.add(failure);
+      }
+    }
+    return failures;
+  }
+
+  /**
+   * Runs {@code run} for every seed ({@link #runEach}), prints {@code table}'s totals, and fails
+   * when no schedule ran or any failed, with every failure in the message.
+   */
+  public void runAll(ChaosTable table, String tag, Run run) throws Exception {
+    List<String> failures = runEach(run);
+    System.err.println(tag + " " + table.totals());
+    if (table.results().isEmpty()) {
+      throw new AssertionError("no schedule ran");
+    }
+    if (!failures.isEmpty()) {
+      throw new AssertionError(
+          failures.size() + " failing schedules:\n" + String.join("\n", failures));
+    }
   }
 
   /** The schedule of one seed under these settings. */

@@ -99,6 +99,12 @@ public final class ChaosTable {
     System.out.flush();
   }
 
+  /** Prints the table and writes it to {@code file}: a suite's report after its last schedule. */
+  public void report(Path file) {
+    print();
+    writeMarkdown(file);
+  }
+
   /** Writes {@link #markdown()} to {@code file}, creating its directory. */
   public void writeMarkdown(Path file) {
     DrillTable.writeFile(file, markdown());

@@ -15,6 +15,19 @@ public record ScheduleRun(
     errors = List.copyOf(errors);
   }
 
+  /** A failing schedule's report: what broke, the schedule with its replay command, and the log. */
+  public String failure(String tag, List<String> broken, String replayCommand) {
+    return tag
+        + " seed "
+        + schedule.seed()
+        + " FAILED: "
+        + String.join("; ", broken)
+        + "\n"
+        + schedule.text(replayCommand)
+        + "\n--- run\n"
+        + logText();
+  }
+
   /** The log as lines, for a failure message. */
   public String logText() {
     return String.join("\n", log);
