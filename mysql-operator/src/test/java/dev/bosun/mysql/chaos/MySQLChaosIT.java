@@ -19,6 +19,7 @@ import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.LabOperator;
 import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.testing.MemberEvidence;
 import dev.bosun.mysql.testing.WritableSampler;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -251,7 +252,7 @@ class MySQLChaosIT {
           return null;
         }
         return run.failure("[chaos]", broken, "./bosun chaos mysql")
-            + (lost.isEmpty() ? "" : "\n--- members\n" + evidence(servers, members))
+            + (lost.isEmpty() ? "" : "\n--- members\n" + MemberEvidence.of(servers, members))
             + "\n--- operator\n"
             + loop.logText()
             + "\n--- writers\n"
@@ -421,45 +422,6 @@ class MySQLChaosIT {
       }
     }
     return String.join("; ", parts);
-  }
-
-  /**
-   * What each member says of its history when a row is missing: its GTID positions and what its
-   * error log tells of crash recovery and replication (a truncated binlog, rolled-back
-   * transactions, a replica that skipped ahead), so a loss that a replay does not repeat still
-   * names its cause.
-   */
-  private static String evidence(
-      Map<String, MariaDbServers.Server> servers, Map<String, Address> members) {
-    StringBuilder out = new StringBuilder();
-    for (Map.Entry<String, Address> m : members.entrySet()) {
-      out.append(m.getKey()).append(": ");
-      try {
-        out.append(
-            AppClient.adminQuery(
-                m.getValue(),
-                "SELECT CONCAT('binlog ', @@GLOBAL.gtid_binlog_pos, ', current ',"
-                    + " @@GLOBAL.gtid_current_pos, ', slave ', @@GLOBAL.gtid_slave_pos)"));
-      } catch (java.sql.SQLException e) {
-        out.append("unreadable: ").append(e.getMessage());
-      }
-      out.append('\n');
-      MariaDbServers.Server server = servers.get(m.getKey());
-      if (server != null) {
-        List<String> told =
-            server
-                .errorLogTail(400)
-                .lines()
-                .filter(
-                    l ->
-                        l.matches(
-                            "(?i).*(recover|truncat|roll|crash|gtid|slave|binlog|prepared|xid).*"))
-                .toList();
-        told.subList(Math.max(0, told.size() - 40), told.size())
-            .forEach(l -> out.append("  ").append(l).append('\n'));
-      }
-    }
-    return out.toString();
   }
 
   private static SortedSet<Long> lacking(Address a, SortedSet<Long> acked) throws Exception {

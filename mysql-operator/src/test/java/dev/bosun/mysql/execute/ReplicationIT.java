@@ -9,6 +9,7 @@ import dev.bosun.mysql.plan.InstanceState;
 import dev.bosun.mysql.plan.Step;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
+import dev.bosun.mysql.testing.MemberEvidence;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
@@ -256,10 +257,15 @@ class ReplicationIT {
         // Kept out for a rebuild, which copies a healthy member: what it lacks comes back then.
         continue;
       }
-      await("every acknowledged row on " + m.getKey() + " (old primaries " + oldPrimaries + ")")
-          .atMost(Duration.ofSeconds(30))
-          .pollInterval(Duration.ofMillis(500))
-          .until(() -> AppClient.ids(m.getValue()).containsAll(acknowledged));
+      try {
+        await("every acknowledged row on " + m.getKey() + " (old primaries " + oldPrimaries + ")")
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(500))
+            .until(() -> AppClient.ids(m.getValue()).containsAll(acknowledged));
+      } catch (org.awaitility.core.ConditionTimeoutException e) {
+        System.err.println(MemberEvidence.of(servers, addresses));
+        throw e;
+      }
     }
   }
 
