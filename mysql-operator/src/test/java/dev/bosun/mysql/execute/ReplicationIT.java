@@ -233,10 +233,12 @@ class ReplicationIT {
         servers.get(old).pause();
         // The operator keeps its rounds going while the primary is frozen, as in the schedule.
         long thaw = System.nanoTime() + Duration.ofSeconds(7).toNanos();
-        while (System.nanoTime() < thaw && old.equals(record.primary())) {
-          tick();
-          Thread.sleep(200);
-        }
+        await("7 s of rounds with " + old + " frozen")
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(200))
+            .until(
+                () ->
+                    tick() != null && (System.nanoTime() >= thaw || !old.equals(record.primary())));
         servers.get(old).resume();
         servers.get(old).kill();
         await("failover from " + old)
