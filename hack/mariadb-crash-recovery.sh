@@ -15,60 +15,13 @@ set -uo pipefail
 cycles=${1:?usage: $0 CYCLES [my.cnf line ...]}
 shift
 root=$(mktemp -d /tmp/bosun-crash-recovery.XXXXXX)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then
-    kill -9 "$pid" 2> /dev/null
-    wait "$pid" 2> /dev/null
-  fi
-  rm -rf "$root"
-}
-trap cleanup EXIT
+# shellcheck source=hack/mariadb-scratch.sh
+. "$(dirname "$0")/mariadb-scratch.sh"
+trap scratch_cleanup EXIT
+# The binlog's two-phase commit with InnoDB is the path under test: no replication lines.
+scratch_cnf "$@"
 
-{
-  echo "[mysqld]"
-  echo "user=$(id -un)"
-  echo "datadir=$root/data"
-  echo "socket=$root/sock"
-  echo "pid-file=$root/pid"
-  echo "log-error=$root/error.log"
-  echo "skip-networking"
-  # The binlog and durability lines of what baseConfig gives every member (MariaDbDialect), not
-  # its replication lines: the binlog's two-phase commit with InnoDB is the path under test.
-  echo "server-id=1"
-  echo "log-bin=mysql-bin"
-  echo "binlog-format=ROW"
-  echo "innodb-flush-log-at-trx-commit=1"
-  echo "sync-binlog=1"
-  echo "performance-schema=OFF"
-  # Extra lines come last: a later line overrides an earlier one.
-  for line in "$@"; do echo "$line"; done
-} > "$root/my.cnf"
-
-sql() { mariadb -S "$root/sock" -N -e "$1"; }
-
-init() {
-  kill -9 "$pid" 2>/dev/null || true
-  rm -rf "$root/data" && mkdir -p "$root/data"
-  mariadb-install-db --defaults-file="$root/my.cnf" --auth-root-authentication-method=socket \
-    --skip-test-db > "$root/install.log" 2>&1 || { cat "$root/install.log"; exit 1; }
-  start || { tail -n 20 "$root/error.log"; echo "a fresh server does not start"; exit 1; }
-  sql "CREATE DATABASE app; CREATE TABLE app.t (id BIGINT PRIMARY KEY, v VARCHAR(100))" || exit 1
-}
-
-# Starts the server; false when it does not answer within 30 s (it aborted in recovery).
-start() {
-  mariadbd --defaults-file="$root/my.cnf" >> "$root/out.log" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 300); do
-    sql "SELECT 1" > /dev/null 2>&1 && return 0
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-
-init
+scratch_init
 corrupt=0
 for round in $(seq 1 "$cycles"); do
   writers=()
@@ -76,7 +29,7 @@ for round in $(seq 1 "$cycles"); do
     (
       base=$(((round * 4 + w) * 100000))
       for k in $(seq 1 400); do echo "INSERT INTO t VALUES ($((base + k)), REPEAT('x', 60));"; done |
-        mariadb -S "$root/sock" app > /dev/null 2>&1 || true
+        mariadb --defaults-file="$root/my.cnf" -S "$root/sock" app > /dev/null 2>&1 || true
     ) &
     writers+=($!)
   done
@@ -84,11 +37,10 @@ for round in $(seq 1 "$cycles"); do
   kill -9 "$pid"
   wait "$pid" 2> /dev/null || true
   wait "${writers[@]}" 2> /dev/null || true
-  if ! start; then
+  if ! scratch_start; then
     corrupt=$((corrupt + 1))
-    echo "round $round: the server does not start again:"
-    grep -m1 -A1 "Assertion failure" "$root/error.log" || tail -n 3 "$root/error.log"
-    init
+    scratch_report_unstartable "$round"
+    scratch_init
     continue
   fi
   rows=$(sql "SELECT COUNT(*) FROM app.t" 2>&1)
@@ -97,7 +49,7 @@ for round in $(seq 1 "$cycles"); do
   if [ "$rows" != "$distinct" ] || [ "$check" != "OK" ]; then
     corrupt=$((corrupt + 1))
     echo "round $round: $rows rows, $distinct distinct ids, CHECK TABLE: $check"
-    init
+    scratch_init
   fi
   if [ $((round % 50)) -eq 0 ]; then echo "round $round: $corrupt corrupted so far"; fi
 done

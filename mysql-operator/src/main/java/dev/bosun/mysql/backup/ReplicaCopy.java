@@ -205,15 +205,30 @@ public final class ReplicaCopy {
     if (received == null || received.isBlank()) {
       return;
     }
+    InstanceClient src = client(source);
+    if (src.query("SHOW SLAVE STATUS", timeout).isEmpty()) {
+      // The source is the primary (the one copy left): what it sent is in its own binlog, which
+      // MASTER_GTID_WAIT (it reads the replicated position) would wait on for ever.
+      List<Map<String, String>> binlog =
+          src.query("SELECT @@GLOBAL.gtid_binlog_pos AS pos", timeout);
+      String pos = binlog.isEmpty() ? null : binlog.get(0).get("pos");
+      if (pos == null || !new MariaDbGtids().covers(pos, received)) {
+        throw new InstanceException(
+            source
+                + " does not hold everything "
+                + target
+                + " received ("
+                + received
+                + "; it holds "
+                + pos
+                + "); nothing was wiped");
+      }
+      return;
+    }
     List<Map<String, String>> waited =
-        client(source)
-            .query(
-                "SELECT MASTER_GTID_WAIT("
-                    + quote(received)
-                    + ", "
-                    + SOURCE_WAIT_SECONDS
-                    + ") AS w",
-                timeout.plusSeconds(SOURCE_WAIT_SECONDS));
+        src.query(
+            "SELECT MASTER_GTID_WAIT(" + quote(received) + ", " + SOURCE_WAIT_SECONDS + ") AS w",
+            timeout.plusSeconds(SOURCE_WAIT_SECONDS));
     if (waited.isEmpty() || !"0".equals(waited.get(0).get("w"))) {
       throw new InstanceException(
           source
@@ -360,6 +375,9 @@ public final class ReplicaCopy {
         "--no-create-info",
         "--no-create-db",
         "--skip-triggers",
+        // No LOCK TABLES on the named database (it dumps no table of it): on a primary whose
+        // commits wait for a semi-sync acknowledgement it would wait behind them for ever.
+        "--skip-lock-tables",
         "--databases",
         anyDatabase);
   }

@@ -52,7 +52,9 @@ public final class MariaDbDialect implements SqlDialect {
   public String stateQuery() {
     return "SELECT @@GLOBAL.gtid_current_pos AS executed_pos, @@GLOBAL.gtid_binlog_pos AS binlog_pos,"
         + " @@GLOBAL.gtid_slave_pos AS replicated_pos, @@GLOBAL.read_only AS fenced,"
-        + " @@GLOBAL.server_id AS server_identity, @@GLOBAL.gtid_binlog_state AS history_state";
+        + " @@GLOBAL.server_id AS server_identity, @@GLOBAL.gtid_binlog_state AS history_state,"
+        + " (SELECT UNIX_TIMESTAMP() - VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+        + " WHERE VARIABLE_NAME = 'UPTIME') AS server_started";
   }
 
   @Override
@@ -103,6 +105,41 @@ public final class MariaDbDialect implements SqlDialect {
             + ", MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1, MASTER_HEARTBEAT_PERIOD=1",
         "SET GLOBAL rpl_semi_sync_slave_enabled=ON",
         "START SLAVE");
+  }
+
+  @Override
+  public String contentCheckUnsupported() {
+    return null;
+  }
+
+  @Override
+  public String stopApplier() {
+    return "STOP SLAVE SQL_THREAD";
+  }
+
+  @Override
+  public String applyUntil(String file, long position) {
+    // The applier alone: UNTIL master_gtid_pos would stop the receiver too (and its
+    // acknowledgements), and MariaDB refuses it while the receiver runs.
+    return "START SLAVE SQL_THREAD UNTIL MASTER_LOG_FILE="
+        + quote(file)
+        + ", MASTER_LOG_POS="
+        + position;
+  }
+
+  @Override
+  public String snapshotCoordinatesQuery() {
+    return "SHOW STATUS WHERE Variable_name IN ('binlog_snapshot_file', 'binlog_snapshot_position')";
+  }
+
+  @Override
+  public String gtidAtQuery(String file, long position) {
+    return "SELECT BINLOG_GTID_POS(" + quote(file) + ", " + position + ") AS gtid";
+  }
+
+  @Override
+  public String appliedQuery() {
+    return "SELECT @@GLOBAL.gtid_slave_pos AS applied";
   }
 
   @Override

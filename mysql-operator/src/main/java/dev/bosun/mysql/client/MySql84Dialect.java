@@ -30,7 +30,9 @@ public final class MySql84Dialect implements SqlDialect {
     // one, shifting read-only onto the server's identity.
     return "SELECT @@GLOBAL.gtid_executed AS executed_pos, @@GLOBAL.gtid_executed AS binlog_pos,"
         + " '' AS replicated_pos, @@GLOBAL.super_read_only AS fenced,"
-        + " @@GLOBAL.server_uuid AS server_identity, @@GLOBAL.gtid_executed AS history_state";
+        + " @@GLOBAL.server_uuid AS server_identity, @@GLOBAL.gtid_executed AS history_state,"
+        + " (SELECT UNIX_TIMESTAMP() - VARIABLE_VALUE FROM performance_schema.global_status"
+        + " WHERE VARIABLE_NAME = 'Uptime') AS server_started";
   }
 
   @Override

@@ -248,17 +248,53 @@ public interface SqlDialect {
         "INSERT INTO " + OPERATOR_SCHEMA + ".restore (location) VALUES (" + quote(location) + ")");
   }
 
+  /**
+   * Why this flavour's members' data cannot be compared with the primary's (after a restart), or
+   * null when it can: the comparison pins a replica's applier at a binlog position of its source.
+   */
+  default String contentCheckUnsupported() {
+    return "comparing a member's data with the primary's is built for MariaDB only";
+  }
+
+  /** Stops a replica's applier, leaving its receiver (and its acknowledgements) running. */
+  default String stopApplier() {
+    throw new UnsupportedOperationException(contentCheckUnsupported());
+  }
+
+  /** Starts a replica's applier until it has applied its source's binlog up to file:position. */
+  default String applyUntil(String file, long position) {
+    throw new UnsupportedOperationException(contentCheckUnsupported());
+  }
+
+  /**
+   * In a transaction WITH CONSISTENT SNAPSHOT: one row (name, value) per binlog coordinate of the
+   * snapshot, file first, then position.
+   */
+  default String snapshotCoordinatesQuery() {
+    throw new UnsupportedOperationException(contentCheckUnsupported());
+  }
+
+  /** One row, one column: the GTID position a binlog coordinate of this server stands for. */
+  default String gtidAtQuery(String file, long position) {
+    throw new UnsupportedOperationException(contentCheckUnsupported());
+  }
+
+  /** One row, one column: what a replica's applier has applied. */
+  default String appliedQuery() {
+    throw new UnsupportedOperationException(contentCheckUnsupported());
+  }
+
   /** The location the last finished load recorded ({@link #restoreFinished}). */
   default String restoreFinishedQuery() {
     return "SELECT location FROM " + OPERATOR_SCHEMA + ".restore ORDER BY finished_at DESC LIMIT 1";
   }
 
-  /** Quotes a string literal for SQL. */
   /** A schema or table name in backquotes. */
   static String quoteName(String name) {
     return "`" + name.replace("`", "``") + "`";
   }
 
+  /** Quotes a string literal for SQL. */
   static String quote(String value) {
     StringBuilder sb = new StringBuilder("'");
     for (char c : value.toCharArray()) {

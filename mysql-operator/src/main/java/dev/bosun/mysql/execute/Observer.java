@@ -166,7 +166,8 @@ public final class Observer {
         parseInt(row.get(c.lastSqlErrno())),
         nz(received),
         semiOn,
-        nz(state.get(5)));
+        nz(state.get(5)),
+        state.size() > 6 ? parseLong(state.get(6)) : 0);
   }
 
   /** The state query's fourth column: read_only as 1/0 or ON/OFF. */
@@ -188,6 +189,15 @@ public final class Observer {
 
   private static String nz(String s) {
     return s == null ? "" : s;
+  }
+
+  private static long parseLong(String s) {
+    if (s == null || s.isBlank()) {
+      return 0;
+    }
+    // UNIX_TIMESTAMP() - uptime may come back as a decimal.
+    int dot = s.indexOf('.');
+    return Long.parseLong((dot < 0 ? s : s.substring(0, dot)).trim());
   }
 
   private static int parseInt(String s) {

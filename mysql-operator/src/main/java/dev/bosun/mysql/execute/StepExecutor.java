@@ -42,6 +42,7 @@ public final class StepExecutor {
   private final Clock clock;
   private final int catchUpSeconds;
   private final FailoverBoundaries boundaries;
+  private final ContentSteps content;
 
   /**
    * An executor for one flavour; {@code catchUpSeconds} bounds how long a candidate may take to
@@ -64,6 +65,7 @@ public final class StepExecutor {
     this.clock = clock;
     this.catchUpSeconds = catchUpSeconds;
     this.boundaries = boundaries;
+    this.content = new ContentSteps(clock);
   }
 
   /**
@@ -78,7 +80,8 @@ public final class StepExecutor {
       Restorer restorer,
       RecordSink sink,
       AtomicReference<TopologyRecord> saved,
-      Rebuilder rebuilder) {
+      Rebuilder rebuilder,
+      ContentChecks checks) {
 
     /** A context whose saved record starts as {@code record}, without rebuilds. */
     public Context(
@@ -98,7 +101,7 @@ public final class StepExecutor {
           Rebuilder.none("no rebuild support"));
     }
 
-    /** A context whose saved record starts as {@code record}. */
+    /** A context whose saved record starts as {@code record}, without data comparisons. */
     public Context(
         Map<String, Address> addresses,
         TopologyRecord record,
@@ -115,7 +118,30 @@ public final class StepExecutor {
           restorer,
           sink,
           new AtomicReference<>(record),
-          rebuilder);
+          rebuilder,
+          null);
+    }
+
+    /** A context whose saved record starts as {@code record}. */
+    public Context(
+        Map<String, Address> addresses,
+        TopologyRecord record,
+        boolean withReplicas,
+        long semiSyncTimeoutMillis,
+        Restorer restorer,
+        RecordSink sink,
+        Rebuilder rebuilder,
+        ContentChecks checks) {
+      this(
+          addresses,
+          record,
+          withReplicas,
+          semiSyncTimeoutMillis,
+          restorer,
+          sink,
+          new AtomicReference<>(record),
+          rebuilder,
+          checks);
     }
 
     void save(TopologyRecord next) throws InstanceException {
@@ -167,6 +193,15 @@ public final class StepExecutor {
     }
     if (step instanceof Step.Failover f) {
       return failover(f, ctx);
+    }
+    if (step instanceof Step.RecordServerStarts r) {
+      return content.recordStarts(r, ctx);
+    }
+    if (step instanceof Step.CheckContent c) {
+      return content.check(c, ctx);
+    }
+    if (step instanceof Step.ContentChecked k) {
+      return content.checked(k, ctx);
     }
     // Steady, Wait and Blocked change nothing.
     return Outcome.quiet(ctx.record());
@@ -388,6 +423,10 @@ public final class StepExecutor {
     boolean keepLocation = p == null || !p.exportRan() || p.exported() > 0;
     RebuildRecord finished =
         current.finished(clock.instant(), d.failure(), p == null ? null : p.doing(), keepLocation);
+    if (d.failure() == null) {
+      // A fresh copy: whatever its data differed in before is gone with it.
+      rec = rec.withContent(rec.content().rebuilt(d.instance()));
+    }
     // Stored before the copy is forgotten: a lost write must not look like an interrupted copy
     // (which would wipe and copy the member again).
     ctx.save(rec.withRebuild(finished));

@@ -3,6 +3,7 @@ package dev.bosun.mysql.execute;
 import dev.bosun.common.status.HumanMessages;
 import dev.bosun.mysql.client.SqlDialect;
 import dev.bosun.mysql.plan.Address;
+import dev.bosun.mysql.plan.ContentState;
 import dev.bosun.mysql.plan.InstanceState;
 import dev.bosun.mysql.plan.Plan;
 import dev.bosun.mysql.plan.RebuildPolicy;
@@ -36,6 +37,7 @@ public final class TopologyController {
   private final StepExecutor executor;
   private final TopologyPlanner planner;
   private final InterruptedLoads interruptedLoads;
+  private final ContentChecks contentChecks;
   private final Clock clock;
   private final Duration timeout;
   private Instant primaryUnreachableSince;
@@ -75,6 +77,7 @@ public final class TopologyController {
         new StepExecutor(dialect, credentials, timeout, clock, catchUpSeconds, boundaries);
     this.planner = new TopologyPlanner(dialect.gtids());
     this.interruptedLoads = new InterruptedLoads(dialect, credentials, timeout);
+    this.contentChecks = new ContentChecks(dialect, credentials, timeout, clock);
     this.clock = clock;
   }
 
@@ -207,7 +210,8 @@ public final class TopologyController {
                 restorer,
                 () -> interruptedLoads.judge(record.primary(), observed, addresses)),
             record.intent(),
-            rebuildPolicy(desired, record, rebuilder));
+            rebuildPolicy(desired, record, rebuilder),
+            contentState(record));
     Plan plan = planner.plan(input);
     StepExecutor.Context ctx =
         new StepExecutor.Context(
@@ -217,7 +221,8 @@ public final class TopologyController {
             desired.semiSyncTimeoutMillis(),
             restorer,
             sink,
-            rebuilder);
+            rebuilder,
+            contentChecks);
     String doing = rebuildDoing(record, rebuilder);
     try {
       Outcome outcome = executor.execute(plan.step(), ctx);
@@ -233,6 +238,17 @@ public final class TopologyController {
           HumanMessages.bounded(e.getMessage(), HumanMessages.MAX_LENGTH),
           doing);
     }
+  }
+
+  /** What the record and this process's comparisons know of the members' data. */
+  private ContentState contentState(TopologyRecord record) {
+    ContentRecord c = record.content();
+    return new ContentState(
+        dialect.contentCheckUnsupported() == null,
+        c.verifiedStarts(),
+        c.differing(),
+        contentChecks.running(),
+        contentChecks.finished());
   }
 
   /** The spec's rebuild wishes with what this process and the record know of rebuilds. */

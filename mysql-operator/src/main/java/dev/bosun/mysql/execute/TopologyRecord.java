@@ -19,7 +19,32 @@ public record TopologyRecord(
     Instant lastFailoverTime,
     String restoredFrom,
     PromotionIntent intent,
-    RebuildRecord rebuild) {
+    RebuildRecord rebuild,
+    ContentRecord content) {
+
+  public TopologyRecord {
+    content = content == null ? ContentRecord.empty() : content;
+  }
+
+  /** A record without content checks. */
+  public TopologyRecord(
+      String primary,
+      String previousPrimary,
+      String promotionGtid,
+      Instant lastFailoverTime,
+      String restoredFrom,
+      PromotionIntent intent,
+      RebuildRecord rebuild) {
+    this(
+        primary,
+        previousPrimary,
+        promotionGtid,
+        lastFailoverTime,
+        restoredFrom,
+        intent,
+        rebuild,
+        ContentRecord.empty());
+  }
 
   /** A record without a rebuild. */
   public TopologyRecord(
@@ -49,29 +74,56 @@ public record TopologyRecord(
   /** The record after a promotion: no intent is left open. */
   TopologyRecord promoted(String instance, String previous, String gtid) {
     return new TopologyRecord(
-        instance, previous, gtid, lastFailoverTime, restoredFrom, null, rebuild);
+        instance, previous, gtid, lastFailoverTime, restoredFrom, null, rebuild, content);
   }
 
   /** The record after a failover (the failover time set, no intent left open). */
   TopologyRecord failedOver(String instance, String previous, String gtid, Instant at) {
-    return new TopologyRecord(instance, previous, gtid, at, restoredFrom, null, rebuild);
+    return new TopologyRecord(instance, previous, gtid, at, restoredFrom, null, rebuild, content);
   }
 
   /** The same record with a promotion about to be carried out. */
   TopologyRecord withIntent(PromotionIntent next) {
     return new TopologyRecord(
-        primary, previousPrimary, promotionGtid, lastFailoverTime, restoredFrom, next, rebuild);
+        primary,
+        previousPrimary,
+        promotionGtid,
+        lastFailoverTime,
+        restoredFrom,
+        next,
+        rebuild,
+        content);
   }
 
   /** The same record with another restore state. */
   TopologyRecord withRestoredFrom(String state) {
     return new TopologyRecord(
-        primary, previousPrimary, promotionGtid, lastFailoverTime, state, intent, rebuild);
+        primary, previousPrimary, promotionGtid, lastFailoverTime, state, intent, rebuild, content);
   }
 
   /** The same record with another rebuild. */
   TopologyRecord withRebuild(RebuildRecord next) {
     return new TopologyRecord(
-        primary, previousPrimary, promotionGtid, lastFailoverTime, restoredFrom, intent, next);
+        primary,
+        previousPrimary,
+        promotionGtid,
+        lastFailoverTime,
+        restoredFrom,
+        intent,
+        next,
+        content);
+  }
+
+  /** The same record with other content checks. */
+  TopologyRecord withContent(ContentRecord next) {
+    return new TopologyRecord(
+        primary,
+        previousPrimary,
+        promotionGtid,
+        lastFailoverTime,
+        restoredFrom,
+        intent,
+        rebuild,
+        next);
   }
 }

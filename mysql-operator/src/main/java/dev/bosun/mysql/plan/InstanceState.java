@@ -7,7 +7,8 @@ import java.util.Set;
  * What one observation of an instance found. Unreachable instances carry only their name and
  * ordinal. {@code ioConnecting}: the receiver is started and (re)trying to connect to its source,
  * not connected. {@code history} is what tells diverged histories apart where positions cannot
- * (MariaDB's gtid_binlog_state; MySQL's executed set).
+ * (MariaDB's gtid_binlog_state; MySQL's executed set). {@code startedAt}: when its server started
+ * (epoch seconds, from its uptime; 0 when unknown), so a restart since the last look shows.
  */
 public record InstanceState(
     String name,
@@ -28,13 +29,14 @@ public record InstanceState(
     int lastSqlErrno,
     String received,
     boolean semiSyncSourceOn,
-    String history) {
+    String history,
+    long startedAt) {
 
   /** An instance that did not answer. */
   public static InstanceState unreachable(String name, int ordinal) {
     return new InstanceState(
         name, ordinal, false, "", "", "", true, false, null, 0, false, false, false, null, 0, 0, "",
-        false, "");
+        false, "", 0);
   }
 
   /** Whether the instance takes writes. */

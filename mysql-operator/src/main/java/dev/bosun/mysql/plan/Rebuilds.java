@@ -13,9 +13,11 @@ import java.util.stream.Stream;
  * planner's input, asked only when the cluster has a writable primary.
  *
  * <p>Safety rules: never the primary; one member at a time; only from a healthy replica that
- * follows the primary (never the primary itself, whose load the copy would add to) and already
- * holds everything the member received from the primary, so wiping the member never leaves an
- * acknowledged commit with fewer copies than semi-sync gave it.
+ * follows the primary (not the primary itself, whose load the copy would add to, unless every other
+ * replica answers and is kept out: then it is the one copy left) and already holds everything the
+ * member received from the primary, so wiping the member never leaves an acknowledged commit with
+ * fewer copies than semi-sync gave it; never from a member whose server restarted and whose data
+ * has not been compared since.
  */
 public final class Rebuilds {
 
@@ -123,7 +125,9 @@ public final class Rebuilds {
               t,
               errantAfter(in, primary, errant, t) != null
                   ? "ErrantTransactions"
-                  : "ReplicationBroken"));
+                  : in.content().differing().containsKey(t.name())
+                      ? "DataDiffers"
+                      : "ReplicationBroken"));
     }
     // Broken again soon after an automatic rebuild: the cause is elsewhere, and copying again
     // and again would only load the source.
@@ -201,7 +205,7 @@ public final class Rebuilds {
     if (policy.unsupported() != null) {
       return new Step.Blocked("RebuildUnsupported", policy.unsupported());
     }
-    if (sources(in, primary, errant, target).findAny().isEmpty()) {
+    if (followers(in, primary, errant, target).findAny().isEmpty()) {
       return blocked(
           target.name()
               + " "
@@ -250,6 +254,21 @@ public final class Rebuilds {
         gtids.common(gtids.union(target.replicated(), target.received()), primary.executed());
     Optional<InstanceState> source =
         sources(in, primary, errant, target).max(Comparator.comparing(i -> i, this::moreCurrent));
+    Optional<InstanceState> unverified = unverifiedSources(in, primary, errant, target).findFirst();
+    if (source.isEmpty() && unverified.isPresent()) {
+      return new Step.Wait(
+          "RebuildWaiting",
+          "waiting for the data of "
+              + unverified.get().name()
+              + ", whose server restarted, to be compared with the primary's before it is copied"
+              + " into "
+              + target.name());
+    }
+    if (source.isEmpty() && everyOtherReplicaIsKeptOut(in, primary, target)) {
+      // No replica will heal by itself (each is errant, differs or is broken, none merely down):
+      // the primary is the one copy left, and copying it is the way back to a replica.
+      source = Optional.of(primary);
+    }
     if (source.isEmpty()) {
       return blocked(
           "no healthy replica to copy "
@@ -279,6 +298,40 @@ public final class Rebuilds {
    * never the primary itself nor a member held out by a rebuild.
    */
   private static Stream<InstanceState> sources(
+      TopologyInput in, InstanceState primary, Set<String> errant, InstanceState target) {
+    // Never a member whose server restarted and whose data has not been compared since: a copy of
+    // it would carry whatever its recovery lost.
+    return followers(in, primary, errant, target)
+        .filter(i -> !ContentChecking.restarted(in.content(), i));
+  }
+
+  /**
+   * Whether every member but the primary and {@code target} answers and is kept out (errant, its
+   * data differing, its replication broken, or held for a rebuild): none of them can become a
+   * source by waiting, unlike a member that is only down.
+   */
+  private static boolean everyOtherReplicaIsKeptOut(
+      TopologyInput in, InstanceState primary, InstanceState target) {
+    return in.instances().stream()
+        .filter(i -> !i.name().equals(primary.name()) && !i.name().equals(target.name()))
+        .filter(i -> i.ordinal() < in.desiredInstances())
+        .allMatch(
+            i ->
+                i.reachable()
+                    && (in.knownErrant().contains(i.name())
+                        || in.content().differing().containsKey(i.name())
+                        || i.replicationBroken()
+                        || in.rebuild().state().holds(i.name())));
+  }
+
+  /** Followers that would be sources but for a restart whose comparison is still to come. */
+  private static Stream<InstanceState> unverifiedSources(
+      TopologyInput in, InstanceState primary, Set<String> errant, InstanceState target) {
+    return followers(in, primary, errant, target)
+        .filter(i -> ContentChecking.restarted(in.content(), i));
+  }
+
+  private static Stream<InstanceState> followers(
       TopologyInput in, InstanceState primary, Set<String> errant, InstanceState target) {
     Address primaryAddress = in.addresses().get(primary.name());
     return in.instances().stream()

@@ -76,4 +76,23 @@ public sealed interface Step {
 
   /** The background copy finished (or failed): record it, once. */
   record RebuildDone(String instance, String failure) implements Step {}
+
+  /**
+   * Record the server starts of members seen for the first time (or that cannot be compared), so a
+   * later restart shows; {@code why} is FirstSeen, Unsupported or NothingToCompare.
+   */
+  record RecordServerStarts(java.util.Map<String, Long> starts, String why) implements Step {}
+
+  /**
+   * Compare a replica's data with the primary's at one position: pin both (the replica's applier
+   * stops at the primary's snapshot and resumes at once), then compare every table in the
+   * background. {@code suspect} is the member whose server restarted (the replica or the primary),
+   * or null when both did; the starts are those seen when the check was planned.
+   */
+  record CheckContent(
+      String replica, String primary, String suspect, long replicaStart, long primaryStart)
+      implements Step {}
+
+  /** A comparison ended: record it, once (a differing replica is kept out until rebuilt). */
+  record ContentChecked(ContentState.Finished result) implements Step {}
 }

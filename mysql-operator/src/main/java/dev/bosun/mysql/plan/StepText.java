@@ -58,6 +58,15 @@ public final class StepText {
     if (step instanceof Step.Adopt) {
       return "AdoptingPrimary";
     }
+    if (step instanceof Step.CheckContent) {
+      return "ComparingData";
+    }
+    if (step instanceof Step.ContentChecked c) {
+      return c.result().differences() == null ? "DataCompared" : "DataDiffers";
+    }
+    if (step instanceof Step.RecordServerStarts) {
+      return "RecordingServerStarts";
+    }
     return "Converged";
   }
 
@@ -130,6 +139,22 @@ public final class StepText {
     if (step instanceof Step.Adopt a) {
       return a.instance() + " already takes writes; recording it as the primary";
     }
+    if (step instanceof Step.CheckContent c) {
+      return "comparing the data of "
+          + c.replica()
+          + " with the primary "
+          + c.primary()
+          + "'s"
+          + (c.suspect() == null
+              ? " (both servers restarted)"
+              : " because the server of " + c.suspect() + " restarted");
+    }
+    if (step instanceof Step.ContentChecked c) {
+      return "recording the comparison of " + c.result().check().replica() + "'s data";
+    }
+    if (step instanceof Step.RecordServerStarts r) {
+      return "recording when the servers of " + String.join(", ", r.starts().keySet()) + " started";
+    }
     return otherwise;
   }
 
@@ -158,6 +183,8 @@ public final class StepText {
     return switch (why) {
       case "Requested" -> " as asked (spec.switchover, or a rolling upgrade's last move)";
       case "ScaleDown" -> " because the scale-down removes the current primary";
+      case "DataDiffers" ->
+          " because the primary's data differed from it after the primary's server restarted";
       default -> "";
     };
   }
@@ -170,6 +197,8 @@ public final class StepText {
       case "ErrantTransactions" -> " because it holds transactions the primary does not have";
       case "CrashRecoveryFailed" ->
           " because its server could not finish crash recovery on its old volume";
+      case "DataDiffers" ->
+          " because its data differed from the primary's after its server restarted";
       case "ReplicationBroken" ->
           " because its replication stopped with an error a restart cannot heal";
       default -> "";

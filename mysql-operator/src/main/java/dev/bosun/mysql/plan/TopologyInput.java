@@ -23,6 +23,7 @@ import java.util.Set;
  * @param restore where loading fromBackup into the primary stands
  * @param intent a promotion recorded in status and not known to be finished, or null
  * @param rebuild what may be rebuilt, and the rebuild under way
+ * @param content what is known of the members' data since their servers last started
  */
 public record TopologyInput(
     int desiredInstances,
@@ -38,7 +39,42 @@ public record TopologyInput(
     String switchoverTarget,
     RestoreState restore,
     PromotionIntent intent,
-    RebuildPolicy rebuild) {
+    RebuildPolicy rebuild,
+    ContentState content) {
+
+  /** An input without content checks. */
+  public TopologyInput(
+      int desiredInstances,
+      List<InstanceState> instances,
+      Map<String, Address> addresses,
+      String recordedPrimary,
+      String previousPrimary,
+      String promotionGtid,
+      Set<String> knownErrant,
+      boolean failoverEnabled,
+      Duration primaryUnreachableFor,
+      Duration failoverAfter,
+      String switchoverTarget,
+      RestoreState restore,
+      PromotionIntent intent,
+      RebuildPolicy rebuild) {
+    this(
+        desiredInstances,
+        instances,
+        addresses,
+        recordedPrimary,
+        previousPrimary,
+        promotionGtid,
+        knownErrant,
+        failoverEnabled,
+        primaryUnreachableFor,
+        failoverAfter,
+        switchoverTarget,
+        restore,
+        intent,
+        rebuild,
+        ContentState.none());
+  }
 
   /** An input without rebuilds (Manual, nothing requested). */
   public TopologyInput(

@@ -23,11 +23,13 @@ public final class TopologyPlanner {
 
   private final GtidArithmetic gtids;
   private final Rebuilds rebuilds;
+  private final ContentChecking contentChecking;
 
   /** A planner for one flavour's GTID positions. */
   public TopologyPlanner(GtidArithmetic gtids) {
     this.gtids = gtids;
     this.rebuilds = new Rebuilds(gtids);
+    this.contentChecking = new ContentChecking(gtids);
   }
 
   /** The next step. */
@@ -63,6 +65,7 @@ public final class TopologyPlanner {
     }
     if (primary.writable()) {
       return withWritablePrimary(in, primary, errant)
+          .or(() -> contentChecking.next(in, primary, errant))
           .or(() -> rebuilds.next(in, primary, trulyErrant))
           .orElseGet(Step.Steady::new);
     }
@@ -114,6 +117,7 @@ public final class TopologyPlanner {
         .or(() -> detachExcluded(in, primary, errant))
         .or(() -> Optional.ofNullable(restore(in, primary.name())))
         .or(() -> requestedSwitchover(in, primary, errant))
+        .or(() -> contentChecking.awayFromDifferingPrimary(in, primary, errant))
         .or(() -> handOverFromScaledAway(in, primary, errant))
         .or(() -> attachNext(in, primary, errant))
         .or(
@@ -500,6 +504,11 @@ public final class TopologyPlanner {
 
   private boolean isErrant(TopologyInput in, InstanceState primary, InstanceState i) {
     if (i.diverged()) {
+      return true;
+    }
+    if (in.content().differing().containsKey(i.name())) {
+      // Its data differed from the primary's after its server restarted: whatever its position
+      // says, it lacks or adds rows, and only a rebuild makes it a copy again.
       return true;
     }
     boolean returningOldPrimary = i.name().equals(in.previousPrimary()) && !i.replicaConfigured();

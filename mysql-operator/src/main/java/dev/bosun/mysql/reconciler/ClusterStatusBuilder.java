@@ -6,6 +6,7 @@ import dev.bosun.common.status.Conditions;
 import dev.bosun.common.status.DesiredCondition;
 import dev.bosun.common.status.HumanText;
 import dev.bosun.mysql.client.Flavour;
+import dev.bosun.mysql.execute.ContentRecord;
 import dev.bosun.mysql.execute.RebuildRecord;
 import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.execute.TopologyRecord;
@@ -17,6 +18,7 @@ import dev.bosun.mysql.plan.Step;
 import dev.bosun.mysql.plan.StepText;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
+import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.ContentCheck;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -24,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The status of a cluster from one round of the replication loop: per-instance role, GTID, lag,
@@ -121,7 +124,8 @@ final class ClusterStatusBuilder {
             health,
             tick.error(),
             deferredScale,
-            blockReason == null ? null : new Block(blockReason, blockMessage));
+            blockReason == null ? null : new Block(blockReason, blockMessage),
+            rec.content().differing().keySet());
     s.setConditions(
         CONDITIONS.conditions(facts, previous == null ? null : previous.getConditions(), c, clock));
     return s;
@@ -136,7 +140,8 @@ final class ClusterStatusBuilder {
       Health health,
       String error,
       String deferredScale,
-      Block block) {
+      Block block,
+      Set<String> differing) {
 
     boolean primaryWrites() {
       return primary != null && primary.writable();
@@ -231,6 +236,15 @@ final class ClusterStatusBuilder {
               "semi-sync is not active on the primary {}: commits are acknowledged without a"
                   + " replica copy until a replica acknowledges again",
               f.primary().name()));
+    }
+    if (!f.errant().isEmpty() && f.differing().containsAll(f.errant())) {
+      return DesiredCondition.isTrue(
+          DEGRADED,
+          "DataDiffers",
+          HumanText.format(
+              "the data of {} differed from the primary's after their server restarted; they are"
+                  + " kept read-only and never promoted until rebuilt",
+              f.errant()));
     }
     if (!f.errant().isEmpty()) {
       return DesiredCondition.isTrue(
@@ -350,6 +364,18 @@ final class ClusterStatusBuilder {
               : "its rebuild failed; kept out of the cluster");
       return new Line(out, ok, null);
     }
+    String differs = tick.record().content().differing().get(i.name());
+    if (errant && differs != null) {
+      out.setMessage(
+          HumanText.format(
+              "its data differed from the primary's after its server restarted ({}); never"
+                  + " promoted: rebuild it with the annotation {}={} or set"
+                  + " spec.replication.rebuild: Automatic",
+              differs,
+              Rebuilds.REQUEST_ANNOTATION,
+              i.name()));
+      return new Line(out, ok, null);
+    }
     if (errant) {
       out.setMessage(
           HumanText.format(
@@ -395,6 +421,19 @@ final class ClusterStatusBuilder {
   }
 
   /** Puts the topology record into a status (also used to store an intent mid-step). */
+  /** The record's data comparisons as status; null while nothing is known. */
+  private static ContentCheck contentStatus(ContentRecord c) {
+    if (c.verifiedStarts().isEmpty() && c.differing().isEmpty() && c.last() == null) {
+      return null;
+    }
+    ContentCheck out = new ContentCheck();
+    out.setVerifiedStarts(new TreeMap<>(c.verifiedStarts()));
+    out.setDiffering(c.differing().isEmpty() ? null : new TreeMap<>(c.differing()));
+    out.setLast(c.last());
+    out.setLastTime(c.lastAt() == null ? null : c.lastAt().atZone(ZoneOffset.UTC));
+    return out;
+  }
+
   static void writeRecord(MySQLClusterStatus s, TopologyRecord rec) {
     s.setPrimary(rec.primary());
     s.setPreviousPrimary(rec.previousPrimary());
@@ -403,6 +442,7 @@ final class ClusterStatusBuilder {
     s.setLastFailoverTime(
         rec.lastFailoverTime() == null ? null : rec.lastFailoverTime().atZone(ZoneOffset.UTC));
     s.setRebuild(rebuildStatus(rec.rebuild()));
+    s.setContentCheck(contentStatus(rec.content()));
     if (rec.intent() == null) {
       s.setPromotionIntent(null);
     } else {

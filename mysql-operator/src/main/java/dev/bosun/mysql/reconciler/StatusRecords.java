@@ -2,6 +2,7 @@ package dev.bosun.mysql.reconciler;
 
 import dev.bosun.common.status.CachedStatusWrites;
 import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.execute.ContentRecord;
 import dev.bosun.mysql.execute.InstanceException;
 import dev.bosun.mysql.execute.RebuildRecord;
 import dev.bosun.mysql.execute.RecordSink;
@@ -10,6 +11,7 @@ import dev.bosun.mysql.model.ClusterModel;
 import dev.bosun.mysql.plan.PromotionIntent;
 import dev.bosun.mysql.v1alpha1.MySQLCluster;
 import dev.bosun.mysql.v1alpha1.MySQLClusterStatus;
+import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.ContentCheck;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Instances;
 import dev.bosun.mysql.v1alpha1.mysqlclusterstatus.Rebuild;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -17,6 +19,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -61,7 +64,19 @@ final class StatusRecords {
                 intent.getCandidate(),
                 intent.getFrom(),
                 intent.getPoint() == null ? "" : intent.getPoint()),
-        rebuildRecord(s.getRebuild()));
+        rebuildRecord(s.getRebuild()),
+        contentRecord(s.getContentCheck()));
+  }
+
+  private static ContentRecord contentRecord(ContentCheck c) {
+    if (c == null) {
+      return ContentRecord.empty();
+    }
+    return new ContentRecord(
+        c.getVerifiedStarts() == null ? Map.of() : c.getVerifiedStarts(),
+        c.getDiffering() == null ? Map.of() : c.getDiffering(),
+        c.getLast(),
+        c.getLastTime() == null ? null : c.getLastTime().toInstant());
   }
 
   private static RebuildRecord rebuildRecord(Rebuild r) {

@@ -55,10 +55,13 @@ class MySQLChaosIT {
   private static final long ROOT_IDS = 1_000_000;
 
   /**
-   * The CI seed: seed 107 draws a refused and a granted rebuild request, operator deaths at two
-   * failover boundaries, a crash, a freeze, a re-create over the volumes and a switchover.
+   * The CI seeds, on the menu of 2026-12-01: seed 107 draws rebuild requests for the primary
+   * (refused), an operator restart, a scale-down, a crash, a freeze, partitions and cuts; seed 118
+   * two crashes whose recoveries lose a row (db-1, then db-0 while the primary db-2 crashes too),
+   * switchovers, an operator death at a promotion and a rebuild request: both replicas are found to
+   * differ and kept out, db-1 is copied from the primary (the one copy left), db-0 from db-1.
    */
-  private static final List<Long> CI_SEEDS = List.of(107L);
+  private static final List<Long> CI_SEEDS = List.of(107L, 118L);
 
   private static final ChaosSettings SETTINGS =
       ChaosSettings.fromSystemProperties(
@@ -428,9 +431,22 @@ class MySQLChaosIT {
     List<String> parts = new ArrayList<>();
     for (String m : parked) {
       try {
-        Set<Long> extra = new TreeSet<>(AppClient.ids(members.get(m)));
-        extra.removeAll(AppClient.ids(cluster.primaryAddress()));
-        parts.add(m + " holds " + extra.size() + " rows the primary lacks, none acknowledged");
+        Set<Long> held = new TreeSet<>(AppClient.ids(members.get(m)));
+        Set<Long> onPrimary = new TreeSet<>(AppClient.ids(cluster.primaryAddress()));
+        Set<Long> extra = new TreeSet<>(held);
+        extra.removeAll(onPrimary);
+        Set<Long> lacks = new TreeSet<>(onPrimary);
+        lacks.removeAll(held);
+        String differs = cluster.record().content().differing().get(m);
+        parts.add(
+            m
+                + " holds "
+                + extra.size()
+                + " rows the primary lacks, none acknowledged"
+                + (lacks.isEmpty() ? "" : ", and lacks " + lacks.size() + " the primary holds")
+                + (differs == null
+                    ? ""
+                    : " (its data differed after its restart: " + differs + ")"));
       } catch (Exception e) {
         parts.add(m + " unreadable: " + e.getMessage());
       }

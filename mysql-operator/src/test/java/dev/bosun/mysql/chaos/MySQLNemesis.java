@@ -11,8 +11,12 @@ import dev.bosun.mysql.client.MariaDbGtids;
 import dev.bosun.mysql.execute.FailoverBoundaries;
 import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.plan.ScaleDown;
+import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.LabOperator;
 import dev.bosun.mysql.testing.MariaDbServers;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,9 +31,14 @@ import java.util.Set;
  * the operator or from the clients; the operator restarted, or killed at a failover boundary; a
  * switchover requested; the cluster scaled to two members and back; the cluster object deleted and
  * re-created over its volumes (the operator forgets its status); a member's rebuild requested (the
- * request withdrawn when the fault heals, if the operator has not taken it yet).
+ * request withdrawn when the fault heals, if the operator has not taken it yet); a member crashed
+ * and brought back without its newest row while its GTID position still claims it, as MariaDB's
+ * crash recovery left a former primary in chaos seed 840758.
  */
 final class MySQLNemesis implements Nemesis {
+
+  /** A crash whose recovery drops the member's newest row and keeps its GTID position. */
+  static final String CRASH_LOSING_A_ROW = "crash-losing-a-row";
 
   /** The last member, the one a scale-down removes (the StatefulSet's highest ordinal). */
   private static final String LAST = "db-2";
@@ -68,6 +77,7 @@ final class MySQLNemesis implements Nemesis {
     List<String> members = List.of("db-0", "db-1", "db-2");
     return List.of(
         FaultKind.lasting("crash", 3, members, seconds(2), seconds(8)),
+        FaultKind.lasting(CRASH_LOSING_A_ROW, 1, members, seconds(2), seconds(8)),
         FaultKind.lasting("freeze", 2, members, seconds(2), seconds(8)),
         FaultKind.lasting(
             "partition",
@@ -93,7 +103,7 @@ final class MySQLNemesis implements Nemesis {
   public void inject(Fault f) {
     String t = f.target();
     switch (f.kind()) {
-      case "crash" -> {
+      case "crash", CRASH_LOSING_A_ROW -> {
         crashed.merge(t, 1, Integer::sum);
         frozen.remove(t);
         servers.get(t).kill();
@@ -125,6 +135,12 @@ final class MySQLNemesis implements Nemesis {
       case "crash" -> {
         crashed.computeIfPresent(t, (k, n) -> n == 1 ? null : n - 1);
         startIfWanted(t);
+      }
+      case CRASH_LOSING_A_ROW -> {
+        crashed.computeIfPresent(t, (k, n) -> n == 1 ? null : n - 1);
+        if (startIfWanted(t)) {
+          loseNewestRow(t);
+        }
       }
       case "freeze" -> {
         if (frozen.remove(t)) {
@@ -194,11 +210,32 @@ final class MySQLNemesis implements Nemesis {
     cluster.desired(3);
   }
 
-  /** Starts {@code name} on its data directory unless it is down on purpose or already up. */
-  private void startIfWanted(String name) {
+  /**
+   * Starts {@code name} on its data directory unless it is down on purpose or already up; true when
+   * it started it now.
+   */
+  private boolean startIfWanted(String name) {
     boolean wanted = !crashed.containsKey(name) && !(scaledDown && LAST.equals(name));
     if (wanted && !servers.get(name).isAlive()) {
       servers.get(name).start();
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * What seed 840758's recovery did: the member's newest row gone, outside the binlog, so its GTID
+   * position still claims the transaction and replication never brings it back. Done as the server
+   * answers again, before the operator (which attaches a member first) can compare it.
+   */
+  private void loseNewestRow(String name) {
+    try (Connection c = AppClient.admin(servers.get(name).address());
+        Statement st = c.createStatement()) {
+      st.execute("SET SESSION sql_log_bin=0");
+      st.execute("DELETE FROM app.items ORDER BY id DESC LIMIT 1");
+    } catch (SQLException e) {
+      // No table yet, or the member unreachable: the fault was a plain crash.
+      System.err.println("[chaos] " + name + " kept its newest row: " + e.getMessage());
     }
   }
 

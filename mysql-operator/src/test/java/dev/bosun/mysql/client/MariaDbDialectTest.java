@@ -83,7 +83,9 @@ class MariaDbDialectTest {
             "SELECT @@GLOBAL.gtid_current_pos AS executed_pos, @@GLOBAL.gtid_binlog_pos AS"
                 + " binlog_pos, @@GLOBAL.gtid_slave_pos AS replicated_pos, @@GLOBAL.read_only AS"
                 + " fenced, @@GLOBAL.server_id AS server_identity, @@GLOBAL.gtid_binlog_state AS"
-                + " history_state");
+                + " history_state, (SELECT UNIX_TIMESTAMP() - VARIABLE_VALUE FROM"
+                + " information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME') AS"
+                + " server_started");
     assertThat(d.replicaStatusQuery()).isEqualTo("SHOW SLAVE STATUS");
     assertThat(d.replicaStatusColumns().receivedGtid()).isEqualTo("Gtid_IO_Pos");
     assertThat(d.semiSyncSourceStatusQuery())

@@ -75,7 +75,8 @@ class MySql84DialectTest {
             "AS replicated_pos",
             "AS fenced",
             "AS server_identity",
-            "AS history_state");
+            "AS history_state",
+            "AS server_started");
     assertThat(d.replicaStatusQuery()).isEqualTo("SHOW REPLICA STATUS");
     assertThat(d.replicaStatusColumns().ioRunning()).isEqualTo("Replica_IO_Running");
     assertThat(d.replicaStatusColumns().lagSeconds()).isEqualTo("Seconds_Behind_Source");

@@ -23,6 +23,7 @@ public final class Instance {
   private String received;
   private boolean semiSyncSourceOn;
   private String history = "";
+  private long startedAt;
 
   private Instance(String name, int ordinal) {
     this.name = name;
@@ -73,6 +74,12 @@ public final class Instance {
   /** Its binlog history (MariaDB's gtid_binlog_state); "" unless a test compares histories. */
   public Instance history(String state) {
     this.history = state;
+    return this;
+  }
+
+  /** When its server started (epoch seconds); 0 (unknown) unless a test restarts servers. */
+  public Instance startedAt(long epochSeconds) {
+    this.startedAt = epochSeconds;
     return this;
   }
 
@@ -138,6 +145,7 @@ public final class Instance {
         lastSqlErrno,
         received,
         semiSyncSourceOn,
-        history);
+        history,
+        startedAt);
   }
 }

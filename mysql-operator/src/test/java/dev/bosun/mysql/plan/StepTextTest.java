@@ -12,6 +12,9 @@ import org.junit.jupiter.api.Test;
 /** Every kind of step has its own reason and a sentence; none renders as a record. */
 class StepTextTest {
 
+  private static final Step.CheckContent CHECK =
+      new Step.CheckContent("db-2", "db-0", "db-2", 1_780_000_600L, 1_780_000_000L);
+
   private static final List<Step> ONE_OF_EACH =
       List.of(
           new Step.Steady(),
@@ -30,7 +33,15 @@ class StepTextTest {
           new Step.RestoreSkipped("db-0", List.of("db-0", "db-1")),
           new Step.Rebuild("db-2", "db-1", "ErrantTransactions", "0-100-5"),
           new Step.RebuildDone("db-2", null),
-          new Step.ReplaceVolume("db-2", "its server cannot finish crash recovery"));
+          new Step.ReplaceVolume("db-2", "its server cannot finish crash recovery"),
+          new Step.RecordServerStarts(java.util.Map.of("db-0", 1_780_000_000L), "FirstSeen"),
+          CHECK,
+          new Step.ContentChecked(
+              new ContentState.Finished(
+                  CHECK,
+                  "app.items: 9 rows here, 10 on the primary",
+                  null,
+                  "1 table, 10 rows on the primary at 0-100-12")));
 
   @Test
   void everyKindOfStepIsCovered() {
@@ -62,6 +73,10 @@ class StepTextTest {
             "moving the primary from db-0 to db-1 because the scale-down removes the current primary");
     assertThat(StepText.sentence(new Step.SemiSync("db-0", false), ""))
         .isEqualTo("turning semi-sync off on db-0");
+    assertThat(StepText.sentence(CHECK, ""))
+        .isEqualTo(
+            "comparing the data of db-2 with the primary db-0's because the server of db-2"
+                + " restarted");
   }
 
   @Test
@@ -69,11 +84,17 @@ class StepTextTest {
     for (String why : Arrays.asList("Bootstrap", "FullClusterRestart", "RestartedPrimary")) {
       assertThat(StepText.promotion(why)).isNotEqualTo(StepText.promotion("?"));
     }
-    for (String why : Arrays.asList("Requested", "ScaleDown")) {
+    for (String why : Arrays.asList("Requested", "ScaleDown", "DataDiffers")) {
       assertThat(StepText.switchover(why)).isNotEmpty();
     }
     for (String why :
-        Arrays.asList("Requested", "Resumed", "ErrantTransactions", "ReplicationBroken")) {
+        Arrays.asList(
+            "Requested",
+            "Resumed",
+            "ErrantTransactions",
+            "DataDiffers",
+            "CrashRecoveryFailed",
+            "ReplicationBroken")) {
       assertThat(StepText.rebuild(why)).isNotEmpty();
     }
   }

@@ -93,6 +93,7 @@ class TopologyPlannerTest {
     RestoreState restore = RestoreState.none();
     PromotionIntent intent;
     RebuildPolicy rebuild = RebuildPolicy.manual();
+    ContentState content = ContentState.none();
 
     In with(InstanceState... states) {
       instances.addAll(List.of(states));
@@ -118,7 +119,8 @@ class TopologyPlannerTest {
           switchover,
           restore,
           intent,
-          rebuild);
+          rebuild,
+          content);
     }
   }
 

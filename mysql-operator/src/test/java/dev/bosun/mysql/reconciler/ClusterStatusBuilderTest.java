@@ -3,6 +3,7 @@ package dev.bosun.mysql.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.common.status.Conditions;
+import dev.bosun.mysql.execute.ContentRecord;
 import dev.bosun.mysql.execute.Outcome;
 import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.execute.TopologyRecord;
@@ -44,11 +45,15 @@ class ClusterStatusBuilderTest {
   }
 
   private MySQLClusterStatus build(Step step, Set<String> errant, InstanceState... observed) {
+    return build(new TopologyRecord("db-0", null, "", null, null, null), step, errant, observed);
+  }
+
+  private MySQLClusterStatus build(
+      TopologyRecord rec, Step step, Set<String> errant, InstanceState... observed) {
     MySQLClusterSpec spec = new MySQLClusterSpec();
     spec.setReplicas(2);
     MySQLCluster c = ClusterObjectsTest.cluster(spec);
     c.getMetadata().setGeneration(3L);
-    TopologyRecord rec = new TopologyRecord("db-0", null, "", null, null, null);
     var tick =
         new TopologyController.Tick(
             List.of(observed),
@@ -87,6 +92,25 @@ class ClusterStatusBuilderTest {
         build(new Step.SemiSync("db-0", true), Set.of(), primary(false), replica());
     assertThat(cond(s, "Degraded")).isEqualTo("True/SemiSyncOff");
     assertThat(cond(s, "Ready")).startsWith("False/");
+  }
+
+  @Test
+  void aReplicaWhoseDataDifferedSaysSoAndTheRecordComesBackFromTheStatus() {
+    ContentRecord content =
+        new ContentRecord(
+            Map.of("db-0", 1_780_000_000L),
+            Map.of("db-1", "app.items: 9 rows here, 10 on the primary"),
+            "db-1's data differs from the primary db-0's",
+            Instant.parse("2026-11-22T17:59:00Z"));
+    TopologyRecord rec = new TopologyRecord("db-0", null, "", null, null, null, null, content);
+    MySQLClusterStatus s = build(rec, new Step.Steady(), Set.of("db-1"), primary(true), replica());
+    assertThat(cond(s, "Degraded")).isEqualTo("True/DataDiffers");
+    assertThat(s.getInstances().get(1).getMessage())
+        .startsWith(
+            "its data differed from the primary's after its server restarted (app.items: 9 rows"
+                + " here, 10 on the primary); never promoted");
+    MySQLCluster c = ClusterObjectsTest.cluster(new MySQLClusterSpec());
+    assertThat(StatusRecords.record(s, ClusterModel.of(c)).content()).isEqualTo(content);
   }
 
   @Test

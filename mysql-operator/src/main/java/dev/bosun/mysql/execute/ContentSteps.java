@@ -1,0 +1,120 @@
+package dev.bosun.mysql.execute;
+
+import dev.bosun.mysql.plan.ContentState;
+import dev.bosun.mysql.plan.Rebuilds;
+import dev.bosun.mysql.plan.Step;
+import dev.bosun.mysql.plan.StepText;
+import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Carries out the steps about the members' data: record server starts, compare, record results. */
+final class ContentSteps {
+
+  private final Clock clock;
+
+  ContentSteps(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** The server starts of members first seen (or that cannot be compared), as verified. */
+  Outcome recordStarts(Step.RecordServerStarts r, StepExecutor.Context ctx) {
+    TopologyRecord rec = ctx.record();
+    Map<String, Long> kept = new TreeMap<>(rec.content().verifiedStarts());
+    // Members scaled away leave no start behind: one that comes back starts from a new look.
+    kept.keySet().retainAll(ctx.addresses().keySet());
+    kept.putAll(r.starts());
+    ContentRecord next =
+        new ContentRecord(
+            kept, rec.content().differing(), rec.content().last(), rec.content().lastAt());
+    return Outcome.quiet(rec.withContent(next));
+  }
+
+  /** Pins the replica against the primary now; the comparison goes on in the background. */
+  Outcome check(Step.CheckContent c, StepExecutor.Context ctx) {
+    if (ctx.checks() == null) {
+      return Outcome.quiet(ctx.record());
+    }
+    ctx.checks().start(c, ctx.addresses().get(c.replica()), ctx.addresses().get(c.primary()));
+    return Outcome.normal(ctx.record(), "ComparingData", StepText.sentence(c, ""));
+  }
+
+  /** Records what a comparison found; a replica that restarted and differs is kept out. */
+  Outcome checked(Step.ContentChecked k, StepExecutor.Context ctx) {
+    TopologyRecord rec = ctx.record();
+    ContentState.Finished f = k.result();
+    Step.CheckContent c = f.check();
+    if (ctx.checks() != null) {
+      ctx.checks().forget();
+    }
+    if (f.failure() != null) {
+      // Tried again later (ContentChecks waits before the next try): nothing was learnt.
+      return Outcome.quiet(rec);
+    }
+    Map<String, Long> starts = new TreeMap<>();
+    starts.put(c.primary(), c.primaryStart());
+    starts.put(c.replica(), c.replicaStart());
+    // The suspect is kept out (the primary once it has handed over). When both restarted, the
+    // replica if all it differs in is rows it lacks (what a lossy recovery leaves, and the primary
+    // holds them); otherwise nobody, since which copy is right cannot be told.
+    String differs =
+        f.differences() == null
+            ? null
+            : c.suspect() != null ? c.suspect() : f.replicaOnlyLacks() ? c.replica() : null;
+    String why =
+        c.suspect() != null
+            ? "after the server of " + c.suspect() + " restarted"
+            : "after both servers restarted";
+    if (f.differences() == null) {
+      String sentence =
+          c.replica()
+              + "'s data is the same as the primary "
+              + c.primary()
+              + "'s "
+              + why
+              + " ("
+              + f.summary()
+              + ")";
+      return Outcome.normal(
+          rec.withContent(rec.content().compared(starts, null, null, sentence, clock.instant())),
+          "DataVerified",
+          sentence);
+    }
+    if (differs != null) {
+      starts.remove(differs);
+    }
+    String sentence =
+        c.replica()
+            + "'s data differs from the primary "
+            + c.primary()
+            + "'s "
+            + why
+            + ": "
+            + f.differences()
+            + consequence(c, differs);
+    return Outcome.warning(
+        rec.withContent(
+            rec.content().compared(starts, differs, f.differences(), sentence, clock.instant())),
+        "DataDiffers",
+        sentence);
+  }
+
+  /** What follows from a difference, after the differences themselves. */
+  private static String consequence(Step.CheckContent c, String differs) {
+    if (differs == null) {
+      return "; which copy is right cannot be told, so neither is kept out";
+    }
+    if (differs.equals(c.primary())) {
+      return "; the primary moves to a replica that kept running, then "
+          + differs
+          + " is kept out until it is rebuilt";
+    }
+    return (c.suspect() == null ? "; it lacks rows the primary holds, so " : "; ")
+        + differs
+        + " is kept out of the cluster until it is rebuilt (annotation "
+        + Rebuilds.REQUEST_ANNOTATION
+        + "="
+        + differs
+        + ", or spec.replication.rebuild Automatic)";
+  }
+}

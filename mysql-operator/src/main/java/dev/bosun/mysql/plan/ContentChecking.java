@@ -1,0 +1,164 @@
+package dev.bosun.mysql.plan;
+
+import dev.bosun.mysql.client.GtidArithmetic;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Decides when a member's data is compared with the primary's: after its server restarted, since a
+ * crash recovery can leave a member without a transaction its GTID position claims (chaos seed
+ * 840758) or holding rows twice. A pure function of the planner's input, asked only when the
+ * cluster has a writable primary and nothing else is to be done.
+ *
+ * <p>Rules: the side whose server restarted is the suspect; a replica found to differ from a
+ * primary that did not restart is kept out as errant until it is rebuilt; a primary found to differ
+ * from a replica that did not restart is reported, never acted on (which copy is right is for a
+ * person to judge); when both restarted, a difference is reported for both and nobody is kept out.
+ * Only a replica that follows the primary and has applied all it received is compared: its applier
+ * is pinned at the primary's snapshot for an instant.
+ */
+public final class ContentChecking {
+
+  /**
+   * Two looks at one server's start differ by up to this much: the start is computed from the
+   * current time and the uptime, both in whole seconds.
+   */
+  static final long START_TOLERANCE_SECONDS = 2;
+
+  private final GtidArithmetic gtids;
+
+  ContentChecking(GtidArithmetic gtids) {
+    this.gtids = gtids;
+  }
+
+  /** The content step to take now, if any. */
+  Optional<Step> next(TopologyInput in, InstanceState primary, Set<String> excluded) {
+    ContentState c = in.content();
+    if (c.finished() != null) {
+      return Optional.of(new Step.ContentChecked(c.finished()));
+    }
+    if (c.running() != null) {
+      return Optional.empty();
+    }
+    Map<String, Long> unseen = new TreeMap<>();
+    for (InstanceState i : members(in)) {
+      if (!c.verifiedStarts().containsKey(i.name())) {
+        unseen.put(i.name(), i.startedAt());
+      }
+    }
+    if (!unseen.isEmpty()) {
+      return Optional.of(new Step.RecordServerStarts(unseen, "FirstSeen"));
+    }
+    List<InstanceState> restarted =
+        members(in).stream()
+            .filter(i -> restarted(c, i) && !c.differing().containsKey(i.name()))
+            .sorted(Comparator.comparingInt(InstanceState::ordinal))
+            .toList();
+    if (restarted.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!c.supported()) {
+      return Optional.of(new Step.RecordServerStarts(starts(restarted), "Unsupported"));
+    }
+    boolean primaryRestarted = restarted.stream().anyMatch(i -> i.name().equals(primary.name()));
+    if (primaryRestarted) {
+      // The primary first, against a replica that kept running: once it is known good, each
+      // restarted replica has a trusted side to be judged against.
+      List<InstanceState> keptRunning =
+          members(in).stream()
+              .filter(i -> !i.name().equals(primary.name()) && !restarted(c, i))
+              .filter(i -> !excluded.contains(i.name()) && !c.differing().containsKey(i.name()))
+              .sorted(Comparator.comparingInt(InstanceState::ordinal))
+              .toList();
+      Optional<InstanceState> partner =
+          keptRunning.stream().filter(i -> comparable(in, primary, i, excluded)).findFirst();
+      if (partner.isPresent()) {
+        return Optional.of(check(partner.get(), primary, primary.name()));
+      }
+      if (!keptRunning.isEmpty()) {
+        // One is there, not caught up or not following yet: wait for it rather than compare two
+        // sides that both went through a recovery.
+        return Optional.empty();
+      }
+    }
+    for (InstanceState r : restarted) {
+      if (!r.name().equals(primary.name()) && comparable(in, primary, r, excluded)) {
+        return Optional.of(check(r, primary, primaryRestarted ? null : r.name()));
+      }
+    }
+    if (!primaryRestarted) {
+      // Restarted replicas that do not follow the primary yet: checked once they do.
+      return Optional.empty();
+    }
+    boolean othersToWaitFor =
+        members(in).stream()
+            .anyMatch(i -> !i.name().equals(primary.name()) && !excluded.contains(i.name()));
+    // A cluster of one has nothing to compare its primary with; others are compared once one of
+    // them follows it again.
+    return othersToWaitFor
+        ? Optional.empty()
+        : Optional.of(
+            new Step.RecordServerStarts(Map.of(primary.name(), primary.startedAt()), "Alone"));
+  }
+
+  /**
+   * A primary whose data differed, after its server restarted, from a replica that kept running
+   * hands over to the lowest such replica that follows it; none when no such replica follows it now
+   * (the Warning said so; a person may switch over).
+   */
+  Optional<Step> awayFromDifferingPrimary(
+      TopologyInput in, InstanceState primary, Set<String> excluded) {
+    ContentState c = in.content();
+    if (!c.differing().containsKey(primary.name())) {
+      return Optional.empty();
+    }
+    Address primaryAddress = in.addresses().get(primary.name());
+    return in.instances().stream()
+        .filter(i -> !i.name().equals(primary.name()) && i.ordinal() < in.desiredInstances())
+        .filter(i -> i.reachable() && !excluded.contains(i.name()))
+        .filter(i -> !c.differing().containsKey(i.name()) && !restarted(c, i))
+        .filter(i -> primaryAddress != null && i.replicatesFrom(primaryAddress))
+        .min(Comparator.comparingInt(InstanceState::ordinal))
+        .map(t -> new Step.Switchover(primary.name(), t.name(), "DataDiffers"));
+  }
+
+  /** Members in the spec's range whose server answered with its start. */
+  private static List<InstanceState> members(TopologyInput in) {
+    return in.instances().stream()
+        .filter(i -> i.reachable() && i.startedAt() > 0 && i.ordinal() < in.desiredInstances())
+        .toList();
+  }
+
+  /** Whether the member's server started since its data was last found the same. */
+  static boolean restarted(ContentState c, InstanceState i) {
+    Long verified = c.verifiedStarts().get(i.name());
+    return verified != null && Math.abs(i.startedAt() - verified) > START_TOLERANCE_SECONDS;
+  }
+
+  /**
+   * A replica whose data can be pinned against the primary's now: it follows the primary and has
+   * applied everything it received, so pinning stops its applier for an instant only.
+   */
+  private boolean comparable(
+      TopologyInput in, InstanceState primary, InstanceState r, Set<String> excluded) {
+    Address primaryAddress = in.addresses().get(primary.name());
+    return !excluded.contains(r.name())
+        && primaryAddress != null
+        && r.replicatesFrom(primaryAddress)
+        && gtids.covers(r.executed(), r.received());
+  }
+
+  private static Step.CheckContent check(InstanceState r, InstanceState p, String suspect) {
+    return new Step.CheckContent(r.name(), p.name(), suspect, r.startedAt(), p.startedAt());
+  }
+
+  private static Map<String, Long> starts(List<InstanceState> members) {
+    Map<String, Long> m = new TreeMap<>();
+    members.forEach(i -> m.put(i.name(), i.startedAt()));
+    return m;
+  }
+}

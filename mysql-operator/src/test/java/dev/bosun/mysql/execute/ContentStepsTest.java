@@ -1,0 +1,85 @@
+package dev.bosun.mysql.execute;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.mysql.plan.ContentState;
+import dev.bosun.mysql.plan.Step;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What a finished comparison records, and who it keeps out. */
+class ContentStepsTest {
+
+  private static final long T0 = 1_780_000_000L;
+  private final ContentSteps steps =
+      new ContentSteps(Clock.fixed(Instant.parse("2026-12-01T18:00:00Z"), ZoneOffset.UTC));
+
+  private static StepExecutor.Context context() {
+    TopologyRecord rec =
+        new TopologyRecord(
+            "db-0",
+            null,
+            "",
+            null,
+            null,
+            null,
+            null,
+            new ContentRecord(
+                Map.of("db-0", T0, "db-1", T0 + 1, "db-2", T0 + 2), Map.of(), null, null));
+    return new StepExecutor.Context(Map.of(), rec, true, 10_000, null, saved -> {});
+  }
+
+  private Outcome checked(String suspect, String differences, boolean onlyLacks) {
+    Step.CheckContent c = new Step.CheckContent("db-1", "db-0", suspect, T0 + 601, T0 + 600);
+    return steps.checked(
+        new Step.ContentChecked(
+            new ContentState.Finished(c, differences, null, "1 table, 20 rows", onlyLacks)),
+        context());
+  }
+
+  @Test
+  void theSameDataRecordsBothNewStartsAsVerified() {
+    Outcome o = checked("db-1", null, false);
+    assertThat(o.reason()).isEqualTo("DataVerified");
+    assertThat(o.record().content().verifiedStarts())
+        .containsEntry("db-0", T0 + 600)
+        .containsEntry("db-1", T0 + 601);
+    assertThat(o.record().content().differing()).isEmpty();
+  }
+
+  @Test
+  void aRestartedReplicaThatDiffersIsKeptOutAndItsStartStaysUnverified() {
+    Outcome o = checked("db-1", "app.items: 19 rows here, 20 on the primary", true);
+    assertThat(o.eventType()).isEqualTo("Warning");
+    assertThat(o.reason()).isEqualTo("DataDiffers");
+    assertThat(o.record().content().differing())
+        .containsExactly(Map.entry("db-1", "app.items: 19 rows here, 20 on the primary"));
+    assertThat(o.record().content().verifiedStarts()).containsEntry("db-1", T0 + 1);
+  }
+
+  @Test
+  void aRestartedPrimaryThatDiffersIsMarkedToHandOver() {
+    Outcome o = checked("db-0", "app.items: 20 rows here, 19 on the primary", false);
+    assertThat(o.record().content().differing()).containsOnlyKeys("db-0");
+    assertThat(o.message()).contains("the primary moves to a replica that kept running");
+  }
+
+  @Test
+  void whenBothRestartedAReplicaThatOnlyLacksRowsIsKeptOut() {
+    // Seed 118: the primary and db-0 had both restarted, db-0's recovery had lost a row, and with
+    // nobody kept out a rebuild then copied db-0, the row missing, into db-1.
+    Outcome o = checked(null, "app.items: 19 rows here, 20 on the primary", true);
+    assertThat(o.record().content().differing()).containsOnlyKeys("db-1");
+    assertThat(o.message()).contains("it lacks rows the primary holds, so db-1 is kept out");
+  }
+
+  @Test
+  void whenBothRestartedAndTheReplicaHoldsMoreNobodyIsKeptOut() {
+    Outcome o = checked(null, "app.items: 21 rows here, 20 on the primary", false);
+    assertThat(o.record().content().differing()).isEmpty();
+    assertThat(o.message()).endsWith("which copy is right cannot be told, so neither is kept out");
+  }
+}

@@ -1,0 +1,348 @@
+package dev.bosun.mysql.plan;
+
+import static dev.bosun.mysql.plan.TopologyPlannerTest.addr;
+import static dev.bosun.mysql.plan.TopologyPlannerTest.ord;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bosun.mysql.client.MariaDbGtids;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When a member's data is compared with the primary's after its server restarted, and what then.
+ */
+class ContentCheckingTest {
+
+  private final TopologyPlanner maria = new TopologyPlanner(new MariaDbGtids());
+
+  private static final long T0 = 1_780_000_000L;
+
+  /** Every member's server as first recorded. */
+  private static final Map<String, Long> FIRST = Map.of("db-0", T0, "db-1", T0 + 1, "db-2", T0 + 2);
+
+  static InstanceState primary(String name, long started) {
+    return Instance.primary(name, ord(name), "0-1-12").startedAt(started).build();
+  }
+
+  static InstanceState replica(String name, long started) {
+    Address a = addr("db-0");
+    return Instance.replica(name, ord(name), "0-1-12", a.host(), a.port())
+        .startedAt(started)
+        .build();
+  }
+
+  private static TopologyPlannerTest.In cluster(ContentState content, InstanceState... members) {
+    TopologyPlannerTest.In in = new TopologyPlannerTest.In().with(members);
+    in.primary = "db-0";
+    in.content = content;
+    return in;
+  }
+
+  private static ContentState known(Map<String, Long> starts) {
+    return new ContentState(true, starts, Map.of(), null, null);
+  }
+
+  private Step step(TopologyPlannerTest.In in) {
+    return maria.plan(in.build()).step();
+  }
+
+  @Test
+  void membersSeenForTheFirstTimeHaveTheirServerStartsRecordedNotCompared() {
+    TopologyPlannerTest.In in =
+        cluster(
+            known(Map.of()), primary("db-0", T0), replica("db-1", T0 + 1), replica("db-2", T0 + 2));
+    assertThat(step(in)).isEqualTo(new Step.RecordServerStarts(FIRST, "FirstSeen"));
+  }
+
+  @Test
+  void aConvergedClusterWhoseServersKeptRunningIsSteady() {
+    // One second either way is the rounding of now minus uptime, not a restart.
+    TopologyPlannerTest.In in =
+        cluster(
+            known(FIRST), primary("db-0", T0 + 1), replica("db-1", T0), replica("db-2", T0 + 4));
+    assertThat(step(in)).isInstanceOf(Step.Steady.class);
+  }
+
+  @Test
+  void aReplicaWhoseServerRestartedIsComparedWithThePrimaryOnceItFollowsIt() {
+    TopologyPlannerTest.In in =
+        cluster(
+            known(FIRST), primary("db-0", T0), replica("db-1", T0 + 1), replica("db-2", T0 + 600));
+    assertThat(step(in)).isEqualTo(new Step.CheckContent("db-2", "db-0", "db-2", T0 + 600, T0));
+  }
+
+  @Test
+  void aRestartedReplicaThatHasNotAppliedAllItReceivedIsComparedLater() {
+    Address a = addr("db-0");
+    InstanceState behind =
+        Instance.replica("db-2", 2, "0-1-10", a.host(), a.port())
+            .received("0-1-12")
+            .startedAt(T0 + 600)
+            .build();
+    TopologyPlannerTest.In in =
+        cluster(known(FIRST), primary("db-0", T0), replica("db-1", T0 + 1), behind);
+    assertThat(step(in)).isInstanceOf(Step.Steady.class);
+  }
+
+  @Test
+  void aRestartedReplicaNotFollowingThePrimaryYetIsAttachedFirst() {
+    InstanceState detached =
+        Instance.primary("db-2", 2, "0-1-12")
+            .readOnly(true)
+            .semiSyncSourceOn(false)
+            .startedAt(T0 + 600)
+            .build();
+    TopologyPlannerTest.In in =
+        cluster(known(FIRST), primary("db-0", T0), replica("db-1", T0 + 1), detached);
+    assertThat(step(in)).isEqualTo(new Step.Attach("db-2", "db-0"));
+  }
+
+  @Test
+  void aRestartedPrimaryIsComparedWithAReplicaThatKeptRunning() {
+    TopologyPlannerTest.In in =
+        cluster(
+            known(FIRST),
+            primary("db-0", T0 + 600),
+            replica("db-1", T0 + 1),
+            replica("db-2", T0 + 2));
+    assertThat(step(in)).isEqualTo(new Step.CheckContent("db-1", "db-0", "db-0", T0 + 1, T0 + 600));
+  }
+
+  @Test
+  void aRestartedPrimaryIsComparedFirstWhenAReplicaRestartedToo() {
+    // db-2 kept running: the primary is judged against it before db-1 is judged against the
+    // primary.
+    TopologyPlannerTest.In in =
+        cluster(
+            known(FIRST),
+            primary("db-0", T0 + 600),
+            replica("db-1", T0 + 601),
+            replica("db-2", T0 + 2));
+    assertThat(step(in)).isEqualTo(new Step.CheckContent("db-2", "db-0", "db-0", T0 + 2, T0 + 600));
+  }
+
+  @Test
+  void aRestartedPrimaryWaitsForTheReplicaThatKeptRunningToCatchUp() {
+    Address a = addr("db-0");
+    InstanceState behind =
+        Instance.replica("db-2", 2, "0-1-10", a.host(), a.port())
+            .received("0-1-12")
+            .startedAt(T0 + 2)
+            .build();
+    TopologyPlannerTest.In in =
+        cluster(known(FIRST), primary("db-0", T0 + 600), replica("db-1", T0 + 601), behind);
+    assertThat(step(in)).isInstanceOf(Step.Steady.class);
+  }
+
+  @Test
+  void whenEveryMemberRestartedNeitherSideIsTheSuspect() {
+    TopologyPlannerTest.In in =
+        cluster(
+            known(FIRST),
+            primary("db-0", T0 + 600),
+            replica("db-1", T0 + 601),
+            replica("db-2", T0 + 602));
+    assertThat(step(in)).isEqualTo(new Step.CheckContent("db-1", "db-0", null, T0 + 601, T0 + 600));
+  }
+
+  @Test
+  void aClusterOfOneHasNothingToCompareItsRestartedPrimaryWith() {
+    InstanceState alone =
+        Instance.primary("db-0", 0, "0-1-12").semiSyncSourceOn(false).startedAt(T0 + 600).build();
+    TopologyPlannerTest.In in = cluster(known(Map.of("db-0", T0)), alone);
+    in.desired = 1;
+    assertThat(step(in)).isEqualTo(new Step.RecordServerStarts(Map.of("db-0", T0 + 600), "Alone"));
+  }
+
+  @Test
+  void aFlavourThatCannotCompareRecordsTheRestartOnly() {
+    TopologyPlannerTest.In in =
+        cluster(
+            new ContentState(false, FIRST, Map.of(), null, null),
+            primary("db-0", T0),
+            replica("db-1", T0 + 1),
+            replica("db-2", T0 + 600));
+    assertThat(step(in))
+        .isEqualTo(new Step.RecordServerStarts(Map.of("db-2", T0 + 600), "Unsupported"));
+  }
+
+  @Test
+  void whileAComparisonRunsTheClusterGoesOnAsUsual() {
+    TopologyPlannerTest.In in =
+        cluster(
+            new ContentState(true, FIRST, Map.of(), "db-2", null),
+            primary("db-0", T0),
+            replica("db-1", T0 + 1),
+            replica("db-2", T0 + 600));
+    assertThat(step(in)).isInstanceOf(Step.Steady.class);
+  }
+
+  @Test
+  void aFinishedComparisonIsRecorded() {
+    Step.CheckContent check = new Step.CheckContent("db-2", "db-0", "db-2", T0 + 600, T0);
+    ContentState.Finished done =
+        new ContentState.Finished(check, "app.items: 9 rows here", null, "");
+    TopologyPlannerTest.In in =
+        cluster(
+            new ContentState(true, FIRST, Map.of(), null, done),
+            primary("db-0", T0),
+            replica("db-1", T0 + 1),
+            replica("db-2", T0 + 600));
+    assertThat(step(in)).isEqualTo(new Step.ContentChecked(done));
+  }
+
+  @Test
+  void aReplicaWhoseDataDiffersIsErrantNeverPromotedAndRebuiltAutomatically() {
+    ContentState differs =
+        new ContentState(
+            true, FIRST, Map.of("db-2", "app.items: 9 rows here, 10 on the primary"), null, null);
+    TopologyPlannerTest.In in =
+        cluster(differs, primary("db-0", T0), replica("db-1", T0 + 1), replica("db-2", T0 + 600));
+    in.errant = java.util.Set.of("db-2");
+    in.rebuild = new RebuildPolicy(true, null, true, null, RebuildState.none());
+    Plan plan = maria.plan(in.build());
+    assertThat(plan.errant()).containsExactly("db-2");
+    // First its receiver stops: it would acknowledge commits no failover may promote it with.
+    assertThat(plan.step()).isEqualTo(new Step.Detach("db-2", "db-0"));
+    Address a = addr("db-0");
+    in.instances.set(
+        2,
+        Instance.replica("db-2", 2, "0-1-12", a.host(), a.port())
+            .ioRunning(false)
+            .sqlRunning(false)
+            .lagSeconds(null)
+            .startedAt(T0 + 600)
+            .build());
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "DataDiffers", null));
+  }
+
+  @Test
+  void aReplicaWhoseDataDiffersIsNeverTheFailoverCandidate() {
+    ContentState differs =
+        new ContentState(true, FIRST, Map.of("db-1", "app.items: 9 rows here"), null, null);
+    Address a = addr("db-0");
+    InstanceState ahead =
+        Instance.replica("db-1", 1, "0-1-14", a.host(), a.port()).startedAt(T0 + 600).build();
+    TopologyPlannerTest.In in =
+        cluster(differs, InstanceState.unreachable("db-0", 0), ahead, replica("db-2", T0 + 2));
+    in.errant = java.util.Set.of("db-1");
+    in.unreachable = java.time.Duration.ofSeconds(60);
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isNotInstanceOf(Step.Failover.class);
+  }
+
+  @Test
+  void aPrimaryWhoseDataDifferedHandsOverToAReplicaThatKeptRunningThenIsRebuilt() {
+    ContentState differs =
+        new ContentState(
+            true,
+            Map.of("db-0", T0, "db-1", T0 + 1, "db-2", T0 + 2),
+            Map.of("db-0", "app.items: 9 rows here, 10 on the primary"),
+            null,
+            null);
+    // db-2 restarted too: only db-1 never went through a recovery.
+    TopologyPlannerTest.In in =
+        cluster(
+            differs, primary("db-0", T0 + 600), replica("db-1", T0 + 1), replica("db-2", T0 + 700));
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Switchover("db-0", "db-1", "DataDiffers"));
+
+    // Once db-1 is the primary, db-0 is a replica whose data differs: kept out, rebuilt.
+    Address a = addr("db-1");
+    TopologyPlannerTest.In after =
+        cluster(
+            differs,
+            Instance.replica("db-0", 0, "0-1-12", a.host(), a.port())
+                .ioRunning(false)
+                .sqlRunning(false)
+                .lagSeconds(null)
+                .startedAt(T0 + 600)
+                .build(),
+            Instance.primary("db-1", 1, "0-1-12").startedAt(T0 + 1).build(),
+            // Compared and found the same meanwhile: its start is recorded.
+            Instance.replica("db-2", 2, "0-1-12", a.host(), a.port()).startedAt(T0 + 2).build());
+    after.primary = "db-1";
+    after.errant = java.util.Set.of("db-0");
+    after.rebuild = new RebuildPolicy(true, null, true, null, RebuildState.none());
+    Plan plan = maria.plan(after.build());
+    assertThat(plan.errant()).containsExactly("db-0");
+    assertThat(plan.step()).isEqualTo(new Step.Rebuild("db-0", "db-2", "DataDiffers", null));
+  }
+
+  @Test
+  void aPrimaryWhoseDataDifferedStaysWhenNoReplicaThatKeptRunningFollowsIt() {
+    ContentState differs =
+        new ContentState(true, FIRST, Map.of("db-0", "app.items: 9 rows here"), null, null);
+    TopologyPlannerTest.In in =
+        cluster(
+            differs,
+            primary("db-0", T0 + 600),
+            replica("db-1", T0 + 601),
+            replica("db-2", T0 + 602));
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isNotInstanceOf(Step.Switchover.class).isNotInstanceOf(Step.Blocked.class);
+  }
+
+  @Test
+  void aRebuildNeverCopiesFromAMemberWhoseRestartIsNotComparedYet() {
+    ContentState differs =
+        new ContentState(true, FIRST, Map.of("db-2", "app.items: 9 rows here"), null, null);
+    Address a = addr("db-0");
+    InstanceState detached =
+        Instance.replica("db-2", 2, "0-1-12", a.host(), a.port())
+            .ioRunning(false)
+            .sqlRunning(false)
+            .lagSeconds(null)
+            .startedAt(T0 + 600)
+            .build();
+    // db-1 restarted and is not caught up yet, so it cannot be compared (nor copied) now.
+    InstanceState behind =
+        Instance.replica("db-1", 1, "0-1-10", a.host(), a.port())
+            .received("0-1-12")
+            .startedAt(T0 + 500)
+            .build();
+    TopologyPlannerTest.In in = cluster(differs, primary("db-0", T0), behind, detached);
+    in.errant = java.util.Set.of("db-2");
+    in.rebuild = new RebuildPolicy(true, null, true, null, RebuildState.none());
+    Step step = maria.plan(in.build()).step();
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).message())
+        .isEqualTo(
+            "waiting for the data of db-1, whose server restarted, to be compared with the"
+                + " primary's before it is copied into db-2");
+  }
+
+  @Test
+  void whenEveryReplicaDiffersThePrimaryIsCopiedTheOneCopyLeft() {
+    // Seed 118: both replicas came back from crashes without a row; waiting heals neither.
+    ContentState differs =
+        new ContentState(
+            true,
+            FIRST,
+            Map.of("db-1", "app.items: 9 rows here", "db-2", "app.items: 8 rows here"),
+            null,
+            null);
+    Address a = addr("db-0");
+    TopologyPlannerTest.In in =
+        cluster(
+            differs,
+            primary("db-0", T0),
+            Instance.replica("db-1", 1, "0-1-12", a.host(), a.port())
+                .ioRunning(false)
+                .sqlRunning(false)
+                .lagSeconds(null)
+                .startedAt(T0 + 500)
+                .build(),
+            Instance.replica("db-2", 2, "0-1-12", a.host(), a.port())
+                .ioRunning(false)
+                .sqlRunning(false)
+                .lagSeconds(null)
+                .startedAt(T0 + 600)
+                .build());
+    in.errant = java.util.Set.of("db-1", "db-2");
+    in.rebuild = new RebuildPolicy(true, null, true, null, RebuildState.none());
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-1", "db-0", "DataDiffers", null));
+  }
+}
