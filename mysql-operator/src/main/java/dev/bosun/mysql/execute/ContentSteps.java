@@ -61,10 +61,7 @@ final class ContentSteps {
         f.differences() == null
             ? null
             : c.suspect() != null ? c.suspect() : f.replicaOnlyLacks() ? c.replica() : null;
-    String why =
-        c.suspect() != null
-            ? "after the server of " + c.suspect() + " restarted"
-            : "after both servers restarted";
+    String why = "(compared " + StepText.contentWhy(c) + ")";
     if (f.differences() == null) {
       String sentence =
           c.replica()
@@ -72,9 +69,8 @@ final class ContentSteps {
               + c.primary()
               + "'s "
               + why
-              + " ("
-              + f.summary()
-              + ")";
+              + ": "
+              + f.summary();
       return Outcome.normal(
           rec.withContent(rec.content().compared(starts, null, null, sentence, clock.instant())),
           "DataVerified",

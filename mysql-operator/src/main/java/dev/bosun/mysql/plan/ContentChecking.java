@@ -44,54 +44,47 @@ public final class ContentChecking {
     if (c.running() != null) {
       return Optional.empty();
     }
-    Map<String, Long> unseen = new TreeMap<>();
-    for (InstanceState i : members(in)) {
-      if (!c.verifiedStarts().containsKey(i.name())) {
-        unseen.put(i.name(), i.startedAt());
-      }
-    }
-    if (!unseen.isEmpty()) {
-      return Optional.of(new Step.RecordServerStarts(unseen, "FirstSeen"));
-    }
-    List<InstanceState> restarted =
+    // Never compared (a new cluster, one created again over its volumes, an operator upgrade) or
+    // restarted since: either way its data is not known good.
+    List<InstanceState> unverified =
         members(in).stream()
-            .filter(i -> restarted(c, i) && !c.differing().containsKey(i.name()))
+            .filter(i -> unverified(c, i) && !c.differing().containsKey(i.name()))
             .sorted(Comparator.comparingInt(InstanceState::ordinal))
             .toList();
-    if (restarted.isEmpty()) {
+    if (unverified.isEmpty()) {
       return Optional.empty();
     }
     if (!c.supported()) {
-      return Optional.of(new Step.RecordServerStarts(starts(restarted), "Unsupported"));
+      return Optional.of(new Step.RecordServerStarts(starts(unverified), "Unsupported"));
     }
-    boolean primaryRestarted = restarted.stream().anyMatch(i -> i.name().equals(primary.name()));
-    if (primaryRestarted) {
-      // The primary first, against a replica that kept running: once it is known good, each
-      // restarted replica has a trusted side to be judged against.
-      List<InstanceState> keptRunning =
+    boolean primaryUnverified = unverified.stream().anyMatch(i -> i.name().equals(primary.name()));
+    if (primaryUnverified) {
+      // The primary first, against a replica known good: once it is known good too, each
+      // unverified replica has a trusted side to be judged against.
+      List<InstanceState> knownGood =
           members(in).stream()
-              .filter(i -> !i.name().equals(primary.name()) && !restarted(c, i))
+              .filter(i -> !i.name().equals(primary.name()) && !unverified(c, i))
               .filter(i -> !excluded.contains(i.name()) && !c.differing().containsKey(i.name()))
               .sorted(Comparator.comparingInt(InstanceState::ordinal))
               .toList();
       Optional<InstanceState> partner =
-          keptRunning.stream().filter(i -> comparable(in, primary, i, excluded)).findFirst();
+          knownGood.stream().filter(i -> comparable(in, primary, i, excluded)).findFirst();
       if (partner.isPresent()) {
-        return Optional.of(check(partner.get(), primary, primary.name()));
+        return Optional.of(check(c, partner.get(), primary, primary.name()));
       }
-      if (!keptRunning.isEmpty()) {
+      if (!knownGood.isEmpty()) {
         // One is there, not caught up or not following yet: wait for it rather than compare two
-        // sides that both went through a recovery.
+        // sides neither of which is known good.
         return Optional.empty();
       }
     }
-    for (InstanceState r : restarted) {
+    for (InstanceState r : unverified) {
       if (!r.name().equals(primary.name()) && comparable(in, primary, r, excluded)) {
-        return Optional.of(check(r, primary, primaryRestarted ? null : r.name()));
+        return Optional.of(check(c, r, primary, primaryUnverified ? null : r.name()));
       }
     }
-    if (!primaryRestarted) {
-      // Restarted replicas that do not follow the primary yet: checked once they do.
+    if (!primaryUnverified) {
+      // Unverified replicas that do not follow the primary yet: compared once they do.
       return Optional.empty();
     }
     boolean othersToWaitFor =
@@ -120,7 +113,7 @@ public final class ContentChecking {
     return in.instances().stream()
         .filter(i -> !i.name().equals(primary.name()) && i.ordinal() < in.desiredInstances())
         .filter(i -> i.reachable() && !excluded.contains(i.name()))
-        .filter(i -> !c.differing().containsKey(i.name()) && !restarted(c, i))
+        .filter(i -> !c.differing().containsKey(i.name()) && !unverified(c, i))
         .filter(i -> primaryAddress != null && i.replicatesFrom(primaryAddress))
         .min(Comparator.comparingInt(InstanceState::ordinal))
         .map(t -> new Step.Switchover(primary.name(), t.name(), "DataDiffers"));
@@ -133,10 +126,16 @@ public final class ContentChecking {
         .toList();
   }
 
-  /** Whether the member's server started since its data was last found the same. */
-  static boolean restarted(ContentState c, InstanceState i) {
+  /**
+   * Whether the member's data is not known good: never compared, or its server started since it was
+   * last found the same. Unknown for a member whose start is unknown (it did not answer).
+   */
+  static boolean unverified(ContentState c, InstanceState i) {
+    if (i.startedAt() <= 0) {
+      return false;
+    }
     Long verified = c.verifiedStarts().get(i.name());
-    return verified != null && Math.abs(i.startedAt() - verified) > START_TOLERANCE_SECONDS;
+    return verified == null || Math.abs(i.startedAt() - verified) > START_TOLERANCE_SECONDS;
   }
 
   /**
@@ -152,8 +151,13 @@ public final class ContentChecking {
         && gtids.covers(r.executed(), r.received());
   }
 
-  private static Step.CheckContent check(InstanceState r, InstanceState p, String suspect) {
-    return new Step.CheckContent(r.name(), p.name(), suspect, r.startedAt(), p.startedAt());
+  private static Step.CheckContent check(
+      ContentState c, InstanceState r, InstanceState p, String suspect) {
+    String why =
+        suspect == null
+            ? "NeitherKnownGood"
+            : c.verifiedStarts().containsKey(suspect) ? "Restarted" : "NeverCompared";
+    return new Step.CheckContent(r.name(), p.name(), suspect, why, r.startedAt(), p.startedAt());
   }
 
   private static Map<String, Long> starts(List<InstanceState> members) {

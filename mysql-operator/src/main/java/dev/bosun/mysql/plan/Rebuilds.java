@@ -302,7 +302,7 @@ public final class Rebuilds {
     // Never a member whose server restarted and whose data has not been compared since: a copy of
     // it would carry whatever its recovery lost.
     return followers(in, primary, errant, target)
-        .filter(i -> !ContentChecking.restarted(in.content(), i));
+        .filter(i -> !ContentChecking.unverified(in.content(), i));
   }
 
   /**
@@ -328,7 +328,7 @@ public final class Rebuilds {
   private static Stream<InstanceState> unverifiedSources(
       TopologyInput in, InstanceState primary, Set<String> errant, InstanceState target) {
     return followers(in, primary, errant, target)
-        .filter(i -> ContentChecking.restarted(in.content(), i));
+        .filter(i -> ContentChecking.unverified(in.content(), i));
   }
 
   private static Stream<InstanceState> followers(

@@ -86,11 +86,17 @@ public sealed interface Step {
   /**
    * Compare a replica's data with the primary's at one position: pin both (the replica's applier
    * stops at the primary's snapshot and resumes at once), then compare every table in the
-   * background. {@code suspect} is the member whose server restarted (the replica or the primary),
-   * or null when both did; the starts are those seen when the check was planned.
+   * background. {@code suspect} is the side not known good (the replica or the primary), or null
+   * when neither is; {@code why} is Restarted, NeverCompared or NeitherKnownGood; the starts are
+   * those seen when the check was planned.
    */
   record CheckContent(
-      String replica, String primary, String suspect, long replicaStart, long primaryStart)
+      String replica,
+      String primary,
+      String suspect,
+      String why,
+      long replicaStart,
+      long primaryStart)
       implements Step {}
 
   /** A comparison ended: record it, once (a differing replica is kept out until rebuilt). */

@@ -145,9 +145,8 @@ public final class StepText {
           + " with the primary "
           + c.primary()
           + "'s"
-          + (c.suspect() == null
-              ? " (both servers restarted)"
-              : " because the server of " + c.suspect() + " restarted");
+          + " "
+          + contentWhy(c);
     }
     if (step instanceof Step.ContentChecked c) {
       return "recording the comparison of " + c.result().check().replica() + "'s data";
@@ -156,6 +155,15 @@ public final class StepText {
       return "recording when the servers of " + String.join(", ", r.starts().keySet()) + " started";
     }
     return otherwise;
+  }
+
+  /** Why a comparison is made, in words: "because the server of db-2 restarted". */
+  public static String contentWhy(Step.CheckContent c) {
+    return switch (c.why()) {
+      case "Restarted" -> "because the server of " + c.suspect() + " restarted";
+      case "NeverCompared" -> "because the data of " + c.suspect() + " has never been compared";
+      default -> "because neither side's data is known good yet";
+    };
   }
 
   /** Why fromBackup was not loaded. */

@@ -67,6 +67,7 @@ public final class TopologyPlanner {
       return withWritablePrimary(in, primary, errant)
           .or(() -> contentChecking.next(in, primary, errant))
           .or(() -> rebuilds.next(in, primary, trulyErrant))
+          .or(() -> switchoverWaiting(in, primary))
           .orElseGet(Step.Steady::new);
     }
     List<InstanceState> otherWritable =
@@ -163,7 +164,27 @@ public final class TopologyPlanner {
           new Step.Blocked(
               "SwitchoverRefused", "switchover target " + target + " is being scaled away"));
     }
+    if (in.content().supported() && ContentChecking.unverified(in.content(), t)) {
+      // A member whose data is not known good (restarted, or never compared: a cluster created
+      // again over its volumes) would take writes with whatever its recovery lost. The steps that
+      // attach and compare it go first; switchoverWaiting says so once nothing else is left.
+      return Optional.empty();
+    }
     return Optional.of(new Step.Switchover(primary.name(), target, "Requested"));
+  }
+
+  /** A requested switchover held back until its target's data is known good, said as a Wait. */
+  private static Optional<Step> switchoverWaiting(TopologyInput in, InstanceState primary) {
+    String target = in.switchoverTarget();
+    return target == null || target.equals(primary.name())
+        ? Optional.empty()
+        : Optional.of(
+            new Step.Wait(
+                "SwitchoverWaiting",
+                "switching over to "
+                    + target
+                    + " once its data has been compared with the primary's: its server restarted"
+                    + " or its data was never compared"));
   }
 
   /** A primary being scaled away hands over to the lowest healthy replica that stays. */

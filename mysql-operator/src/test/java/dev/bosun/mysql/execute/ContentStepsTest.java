@@ -33,7 +33,14 @@ class ContentStepsTest {
   }
 
   private Outcome checked(String suspect, String differences, boolean onlyLacks) {
-    Step.CheckContent c = new Step.CheckContent("db-1", "db-0", suspect, T0 + 601, T0 + 600);
+    Step.CheckContent c =
+        new Step.CheckContent(
+            "db-1",
+            "db-0",
+            suspect,
+            suspect == null ? "NeitherKnownGood" : "Restarted",
+            T0 + 601,
+            T0 + 600);
     return steps.checked(
         new Step.ContentChecked(
             new ContentState.Finished(c, differences, null, "1 table, 20 rows", onlyLacks)),

@@ -583,9 +583,10 @@ class ReplicationIT {
             e ->
                 assertThat(e)
                     .startsWith(
-                        "DataDiffers: db-2's data differs from the primary db-0's after the"
-                            + " server of db-2 restarted: app.items: 19 rows here, 20 on the"
-                            + " primary; db-2 is kept out of the cluster until it is rebuilt"));
+                        "DataDiffers: db-2's data differs from the primary db-0's (compared"
+                            + " because the server of db-2 restarted): app.items: 19 rows here,"
+                            + " 20 on the primary; db-2 is kept out of the cluster until it is"
+                            + " rebuilt"));
     driveUntilSteady();
     assertThat(last.plan().errant()).containsExactly("db-2");
     assertThat(observed("db-2").receivesFrom(primary()))
@@ -620,8 +621,9 @@ class ReplicationIT {
             e ->
                 assertThat(e)
                     .startsWith(
-                        "DataVerified: db-1's data is the same as the primary db-0's after the"
-                            + " server of db-1 restarted (2 tables, 22 rows on the primary at"));
+                        "DataVerified: db-1's data is the same as the primary db-0's (compared"
+                            + " because the server of db-1 restarted): 2 tables, 22 rows on the"
+                            + " primary at"));
     assertThat(record.content().differing()).isEmpty();
     driveUntilSteady();
     assertThat(last.plan().errant()).isEmpty();

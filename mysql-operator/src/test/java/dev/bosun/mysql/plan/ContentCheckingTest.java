@@ -47,11 +47,42 @@ class ContentCheckingTest {
   }
 
   @Test
-  void membersSeenForTheFirstTimeHaveTheirServerStartsRecordedNotCompared() {
+  void membersNeverComparedAreComparedNeitherSideKnownGood() {
+    // A new cluster, one created again over its volumes (seed 490952: a member that had come back
+    // without a row was then taken as good and switched to), or an operator upgrade.
     TopologyPlannerTest.In in =
         cluster(
             known(Map.of()), primary("db-0", T0), replica("db-1", T0 + 1), replica("db-2", T0 + 2));
-    assertThat(step(in)).isEqualTo(new Step.RecordServerStarts(FIRST, "FirstSeen"));
+    assertThat(step(in))
+        .isEqualTo(new Step.CheckContent("db-1", "db-0", null, "NeitherKnownGood", T0 + 1, T0));
+  }
+
+  @Test
+  void aReplicaNeverComparedIsJudgedAgainstAPrimaryKnownGood() {
+    TopologyPlannerTest.In in =
+        cluster(
+            known(Map.of("db-0", T0, "db-1", T0 + 1)),
+            primary("db-0", T0),
+            replica("db-1", T0 + 1),
+            replica("db-2", T0 + 2));
+    assertThat(step(in))
+        .isEqualTo(new Step.CheckContent("db-2", "db-0", "db-2", "NeverCompared", T0 + 2, T0));
+  }
+
+  @Test
+  void aRequestedSwitchoverWaitsForItsTargetsDataToBeKnownGood() {
+    TopologyPlannerTest.In in =
+        cluster(
+            new ContentState(true, FIRST, Map.of(), "db-1", null),
+            primary("db-0", T0),
+            replica("db-1", T0 + 600),
+            replica("db-2", T0 + 2));
+    in.switchover = "db-1";
+    Step step = step(in);
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).reason()).isEqualTo("SwitchoverWaiting");
+    in.content = known(Map.of("db-0", T0, "db-1", T0 + 600, "db-2", T0 + 2));
+    assertThat(step(in)).isEqualTo(new Step.Switchover("db-0", "db-1", "Requested"));
   }
 
   @Test
@@ -68,7 +99,8 @@ class ContentCheckingTest {
     TopologyPlannerTest.In in =
         cluster(
             known(FIRST), primary("db-0", T0), replica("db-1", T0 + 1), replica("db-2", T0 + 600));
-    assertThat(step(in)).isEqualTo(new Step.CheckContent("db-2", "db-0", "db-2", T0 + 600, T0));
+    assertThat(step(in))
+        .isEqualTo(new Step.CheckContent("db-2", "db-0", "db-2", "Restarted", T0 + 600, T0));
   }
 
   @Test
@@ -105,7 +137,8 @@ class ContentCheckingTest {
             primary("db-0", T0 + 600),
             replica("db-1", T0 + 1),
             replica("db-2", T0 + 2));
-    assertThat(step(in)).isEqualTo(new Step.CheckContent("db-1", "db-0", "db-0", T0 + 1, T0 + 600));
+    assertThat(step(in))
+        .isEqualTo(new Step.CheckContent("db-1", "db-0", "db-0", "Restarted", T0 + 1, T0 + 600));
   }
 
   @Test
@@ -118,7 +151,8 @@ class ContentCheckingTest {
             primary("db-0", T0 + 600),
             replica("db-1", T0 + 601),
             replica("db-2", T0 + 2));
-    assertThat(step(in)).isEqualTo(new Step.CheckContent("db-2", "db-0", "db-0", T0 + 2, T0 + 600));
+    assertThat(step(in))
+        .isEqualTo(new Step.CheckContent("db-2", "db-0", "db-0", "Restarted", T0 + 2, T0 + 600));
   }
 
   @Test
@@ -142,7 +176,9 @@ class ContentCheckingTest {
             primary("db-0", T0 + 600),
             replica("db-1", T0 + 601),
             replica("db-2", T0 + 602));
-    assertThat(step(in)).isEqualTo(new Step.CheckContent("db-1", "db-0", null, T0 + 601, T0 + 600));
+    assertThat(step(in))
+        .isEqualTo(
+            new Step.CheckContent("db-1", "db-0", null, "NeitherKnownGood", T0 + 601, T0 + 600));
   }
 
   @Test
@@ -179,7 +215,8 @@ class ContentCheckingTest {
 
   @Test
   void aFinishedComparisonIsRecorded() {
-    Step.CheckContent check = new Step.CheckContent("db-2", "db-0", "db-2", T0 + 600, T0);
+    Step.CheckContent check =
+        new Step.CheckContent("db-2", "db-0", "db-2", "Restarted", T0 + 600, T0);
     ContentState.Finished done =
         new ContentState.Finished(check, "app.items: 9 rows here", null, "");
     TopologyPlannerTest.In in =

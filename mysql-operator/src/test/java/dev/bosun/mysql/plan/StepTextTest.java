@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class StepTextTest {
 
   private static final Step.CheckContent CHECK =
-      new Step.CheckContent("db-2", "db-0", "db-2", 1_780_000_600L, 1_780_000_000L);
+      new Step.CheckContent("db-2", "db-0", "db-2", "Restarted", 1_780_000_600L, 1_780_000_000L);
 
   private static final List<Step> ONE_OF_EACH =
       List.of(
