@@ -66,10 +66,16 @@ final class ContentCheck {
 
   /**
    * What the comparison found: the differences (empty when none), what it compared, and whether
-   * every difference is rows or tables the replica lacks.
+   * every difference is rows or tables the replica lacks, or every one is rows or tables the
+   * primary lacks.
    */
   record Result(
-      List<String> differences, int tables, long rows, List<String> skipped, boolean onlyLacks) {}
+      List<String> differences,
+      int tables,
+      long rows,
+      List<String> skipped,
+      boolean replicaOnlyLacks,
+      boolean primaryOnlyLacks) {}
 
   /**
    * Pins the replica at the primary's snapshot; waits at most {@code applyWait} for its applier to
@@ -126,10 +132,12 @@ final class ContentCheck {
     List<String> skipped = new ArrayList<>();
     int tables = 0;
     long rows = 0;
-    boolean onlyLacks = true;
+    boolean replicaOnlyLacks = true;
+    boolean primaryOnlyLacks = true;
     for (var t : primaryTables.entrySet()) {
       String engine = replicaTables.get(t.getKey());
       if (engine == null) {
+        primaryOnlyLacks = false;
         differences.add(t.getKey() + " is missing here");
         continue;
       }
@@ -146,7 +154,10 @@ final class ContentCheck {
       tables++;
       rows += Long.parseLong(theirs.get(0));
       if (!mine.equals(theirs)) {
-        onlyLacks &= Long.parseLong(mine.get(0)) < Long.parseLong(theirs.get(0));
+        long here = Long.parseLong(mine.get(0));
+        long there = Long.parseLong(theirs.get(0));
+        replicaOnlyLacks &= here < there;
+        primaryOnlyLacks &= here > there;
         differences.add(
             mine.get(0).equals(theirs.get(0))
                 ? t.getKey() + ": the same " + theirs.get(0) + " rows in number, other contents"
@@ -160,11 +171,11 @@ final class ContentCheck {
     }
     for (String extra : replicaTables.keySet()) {
       if (!primaryTables.containsKey(extra)) {
-        onlyLacks = false;
+        replicaOnlyLacks = false;
         differences.add(extra + " is here and not on the primary");
       }
     }
-    return new Result(differences, tables, rows, skipped, onlyLacks);
+    return new Result(differences, tables, rows, skipped, replicaOnlyLacks, primaryOnlyLacks);
   }
 
   /**

@@ -98,7 +98,11 @@ public final class ContentChecks {
               r.differences().isEmpty() ? null : String.join("; ", r.differences()),
               null,
               summary,
-              !r.differences().isEmpty() && r.onlyLacks()));
+              r.differences().isEmpty()
+                  ? null
+                  : r.replicaOnlyLacks()
+                      ? ContentState.Finished.REPLICA
+                      : r.primaryOnlyLacks() ? ContentState.Finished.PRIMARY : null));
     } catch (InstanceException | RuntimeException e) {
       end(new ContentState.Finished(c, null, String.valueOf(e.getMessage()), null));
     }

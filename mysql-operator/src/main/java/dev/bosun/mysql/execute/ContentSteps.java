@@ -54,13 +54,17 @@ final class ContentSteps {
     Map<String, Long> starts = new TreeMap<>();
     starts.put(c.primary(), c.primaryStart());
     starts.put(c.replica(), c.replicaStart());
-    // The suspect is kept out (the primary once it has handed over). When both restarted, the
-    // replica if all it differs in is rows it lacks (what a lossy recovery leaves, and the primary
-    // holds them); otherwise nobody, since which copy is right cannot be told.
+    // The suspect is kept out (the primary once it has handed over). When neither side was known
+    // good, the side that lacks rows the other holds (what a lossy recovery leaves; seeds 118 and
+    // 945775); otherwise nobody, since which copy is right cannot be told.
     String differs =
         f.differences() == null
             ? null
-            : c.suspect() != null ? c.suspect() : f.replicaOnlyLacks() ? c.replica() : null;
+            : c.suspect() != null
+                ? c.suspect()
+                : ContentState.Finished.REPLICA.equals(f.lacking())
+                    ? c.replica()
+                    : ContentState.Finished.PRIMARY.equals(f.lacking()) ? c.primary() : null;
     String why = "(compared " + StepText.contentWhy(c) + ")";
     if (f.differences() == null) {
       String sentence =
@@ -101,11 +105,12 @@ final class ContentSteps {
       return "; which copy is right cannot be told, so neither is kept out";
     }
     if (differs.equals(c.primary())) {
-      return "; the primary moves to a replica that kept running, then "
+      return (c.suspect() == null ? "; the primary lacks rows " + c.replica() + " holds, so" : ";")
+          + " the primary moves to a replica known good, then "
           + differs
           + " is kept out until it is rebuilt";
     }
-    return (c.suspect() == null ? "; it lacks rows the primary holds, so " : "; ")
+    return (c.suspect() == null ? "; " + differs + " lacks rows the primary holds, so " : "; ")
         + differs
         + " is kept out of the cluster until it is rebuilt (annotation "
         + Rebuilds.REQUEST_ANNOTATION

@@ -29,20 +29,23 @@ public record ContentState(
 
   /**
    * A comparison that ended: the check it ran, what differed (null when the data was the same), why
-   * it could not compare (null when it did), what it compared, in words, and whether every
-   * difference was rows or tables the replica lacks (what a lossy recovery leaves).
+   * it could not compare (null when it did), what it compared, in words, and which side lacks rows:
+   * {@code lacking} is "replica" or "primary" when every difference is rows or tables that side
+   * lacks (what a lossy recovery leaves), null when neither or both.
    */
   public record Finished(
-      Step.CheckContent check,
-      String differences,
-      String failure,
-      String summary,
-      boolean replicaOnlyLacks) {
+      Step.CheckContent check, String differences, String failure, String summary, String lacking) {
 
-    /** A comparison whose differences (if any) are not all rows the replica lacks. */
+    /** A comparison whose differences (if any) do not tell which side lacks rows. */
     public Finished(Step.CheckContent check, String differences, String failure, String summary) {
-      this(check, differences, failure, summary, false);
+      this(check, differences, failure, summary, null);
     }
+
+    /** The side that lacks rows. */
+    public static final String REPLICA = "replica";
+
+    /** The side that lacks rows. */
+    public static final String PRIMARY = "primary";
   }
 
   /** Nothing known and nothing running: no comparison until servers have been seen. */

@@ -32,7 +32,7 @@ class ContentStepsTest {
     return new StepExecutor.Context(Map.of(), rec, true, 10_000, null, saved -> {});
   }
 
-  private Outcome checked(String suspect, String differences, boolean onlyLacks) {
+  private Outcome checked(String suspect, String differences, String lacking) {
     Step.CheckContent c =
         new Step.CheckContent(
             "db-1",
@@ -43,13 +43,13 @@ class ContentStepsTest {
             T0 + 600);
     return steps.checked(
         new Step.ContentChecked(
-            new ContentState.Finished(c, differences, null, "1 table, 20 rows", onlyLacks)),
+            new ContentState.Finished(c, differences, null, "1 table, 20 rows", lacking)),
         context());
   }
 
   @Test
   void theSameDataRecordsBothNewStartsAsVerified() {
-    Outcome o = checked("db-1", null, false);
+    Outcome o = checked("db-1", null, null);
     assertThat(o.reason()).isEqualTo("DataVerified");
     assertThat(o.record().content().verifiedStarts())
         .containsEntry("db-0", T0 + 600)
@@ -59,7 +59,9 @@ class ContentStepsTest {
 
   @Test
   void aRestartedReplicaThatDiffersIsKeptOutAndItsStartStaysUnverified() {
-    Outcome o = checked("db-1", "app.items: 19 rows here, 20 on the primary", true);
+    Outcome o =
+        checked(
+            "db-1", "app.items: 19 rows here, 20 on the primary", ContentState.Finished.REPLICA);
     assertThat(o.eventType()).isEqualTo("Warning");
     assertThat(o.reason()).isEqualTo("DataDiffers");
     assertThat(o.record().content().differing())
@@ -69,23 +71,39 @@ class ContentStepsTest {
 
   @Test
   void aRestartedPrimaryThatDiffersIsMarkedToHandOver() {
-    Outcome o = checked("db-0", "app.items: 20 rows here, 19 on the primary", false);
+    Outcome o =
+        checked(
+            "db-0", "app.items: 20 rows here, 19 on the primary", ContentState.Finished.PRIMARY);
     assertThat(o.record().content().differing()).containsOnlyKeys("db-0");
-    assertThat(o.message()).contains("the primary moves to a replica that kept running");
+    assertThat(o.message()).contains("the primary moves to a replica known good");
   }
 
   @Test
   void whenBothRestartedAReplicaThatOnlyLacksRowsIsKeptOut() {
     // Seed 118: the primary and db-0 had both restarted, db-0's recovery had lost a row, and with
     // nobody kept out a rebuild then copied db-0, the row missing, into db-1.
-    Outcome o = checked(null, "app.items: 19 rows here, 20 on the primary", true);
+    Outcome o =
+        checked(null, "app.items: 19 rows here, 20 on the primary", ContentState.Finished.REPLICA);
     assertThat(o.record().content().differing()).containsOnlyKeys("db-1");
-    assertThat(o.message()).contains("it lacks rows the primary holds, so db-1 is kept out");
+    assertThat(o.message()).contains("db-1 lacks rows the primary holds, so db-1 is kept out");
   }
 
   @Test
-  void whenBothRestartedAndTheReplicaHoldsMoreNobodyIsKeptOut() {
-    Outcome o = checked(null, "app.items: 21 rows here, 20 on the primary", false);
+  void whenNeitherWasKnownGoodAPrimaryThatLacksRowsIsMarkedToHandOver() {
+    // Seed 945775: after a re-create the primary chosen by position had come back from a crash
+    // without a row; taking both sides as good kept the row lost on the primary.
+    Outcome o =
+        checked(null, "app.items: 21 rows here, 20 on the primary", ContentState.Finished.PRIMARY);
+    assertThat(o.record().content().differing()).containsOnlyKeys("db-0");
+    assertThat(o.record().content().verifiedStarts()).containsEntry("db-1", T0 + 601);
+    assertThat(o.message())
+        .contains(
+            "the primary lacks rows db-1 holds, so the primary moves to a replica known good");
+  }
+
+  @Test
+  void whenNeitherWasKnownGoodAndNoSideOnlyLacksRowsNobodyIsKeptOut() {
+    Outcome o = checked(null, "app.items: the same 20 rows in number, other contents", null);
     assertThat(o.record().content().differing()).isEmpty();
     assertThat(o.message()).endsWith("which copy is right cannot be told, so neither is kept out");
   }

@@ -31,6 +31,16 @@ class ContentCheckingTest {
         .build();
   }
 
+  /** A replica of {@code source} kept out: both its threads stopped. */
+  static InstanceState detached(String name, Address source, long started) {
+    return Instance.replica(name, ord(name), "0-1-12", source.host(), source.port())
+        .ioRunning(false)
+        .sqlRunning(false)
+        .lagSeconds(null)
+        .startedAt(started)
+        .build();
+  }
+
   private static TopologyPlannerTest.In cluster(ContentState content, InstanceState... members) {
     TopologyPlannerTest.In in = new TopologyPlannerTest.In().with(members);
     in.primary = "db-0";
@@ -242,14 +252,7 @@ class ContentCheckingTest {
     // First its receiver stops: it would acknowledge commits no failover may promote it with.
     assertThat(plan.step()).isEqualTo(new Step.Detach("db-2", "db-0"));
     Address a = addr("db-0");
-    in.instances.set(
-        2,
-        Instance.replica("db-2", 2, "0-1-12", a.host(), a.port())
-            .ioRunning(false)
-            .sqlRunning(false)
-            .lagSeconds(null)
-            .startedAt(T0 + 600)
-            .build());
+    in.instances.set(2, detached("db-2", a, T0 + 600));
     assertThat(maria.plan(in.build()).step())
         .isEqualTo(new Step.Rebuild("db-2", "db-1", "DataDiffers", null));
   }
@@ -290,12 +293,7 @@ class ContentCheckingTest {
     TopologyPlannerTest.In after =
         cluster(
             differs,
-            Instance.replica("db-0", 0, "0-1-12", a.host(), a.port())
-                .ioRunning(false)
-                .sqlRunning(false)
-                .lagSeconds(null)
-                .startedAt(T0 + 600)
-                .build(),
+            detached("db-0", a, T0 + 600),
             Instance.primary("db-1", 1, "0-1-12").startedAt(T0 + 1).build(),
             // Compared and found the same meanwhile: its start is recorded.
             Instance.replica("db-2", 2, "0-1-12", a.host(), a.port()).startedAt(T0 + 2).build());
@@ -326,13 +324,7 @@ class ContentCheckingTest {
     ContentState differs =
         new ContentState(true, FIRST, Map.of("db-2", "app.items: 9 rows here"), null, null);
     Address a = addr("db-0");
-    InstanceState detached =
-        Instance.replica("db-2", 2, "0-1-12", a.host(), a.port())
-            .ioRunning(false)
-            .sqlRunning(false)
-            .lagSeconds(null)
-            .startedAt(T0 + 600)
-            .build();
+    InstanceState detached = detached("db-2", a, T0 + 600);
     // db-1 restarted and is not caught up yet, so it cannot be compared (nor copied) now.
     InstanceState behind =
         Instance.replica("db-1", 1, "0-1-10", a.host(), a.port())
@@ -365,18 +357,8 @@ class ContentCheckingTest {
         cluster(
             differs,
             primary("db-0", T0),
-            Instance.replica("db-1", 1, "0-1-12", a.host(), a.port())
-                .ioRunning(false)
-                .sqlRunning(false)
-                .lagSeconds(null)
-                .startedAt(T0 + 500)
-                .build(),
-            Instance.replica("db-2", 2, "0-1-12", a.host(), a.port())
-                .ioRunning(false)
-                .sqlRunning(false)
-                .lagSeconds(null)
-                .startedAt(T0 + 600)
-                .build());
+            detached("db-1", a, T0 + 500),
+            detached("db-2", a, T0 + 600));
     in.errant = java.util.Set.of("db-1", "db-2");
     in.rebuild = new RebuildPolicy(true, null, true, null, RebuildState.none());
     assertThat(maria.plan(in.build()).step())
