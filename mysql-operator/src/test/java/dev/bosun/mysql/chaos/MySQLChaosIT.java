@@ -300,10 +300,13 @@ class MySQLChaosIT {
    */
   private static boolean rebuildParked(
       LabOperator cluster, Set<String> parked, int members, List<String> lines) {
-    for (String m : parked) {
+    List<String> inTurn = new ArrayList<>(parked);
+    for (String m : inTurn) {
       long asked = System.nanoTime();
       cluster.requestRebuild(m);
-      if (!awaitSteady(cluster, members, false)) {
+      // The others still parked wait for their own request; the last leaves none.
+      boolean last = m.equals(inTurn.get(inTurn.size() - 1));
+      if (!awaitRebuilt(cluster, members, m, last)) {
         lines.add(m + " asked to be rebuilt, not back");
         return false;
       }
@@ -321,9 +324,33 @@ class MySQLChaosIT {
   }
 
   /**
-   * Waits until the loop's last round was steady with every member following the primary (with
-   * {@code allowParked}, save members found errant); false after the bound.
+   * Waits until {@code m} follows the primary again after its rebuild: with {@code last}, every
+   * member; otherwise every member but those still parked.
    */
+  private static boolean awaitRebuilt(LabOperator cluster, int members, String m, boolean last) {
+    if (last) {
+      return awaitSteady(cluster, members, false);
+    }
+    try {
+      await(m + " following after its rebuild")
+          .atMost(SETTINGS.readyBound())
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> {
+                TopologyController.Tick t = cluster.last();
+                Address at = t == null ? null : cluster.address(t.record().primary());
+                return t != null
+                    && at != null
+                    && !heldOut(t).contains(m)
+                    && t.observed().stream()
+                        .anyMatch(i -> i.name().equals(m) && i.replicatesFrom(at));
+              });
+      return true;
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      return false;
+    }
+  }
+
   /**
    * A round whose only step is the hold a failed rebuild leaves (the member kept out until its
    * rebuild is requested again, as its status tells a person): steady but for that member.
@@ -334,6 +361,10 @@ class MySQLChaosIT {
         && "RebuildFailed".equals(b.reason());
   }
 
+  /**
+   * Waits until the loop's last round was steady with every member following the primary (with
+   * {@code allowParked}, save members found errant); false after the bound.
+   */
   private static boolean awaitSteady(LabOperator cluster, int members, boolean allowParked) {
     try {
       await("steady after the last heal")
@@ -351,7 +382,9 @@ class MySQLChaosIT {
                 // save (with allowParked) one the planner found errant: it holds transactions the
                 // primary lacks (never acknowledged, or the primary would have them), which only a
                 // rebuild may drop, and rebuilds run only on request. Status reports it not ready
-                // with the rebuild to request; at least one replica must still follow.
+                // with the rebuild to request; at least one replica must still follow, unless every
+                // replica is kept out (their data differing or errant): then the first rebuild
+                // copies the primary, the one copy left.
                 String primary = t.record().primary();
                 Address at = cluster.address(primary);
                 Set<String> parked = heldOut(t);
@@ -364,7 +397,7 @@ class MySQLChaosIT {
                         .filter(n -> !n.equals(primary) && !parked.contains(n))
                         .toList();
                 return t.observed().size() == members
-                    && !others.isEmpty()
+                    && (!others.isEmpty() || !parked.isEmpty())
                     && t.observed().stream()
                         .filter(i -> others.contains(i.name()))
                         .allMatch(i -> i.replicatesFrom(at));
