@@ -143,6 +143,11 @@ public final class MariaDbDialect implements SqlDialect {
   }
 
   @Override
+  public String forgetSource() {
+    return "RESET SLAVE ALL";
+  }
+
+  @Override
   public List<String> stopReplication() {
     return List.of("STOP SLAVE");
   }

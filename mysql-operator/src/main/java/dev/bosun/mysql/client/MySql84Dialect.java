@@ -81,6 +81,11 @@ public final class MySql84Dialect implements SqlDialect {
   }
 
   @Override
+  public String forgetSource() {
+    return "RESET REPLICA ALL";
+  }
+
+  @Override
   public List<String> stopReplication() {
     return List.of("STOP REPLICA");
   }

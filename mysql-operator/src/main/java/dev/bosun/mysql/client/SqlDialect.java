@@ -256,6 +256,12 @@ public interface SqlDialect {
     return "comparing a member's data with the primary's is built for MariaDB only";
   }
 
+  /**
+   * Forgets a replica's source settings and relay logs (its applied GTID position stays): what lets
+   * a member whose replication settings a crash left unreadable be attached again.
+   */
+  String forgetSource();
+
   /** Stops a replica's applier, leaving its receiver (and its acknowledgements) running. */
   default String stopApplier() {
     throw new UnsupportedOperationException(contentCheckUnsupported());

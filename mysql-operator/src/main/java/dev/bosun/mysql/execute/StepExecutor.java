@@ -224,16 +224,41 @@ public final class StepExecutor {
 
   private Outcome attach(Step.Attach a, Context ctx) throws InstanceException {
     Address source = ctx.addresses().get(a.primary());
-    client(ctx, a.instance())
-        .execute(
-            "attach",
-            dialect.replicateFrom(
-                source.host(),
-                source.port(),
-                credentials.replicationUser(),
-                credentials.replicationPassword()));
+    List<String> statements =
+        dialect.replicateFrom(
+            source.host(),
+            source.port(),
+            credentials.replicationUser(),
+            credentials.replicationPassword());
+    try {
+      client(ctx, a.instance()).execute("attach", statements);
+    } catch (InstanceException e) {
+      if (!(e.getCause() instanceof java.sql.SQLException sql)
+          || sql.getErrorCode() != UNREADABLE_SOURCE_SETTINGS) {
+        throw e;
+      }
+      // A crash left the member's source settings or relay log unreadable (chaos seed 665775:
+      // every attach failed with 1201, five times a second). The source it attaches to is the
+      // live primary, which holds all the relay log did: forget them and attach once more.
+      List<String> again = new ArrayList<>();
+      again.add(dialect.forgetSource());
+      again.addAll(statements);
+      client(ctx, a.instance()).execute("attach after forgetting its source settings", again);
+      return Outcome.normal(
+          ctx.record(),
+          "ReplicationSettingsReset",
+          a.instance()
+              + "'s replication settings could not be read after a crash (error "
+              + UNREADABLE_SOURCE_SETTINGS
+              + "); they were reset and it was attached to "
+              + a.primary()
+              + " again");
+    }
     return Outcome.quiet(ctx.record());
   }
+
+  /** MariaDB's "Could not initialize master info structure" (MySQL: the same code). */
+  static final int UNREADABLE_SOURCE_SETTINGS = 1201;
 
   private Outcome semiSync(Step.SemiSync s, Context ctx) throws InstanceException {
     client(ctx, s.primary())

@@ -630,6 +630,33 @@ class ReplicationIT {
     assertThat(observed("db-1").replicatesFrom(primary())).isTrue();
   }
 
+  /**
+   * Chaos seed 665775: a member a crash left with unreadable replication settings refused every
+   * attach with 1201, five times a second. The operator resets them and attaches it again.
+   */
+  @Test
+  void aReplicaWhoseReplicationSettingsACrashGarbledIsAttachedAgain() throws Exception {
+    driveUntilSteady();
+    AppClient.createSchema(primary());
+    AppClient.insert(primary(), 1);
+    AppClient.awaitApplied(primary(), List.of(addresses.get("db-2")));
+    fleet.garbleReplicationSettings(servers.get("db-2"));
+    servers.get("db-2").start();
+    AppClient.insert(primary(), 2);
+    List<String> events =
+        eventsUntil(
+            "db-2 following again",
+            () -> observed("db-2").replicatesFrom(primary()) && last.plan().errant().isEmpty());
+    assertThat(events)
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith(
+                        "ReplicationSettingsReset: db-2's replication settings could not be read"
+                            + " after a crash (error 1201)"));
+    AppClient.awaitExactly(addresses.get("db-2"), List.of(1L, 2L), Duration.ofSeconds(30));
+  }
+
   /** Ticks until {@code done}; the Events of those rounds as "Reason: message". */
   private List<String> eventsUntil(String what, java.util.concurrent.Callable<Boolean> done) {
     List<String> events = new ArrayList<>();

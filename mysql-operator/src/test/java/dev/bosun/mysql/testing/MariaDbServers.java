@@ -255,6 +255,27 @@ public final class MariaDbServers implements AutoCloseable {
     }
   }
 
+  /**
+   * Kills {@code s} and leaves its relay log index unreadable, as a crash mid-write can: the server
+   * then refuses every CHANGE MASTER with 1201 until its replication settings are reset. Not
+   * started.
+   */
+  public void garbleReplicationSettings(Server s) {
+    s.kill();
+    try (Stream<Path> files = Files.list(s.dir.resolve("data"))) {
+      List<Path> infos =
+          files.filter(f -> f.getFileName().toString().endsWith("relay-log.info")).toList();
+      if (infos.isEmpty()) {
+        throw new IllegalStateException(s.name() + " has no relay log info file to garble");
+      }
+      for (Path info : infos) {
+        Files.write(info, new byte[] {'x', 0, 1});
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Kills every server and removes the directories. */
   @Override
   public void close() {
