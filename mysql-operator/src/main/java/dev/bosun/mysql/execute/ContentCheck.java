@@ -232,36 +232,28 @@ final class ContentCheck {
 
   private void waitApplied(InstanceClient.Session control, String gtid, Duration wait)
       throws InstanceException {
-    long deadline = System.nanoTime() + wait.toNanos();
-    String applied = null;
-    while (System.nanoTime() < deadline) {
-      applied = single(control.query(dialect.appliedQuery()));
-      if (dialect.gtids().covers(applied, gtid)) {
-        if (!dialect.gtids().covers(gtid, applied)) {
-          // It applied a commit the primary's snapshot does not show yet (AFTER_SYNC: a replica
-          // may apply before its primary commits): no common point this time.
-          throw new InstanceException(
-              "the replica had applied past the primary's snapshot ("
-                  + gtid
-                  + "); tried again later");
-        }
-        return;
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InstanceException("interrupted while the applier caught up", e);
-      }
+    // The server blocks until its applier reached the point (the wait the failover uses), no
+    // polling; at the UNTIL point the applier stops, so reaching it means standing on it.
+    int seconds = (int) Math.max(1, wait.toSeconds());
+    String waited =
+        single(control.query(dialect.waitForApplied(gtid, seconds), timeout.plusSeconds(seconds)));
+    String applied = single(control.query(dialect.appliedQuery()));
+    if (waited == null || !dialect.waitSucceeded(Long.parseLong(waited))) {
+      throw new InstanceException(
+          "the replica did not apply up to the primary's snapshot "
+              + gtid
+              + " within "
+              + seconds
+              + " s (it stood at "
+              + applied
+              + ")");
     }
-    throw new InstanceException(
-        "the replica did not apply up to the primary's snapshot "
-            + gtid
-            + " within "
-            + wait.toMillis()
-            + " ms (it stood at "
-            + applied
-            + ")");
+    if (!dialect.gtids().covers(gtid, applied)) {
+      // It applied a commit the primary's snapshot does not show yet (AFTER_SYNC: a replica
+      // may apply before its primary commits): no common point this time.
+      throw new InstanceException(
+          "the replica had applied past the primary's snapshot (" + gtid + "); tried again later");
+    }
   }
 
   private void resume(InstanceClient.Session control) {
