@@ -17,27 +17,55 @@ public final class DumpText {
 
   private DumpText() {}
 
-  /** The GTID position in the first {@code maxLines} lines of a dump, or null. */
-  public static String gtid(BufferedReader dump, SqlDialect dialect, int maxLines)
-      throws IOException {
+  /**
+   * The GTID position a dump is consistent with, or null: the last top-level statement that sets
+   * it, read to the dump's end (mysqldump writes it in the header, mariadb-dump of a replica after
+   * the data). Statements are taken whole from a line's start; a routine's, trigger's or event's
+   * body (written under another delimiter, and the tenant's to shape) is never read for it.
+   */
+  public static String gtid(BufferedReader dump, SqlDialect dialect) throws IOException {
+    String found = null;
     StringBuilder statement = new StringBuilder();
+    boolean otherDelimiter = false;
+    boolean inStatement = false;
+    boolean collecting = false;
     String line;
-    int n = 0;
-    while ((line = dump.readLine()) != null && n++ < maxLines) {
-      if (statement.length() > 0) {
-        statement.append('\n');
+    while ((line = dump.readLine()) != null) {
+      if (!inStatement && line.startsWith("DELIMITER ")) {
+        otherDelimiter = !line.strip().equals("DELIMITER ;");
+        continue;
       }
-      statement.append(line);
-      if (ends(line) || line.startsWith("--") || line.isBlank()) {
-        String gtid = dialect.dumpGtid(statement.toString());
-        if (gtid != null) {
-          return gtid;
+      if (otherDelimiter) {
+        continue;
+      }
+      if (!inStatement) {
+        if (line.isBlank() || line.startsWith("--")) {
+          continue;
         }
+        inStatement = true;
+        collecting = line.startsWith("SET ");
+      }
+      if (collecting) {
+        if (statement.length() > 0) {
+          statement.append('\n');
+        }
+        statement.append(line);
+        // A position statement is short; anything longer is not one.
+        collecting = statement.length() <= MAX_POSITION_STATEMENT;
+      }
+      if (ends(line)) {
+        String gtid = collecting ? dialect.dumpGtid(statement.toString()) : null;
+        found = gtid != null ? gtid : found;
         statement.setLength(0);
+        inStatement = false;
+        collecting = false;
       }
     }
-    return null;
+    return found;
   }
+
+  /** The longest position statement read: a GTID set of a few thousand servers. */
+  private static final int MAX_POSITION_STATEMENT = 1 << 20;
 
   /**
    * Copies a dump, leaving out whole statements the dialect skips on restore. A dump that holds a

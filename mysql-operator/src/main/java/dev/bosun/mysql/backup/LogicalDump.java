@@ -74,7 +74,7 @@ public final class LogicalDump {
       bytes.set(Files.size(out));
       String gtid = null;
       try (BufferedReader r = Files.newBufferedReader(out, StandardCharsets.UTF_8)) {
-        gtid = DumpText.gtid(r, dialect, 200);
+        gtid = DumpText.gtid(r, dialect);
       }
       StoredObject stored;
       try (InputStream in = Files.newInputStream(out)) {

@@ -382,22 +382,11 @@ public final class ReplicaCopy {
         anyDatabase);
   }
 
-  /**
-   * The snapshot's position: the last top-level {@code SET GLOBAL gtid_slave_pos} line (a routine's
-   * body never starts a line with it).
-   */
+  /** The snapshot's position, as the dump states it. */
   private String lastPosition(Path dumpFile) throws IOException {
-    String position = null;
     try (BufferedReader r = Files.newBufferedReader(dumpFile, StandardCharsets.UTF_8)) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        if (line.startsWith("SET GLOBAL gtid_slave_pos=")) {
-          String p = dialect.dumpGtid(line);
-          position = p != null ? p : position;
-        }
-      }
+      return DumpText.gtid(r, dialect);
     }
-    return position;
   }
 
   private void load(Path snapshot, Address target) throws IOException, InstanceException {

@@ -134,8 +134,15 @@ public final class ContentChecking {
     if (i.startedAt() <= 0) {
       return false;
     }
-    Long verified = c.verifiedStarts().get(i.name());
-    return verified == null || Math.abs(i.startedAt() - verified) > START_TOLERANCE_SECONDS;
+    return !sameStart(c.verifiedStarts().get(i.name()), i.startedAt());
+  }
+
+  /**
+   * Whether a server that started at {@code startedAt} (epoch seconds) is the one whose data was
+   * found the same at {@code verifiedStart} (null: never compared).
+   */
+  public static boolean sameStart(Long verifiedStart, long startedAt) {
+    return verifiedStart != null && Math.abs(startedAt - verifiedStart) <= START_TOLERANCE_SECONDS;
   }
 
   /**

@@ -5,7 +5,9 @@ import dev.bosun.common.backup.BackupReconciler;
 import dev.bosun.common.backup.BackupStoreException;
 import dev.bosun.common.backup.BackupTarget;
 import dev.bosun.common.events.EventRecorder;
+import dev.bosun.common.status.HumanText;
 import dev.bosun.mysql.MySQLOperator;
+import dev.bosun.mysql.backup.BackupSource;
 import dev.bosun.mysql.backup.JobFailures;
 import dev.bosun.mysql.backup.LogicalDump;
 import dev.bosun.mysql.backup.MySQLBackupStores;
@@ -23,16 +25,21 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Takes a MySQLCluster's logical backups ({@link BackupReconciler}'s steps): a dump from a healthy
- * replica (the primary only when it is alone), with the GTID it was taken at.
+ * replica known good and level with the primary ({@link BackupSource}; the primary only when it is
+ * alone), with the GTID it was taken at.
  */
 @ControllerConfiguration(fieldManager = MySQLOperator.NAME)
 public class MySQLBackupReconciler
     extends BackupReconciler<
         MySQLBackup, MySQLBackupStatus, MySQLCluster, MySQLBackupReconciler.DumpRun> {
+
+  /** How long a replica may take to apply what the primary holds when its backup starts. */
+  static final Duration CATCH_UP = Duration.ofSeconds(60);
 
   private final Addressing addressing;
   private final MySQLBackupStores stores;
@@ -72,13 +79,11 @@ public class MySQLBackupReconciler
       BackupTarget target,
       Instant now,
       KubernetesClient client) {
-    String source = source(cluster);
-    if (source == null) {
+    Sources sources = sources(cluster);
+    if (sources.problem() != null) {
       return new Blocked<>(
           "NoSource",
-          "MySQLCluster "
-              + b.getSpec().getClusterName()
-              + " has no healthy replica (nor a lone primary) to back up from",
+          "MySQLCluster " + b.getSpec().getClusterName() + " " + sources.problem(),
           Duration.ofSeconds(10));
     }
     ClusterSecrets.Found secrets = ClusterSecrets.ensure(client, cluster);
@@ -86,14 +91,30 @@ public class MySQLBackupReconciler
       return new Blocked<>(secrets.problemReason(), secrets.problem(), Duration.ofSeconds(30));
     }
     ClusterModel m = ClusterModel.of(cluster);
-    Address address = addressing.of(m.namespace(), m.name(), source, m.port());
+    SqlDialect dialect = SqlDialect.of(m.flavour());
     String key = target.newKey(now, "sql");
-    LogicalDump dump =
-        new LogicalDump(SqlDialect.of(m.flavour()), secrets.credentials(), Duration.ofSeconds(10));
+    LogicalDump dump = new LogicalDump(dialect, secrets.credentials(), Duration.ofSeconds(10));
+    BackupSource fit =
+        new BackupSource(dialect, secrets.credentials(), Duration.ofSeconds(10), CATCH_UP);
+    Address primary = addressing.of(m.namespace(), m.name(), sources.primary(), m.port());
+    List<BackupSource.Candidate> replicas =
+        sources.replicas().stream()
+            .map(
+                n ->
+                    new BackupSource.Candidate(
+                        n, addressing.of(m.namespace(), m.name(), n, m.port())))
+            .toList();
     return new Job<>(
-        "dump of " + source + " into " + key,
+        "dump of " + String.join(" or ", sources.names()) + " into " + key,
         key,
-        bytes -> new DumpRun(source, dump.dump(address, target.store(), key, bytes)));
+        bytes -> {
+          // The lone primary is the only copy there is; a replica is dumped once it is fit.
+          BackupSource.Candidate from =
+              replicas.isEmpty()
+                  ? new BackupSource.Candidate(sources.primary(), primary)
+                  : fit.ready(replicas, primary, sources.verifiedStarts());
+          return new DumpRun(from.name(), dump.dump(from.address(), target.store(), key, bytes));
+        });
   }
 
   @Override
@@ -114,25 +135,60 @@ public class MySQLBackupReconciler
     return new Recorded(r.stored(), message, fields);
   }
 
-  /** A healthy replica of the cluster, or its primary when it has no replica at all. */
-  static String source(MySQLCluster c) {
+  /**
+   * What a dump may read: the cluster's healthy replicas in order with the primary they follow, or
+   * the primary alone when the cluster has one instance; or why there is nothing to read.
+   */
+  public record Sources(
+      String primary, List<String> replicas, Map<String, Long> verifiedStarts, String problem) {
+    /** The members the dump may read, in the order they are tried. */
+    public List<String> names() {
+      return replicas.isEmpty() ? List.of(primary) : replicas;
+    }
+
+    static Sources none(String problem) {
+      return new Sources(null, List.of(), Map.of(), problem);
+    }
+  }
+
+  /** The members a backup of {@code c} may be taken from, as its status shows them. */
+  public static Sources sources(MySQLCluster c) {
     var s = c.getStatus();
-    if (s == null || s.getInstances() == null) {
-      return null;
+    if (s == null || s.getInstances() == null || s.getPrimary() == null) {
+      return Sources.none("has no primary yet");
     }
-    for (Instances i : s.getInstances()) {
-      if ("replica".equals(i.getRole()) && Boolean.TRUE.equals(i.getHealthy())) {
-        return i.getName();
-      }
+    boolean primaryHealthy =
+        s.getInstances().stream()
+            .anyMatch(
+                i -> s.getPrimary().equals(i.getName()) && Boolean.TRUE.equals(i.getHealthy()));
+    if (!primaryHealthy) {
+      // A replica's dump must be level with the primary, or it may miss acknowledged writes.
+      return Sources.none("has no healthy primary for a replica's dump to be level with");
     }
-    int replicas = c.getSpec().getReplicas() == null ? 3 : c.getSpec().getReplicas();
-    if (replicas == 1 && s.getPrimary() != null) {
-      return s.getInstances().stream()
-          .filter(i -> s.getPrimary().equals(i.getName()) && Boolean.TRUE.equals(i.getHealthy()))
-          .map(Instances::getName)
-          .findFirst()
-          .orElse(null);
+    Map<String, Long> verified =
+        s.getContentCheck() == null || s.getContentCheck().getVerifiedStarts() == null
+            ? Map.of()
+            : s.getContentCheck().getVerifiedStarts();
+    List<String> replicas =
+        s.getInstances().stream()
+            .filter(i -> "replica".equals(i.getRole()) && Boolean.TRUE.equals(i.getHealthy()))
+            .filter(i -> !Boolean.TRUE.equals(i.getErrant()))
+            .map(Instances::getName)
+            .toList();
+    List<String> compared = replicas.stream().filter(verified::containsKey).toList();
+    if (!compared.isEmpty()) {
+      return new Sources(s.getPrimary(), compared, verified, null);
     }
-    return null;
+    if (!replicas.isEmpty()) {
+      return Sources.none(
+          HumanText.format(
+              "has no replica whose data was compared with the primary's yet ({} waiting for"
+                  + " it); the backup starts once one was",
+              replicas));
+    }
+    int instances = c.getSpec().getReplicas() == null ? 3 : c.getSpec().getReplicas();
+    return instances == 1
+        ? new Sources(s.getPrimary(), List.of(), verified, null)
+        : Sources.none("has no healthy replica to back up from");
   }
 }

@@ -36,7 +36,7 @@ class DumpTextTest {
 
   @Test
   void aMultiLineGtidPurgedIsReadWhole() throws Exception {
-    assertThat(DumpText.gtid(reader(MYSQL_DUMP), new MySql84Dialect(), 200))
+    assertThat(DumpText.gtid(reader(MYSQL_DUMP), new MySql84Dialect()))
         .isEqualTo(
             "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5,"
                 + "4c8e1ab2-71ca-11e1-9e33-c80aa9429562:1-42,"
@@ -62,10 +62,54 @@ class DumpTextTest {
             "SET GLOBAL gtid_slave_pos='0-1-42';",
             "CHANGE MASTER TO MASTER_USE_GTID=slave_pos;",
             "INSERT INTO t VALUES (1);");
-    assertThat(DumpText.gtid(reader(dump), new MariaDbDialect(), 200)).isEqualTo("0-1-42");
+    assertThat(DumpText.gtid(reader(dump), new MariaDbDialect())).isEqualTo("0-1-42");
     StringWriter out = new StringWriter();
     DumpText.filter(reader(dump), out, new MariaDbDialect());
     assertThat(out.toString()).isEqualTo("-- MariaDB dump\nINSERT INTO t VALUES (1);\n");
+  }
+
+  /**
+   * Found by the chaos lab's backups: mariadb-dump of a replica writes the position after the data,
+   * and reading the first 200 lines left every backup of more than a few rows without its GTID.
+   */
+  @Test
+  void aReplicasPositionAfterTheDataIsFoundAndARoutinesLookalikeNever() throws Exception {
+    StringBuilder dump =
+        new StringBuilder(
+            "CHANGE MASTER TO MASTER_USE_GTID=slave_pos;\n"
+                + "-- A corresponding to the above master-data CHANGE-MASTER settings to the slave"
+                + " gtid state is printed later in the file.\n");
+    for (int i = 0; i < 1000; i++) {
+      dump.append("INSERT INTO `items` VALUES (").append(i).append(",'row');\n");
+    }
+    dump.append("INSERT INTO notes VALUES ('a',\n")
+        .append("SET GLOBAL gtid_slave_pos='6-6-6');\n")
+        .append("-- Preferably use GTID to start replication from GTID position:\n\n")
+        .append("SET GLOBAL gtid_slave_pos='0-102-1433';\n")
+        .append("DELIMITER ;;\n")
+        .append("CREATE PROCEDURE p()\n")
+        .append("BEGIN\n")
+        .append("SET GLOBAL gtid_slave_pos='9-9-9';\n")
+        .append("END ;;\n")
+        .append("DELIMITER ;\n")
+        .append("-- Dump completed\n");
+    assertThat(DumpText.gtid(reader(dump.toString()), new MariaDbDialect()))
+        .isEqualTo("0-102-1433");
+  }
+
+  @Test
+  void mySqlsHeaderPositionIsNotTakenOverByARoutineBody() throws Exception {
+    String dump =
+        MYSQL_DUMP
+            + "DELIMITER ;;\nCREATE PROCEDURE p()\nBEGIN\n"
+            + "SET @@GLOBAL.GTID_PURGED=/*!80000 '+'*/ 'aaaaaaaa-71ca-11e1-9e33-c80aa9429562:1';\n"
+            + "END ;;\nDELIMITER ;\n";
+    assertThat(DumpText.gtid(reader(dump), new MySql84Dialect())).startsWith("3e11fa47");
+  }
+
+  @Test
+  void aDumpWithoutAPositionHasNone() throws Exception {
+    assertThat(DumpText.gtid(reader("INSERT INTO t VALUES (1);\n"), new MariaDbDialect())).isNull();
   }
 
   @Test

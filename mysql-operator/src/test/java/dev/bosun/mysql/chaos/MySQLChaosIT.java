@@ -44,8 +44,10 @@ import org.junit.jupiter.api.Test;
  * writer throughout, and a seeded schedule of overlapping faults from {@link MySQLNemesis#menu()}.
  * Checked: never two writable members in any sample, and after the last heal a steady cluster
  * within the bound (a member parked as errant then rebuilt on request) with every acknowledged
- * write on the primary and on every replica. A failing seed prints its schedule; {@code ./bosun
- * chaos mysql --seed S} replays it.
+ * write on the primary and on every replica; a backup asked for at a random instant ({@link
+ * MySQLNemesis#besides()}) taken once the cluster is steady at the latest and, restored into a
+ * fresh server, holding every write acknowledged before it was asked. A failing seed prints its
+ * schedule; {@code ./bosun chaos mysql --seed S} replays it.
  */
 class MySQLChaosIT {
 
@@ -68,6 +70,9 @@ class MySQLChaosIT {
           12, Duration.ofSeconds(40), 2, Duration.ofSeconds(90), CI_SEEDS);
   private static final ChaosTable TABLE =
       new ChaosTable("mysql, 3 MariaDB members", "two writable");
+
+  /** How long a steady cluster has to take the backups asked for under the faults. */
+  private static final Duration BACKUP_BOUND = Duration.ofSeconds(60);
 
   /** Members a schedule left held out (errant, or after a failed rebuild), a line each. */
   private static final List<String> PARKED = new ArrayList<>();
@@ -116,7 +121,8 @@ class MySQLChaosIT {
 
   /** Runs one seed's schedule on a fresh cluster; returns why it failed, or null. */
   private String runSchedule(long seed) throws Exception {
-    FaultSchedule schedule = SETTINGS.schedule(seed, MySQLNemesis.menu());
+    FaultSchedule schedule =
+        SETTINGS.schedule(seed, MySQLNemesis.menu(), MySQLNemesis.besides(), MySQLNemesis.BESIDES);
     System.err.println("[chaos] " + schedule.text("./bosun chaos mysql"));
     LabOperator cluster =
         new LabOperator(operatorId.address())
@@ -147,8 +153,10 @@ class MySQLChaosIT {
                 seq ->
                     AppClient.insertAsRootFrom(
                         clientsId.address(), cluster.primaryAddress(), ROOT_IDS + seq)));
+        LabBackups backups =
+            new LabBackups(cluster, operatorId.address(), () -> acknowledged(writers));
         MySQLNemesis nemesis =
-            new MySQLNemesis(lab, servers, HOSTS, operatorId, clientsId, cluster, loop);
+            new MySQLNemesis(lab, servers, HOSTS, operatorId, clientsId, cluster, loop, backups);
         ScheduleRun run = new ScheduleRunner(nemesis, ScheduleRunner.SYSTEM).run(schedule);
         long healed = System.nanoTime();
         System.err.println("[chaos] seed " + seed + " run:\n" + run.logText());
@@ -188,13 +196,18 @@ class MySQLChaosIT {
             }
           }
         }
+        // A backup asked for under the faults is taken by now, the cluster steady; each is
+        // restored and must hold what was acknowledged before it was asked.
+        List<String> backupProblems = new ArrayList<>();
+        if (ready) {
+          backupProblems.addAll(backups.finish(BACKUP_BOUND));
+          backupProblems.addAll(backups.restoreEach(fleet));
+        }
+        backups.close();
+        backups.lines().forEach(l -> System.err.println("[chaos] seed " + seed + " " + l));
         writers.forEach(AckedWriter::stop);
         sampler.stop();
-        SortedSet<Long> acked = new TreeSet<>();
-        for (AckedWriter w : writers) {
-          long first = w.name().equals("root") ? ROOT_IDS : 0;
-          w.acknowledged().forEach(s -> acked.add(first + s));
-        }
+        SortedSet<Long> acked = acknowledged(writers);
         Map<String, SortedSet<Long>> missing =
             cluster.record().primary() == null ? Map.of() : missing(cluster, members, acked);
         SortedSet<Long> lost = new TreeSet<>();
@@ -246,6 +259,7 @@ class MySQLChaosIT {
           broken.add("nothing acknowledged");
         }
         broken.addAll(stalled);
+        broken.addAll(backupProblems);
         if (broken.isEmpty()) {
           if (parkedHeld != null) {
             String line =
@@ -269,6 +283,16 @@ class MySQLChaosIT {
         cluster.close();
       }
     }
+  }
+
+  /** Every write acknowledged so far, by row id. */
+  private static SortedSet<Long> acknowledged(List<AckedWriter> writers) {
+    SortedSet<Long> acked = new TreeSet<>();
+    for (AckedWriter w : writers) {
+      long first = w.name().equals("root") ? ROOT_IDS : 0;
+      w.acknowledged().forEach(s -> acked.add(first + s));
+    }
+    return acked;
   }
 
   private static AckedWriter writer(String name, AckedWriter.Write write) {

@@ -33,12 +33,16 @@ import java.util.Set;
  * re-created over its volumes (the operator forgets its status); a member's rebuild requested (the
  * request withdrawn when the fault heals, if the operator has not taken it yet); a member crashed
  * and brought back without its newest row while its GTID position still claims it, as MariaDB's
- * crash recovery left a former primary in chaos seed 840758.
+ * crash recovery left a former primary in chaos seed 840758; a backup asked for ({@link
+ * LabBackups}: taken while the faults go on, restored once the cluster is steady).
  */
 final class MySQLNemesis implements Nemesis {
 
   /** A crash whose recovery drops the member's newest row and keeps its GTID position. */
   static final String CRASH_LOSING_A_ROW = "crash-losing-a-row";
+
+  /** A backup asked for, taken as the MySQLBackup reconciler takes it. */
+  static final String BACK_UP = "back-up";
 
   /** The last member, the one a scale-down removes (the StatefulSet's highest ordinal). */
   private static final String LAST = "db-2";
@@ -50,6 +54,7 @@ final class MySQLNemesis implements Nemesis {
   private final ClientIdentity clientsId;
   private final LabOperator cluster;
   private final OperatorLoop loop;
+  private final LabBackups backups;
   private final Map<String, Integer> crashed = new HashMap<>();
   private final Set<String> frozen = new HashSet<>();
   private final Map<List<Endpoint>, Integer> cuts = new HashMap<>();
@@ -62,7 +67,8 @@ final class MySQLNemesis implements Nemesis {
       ClientIdentity operatorId,
       ClientIdentity clientsId,
       LabOperator cluster,
-      OperatorLoop loop) {
+      OperatorLoop loop,
+      LabBackups backups) {
     this.lab = lab;
     this.servers = servers;
     this.hosts = hosts;
@@ -70,6 +76,7 @@ final class MySQLNemesis implements Nemesis {
     this.clientsId = clientsId;
     this.cluster = cluster;
     this.loop = loop;
+    this.backups = backups;
   }
 
   /** The menu: kinds, weights, targets and lengths. */
@@ -94,6 +101,17 @@ final class MySQLNemesis implements Nemesis {
         FaultKind.instant("re-create-over-volumes", 2, List.of("cluster")),
         FaultKind.lasting("rebuild-requested", 2, members, seconds(3), seconds(10)));
   }
+
+  /**
+   * Faults drawn besides {@link #menu()}, on a random stream of their own (so that every seed
+   * recorded before they were added replays its faults as they were): a backup asked for.
+   */
+  static List<FaultKind> besides() {
+    return List.of(FaultKind.instant(BACK_UP, 1, List.of("the backup volume")));
+  }
+
+  /** How many faults of {@link #besides()} a schedule has. */
+  static final int BESIDES = 1;
 
   private static Duration seconds(long s) {
     return Duration.ofSeconds(s);
@@ -124,6 +142,7 @@ final class MySQLNemesis implements Nemesis {
       case "scale-to-2" -> scaleDown();
       case "re-create-over-volumes" -> cluster.forget();
       case "rebuild-requested" -> cluster.requestRebuild(t);
+      case BACK_UP -> backups.ask(f.index());
       default -> throw new IllegalArgumentException("no such fault kind: " + f.kind());
     }
   }

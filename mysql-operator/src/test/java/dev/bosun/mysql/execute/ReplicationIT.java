@@ -1,8 +1,12 @@
 package dev.bosun.mysql.execute;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.bosun.common.backup.FileSystemBackupStore;
+import dev.bosun.mysql.backup.BackupSource;
+import dev.bosun.mysql.backup.LogicalDump;
 import dev.bosun.mysql.client.MariaDbDialect;
 import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.plan.InstanceState;
@@ -10,22 +14,27 @@ import dev.bosun.mysql.plan.Step;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.MariaDbServers;
 import dev.bosun.mysql.testing.MemberEvidence;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The replication, failover and rejoin logic on real MariaDB servers playing the member pods of a
@@ -628,6 +637,69 @@ class ReplicationIT {
     driveUntilSteady();
     assertThat(last.plan().errant()).isEmpty();
     assertThat(observed("db-1").replicatesFrom(primary())).isTrue();
+  }
+
+  /**
+   * A backup reads a replica only once its data is known good since its server started and it has
+   * applied what the primary held when the backup began: a lagging replica is waited for (and
+   * refused after the bound), a restarted one is refused until compared again.
+   */
+  @Test
+  void aBackupReadsAReplicaKnownGoodAndLevelWithThePrimary(@TempDir Path store) throws Exception {
+    driveUntilSteady();
+    AppClient.createSchema(primary());
+    for (long id = 1; id <= 10; id++) {
+      AppClient.insert(primary(), id);
+    }
+    AppClient.awaitApplied(primary(), List.of(addresses.get("db-1"), addresses.get("db-2")));
+    List<BackupSource.Candidate> replicas =
+        List.of(
+            new BackupSource.Candidate("db-1", addresses.get("db-1")),
+            new BackupSource.Candidate("db-2", addresses.get("db-2")));
+    BackupSource quick =
+        new BackupSource(
+            new MariaDbDialect(), MariaDbServers.CREDENTIALS, SQL_TIMEOUT, Duration.ofSeconds(1));
+    assertThatThrownBy(() -> quick.ready(replicas, primary(), Map.of()))
+        .hasMessage(
+            "no replica is fit to back up from: db-1's data has not been compared with the"
+                + " primary's since its server started; db-2's data has not been compared with the"
+                + " primary's since its server started");
+
+    // db-1 restarted since it was compared: refused; db-2 lags: refused after the bound.
+    restartAfterItsFirstLook("db-1");
+    Map<String, Long> verified = new HashMap<>(record.content().verifiedStarts());
+    AppClient.asRoot(addresses.get("db-2"), "STOP SLAVE SQL_THREAD");
+    AppClient.insert(primary(), 11);
+    assertThatThrownBy(() -> quick.ready(replicas, primary(), verified))
+        .hasMessageStartingWith(
+            "no replica is fit to back up from: db-1's data has not been compared with the"
+                + " primary's since its server started; db-2 had not applied the primary's"
+                + " position 0-100-")
+        .hasMessageEndingWith(" after 1 s");
+
+    // Given time, db-2 catches up (its applier resumes meanwhile) and its dump holds row 11.
+    BackupSource patient =
+        new BackupSource(
+            new MariaDbDialect(), MariaDbServers.CREDENTIALS, SQL_TIMEOUT, Duration.ofSeconds(20));
+    var resume =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                Thread.sleep(1500);
+                AppClient.asRoot(addresses.get("db-2"), "START SLAVE SQL_THREAD");
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    BackupSource.Candidate from = patient.ready(replicas, primary(), verified);
+    resume.join();
+    assertThat(from.name()).isEqualTo("db-2");
+    LogicalDump dump =
+        new LogicalDump(new MariaDbDialect(), MariaDbServers.CREDENTIALS, SQL_TIMEOUT);
+    var result =
+        dump.dump(from.address(), new FileSystemBackupStore(store), "b.sql", new AtomicLong());
+    assertThat(Files.readString(store.resolve("b.sql"))).contains("(11,");
+    assertThat(result.gtid()).isNotBlank();
   }
 
   /**

@@ -167,6 +167,11 @@ public final class LabOperator {
     return last;
   }
 
+  /** The spec's instance count now. */
+  public synchronized int desired() {
+    return desired;
+  }
+
   public synchronized void desired(int instances) {
     desired = instances;
   }

@@ -92,4 +92,17 @@ public record ChaosSettings(
   public FaultSchedule schedule(long seed, List<FaultKind> menu) {
     return FaultSchedule.generate(seed, menu, faults, span, maxOverlap);
   }
+
+  /**
+   * The same schedule with {@code count} faults more, drawn from {@code besides} on a random stream
+   * of their own: a menu grown this way leaves every seed's earlier faults (and so the replays
+   * recorded of them) as they were.
+   */
+  public FaultSchedule schedule(
+      long seed, List<FaultKind> menu, List<FaultKind> besides, int count) {
+    return schedule(seed, menu).plus(seed ^ BESIDES_SALT, besides, count, span, maxOverlap);
+  }
+
+  /** Tells the random stream of the faults drawn besides a menu from the menu's own. */
+  private static final long BESIDES_SALT = 0x5DEECE66DL;
 }

@@ -37,6 +37,28 @@ class ChaosSettingsTest {
   }
 
   @Test
+  void faultsDrawnBesidesTheMenuLeaveEachSeedsMenuFaultsAsTheyWere() {
+    List<FaultKind> menu =
+        List.of(
+            FaultKind.lasting(
+                "freeze", 1, List.of("m0", "m1"), Duration.ofSeconds(1), Duration.ofSeconds(3)));
+    List<FaultKind> besides = List.of(FaultKind.instant("back up", 1, List.of("store")));
+    ChaosSettings settings = seeds(1L);
+
+    FaultSchedule plain = settings.schedule(5, menu);
+    FaultSchedule grown = settings.schedule(5, menu, besides, 2);
+
+    assertThat(grown).isEqualTo(settings.schedule(5, menu, besides, 2));
+    assertThat(grown.faults()).hasSize(plain.faults().size() + 2);
+    assertThat(grown.faults().stream().filter(f -> f.kind().equals("freeze")))
+        .extracting(f -> f.target() + " " + f.at() + " " + f.length())
+        .containsExactlyElementsOf(
+            plain.faults().stream()
+                .map(f -> f.target() + " " + f.at() + " " + f.length())
+                .toList());
+  }
+
+  @Test
   void aSuiteFailsWithEveryFailureOrWhenNothingRan() {
     ChaosTable table = new ChaosTable("test", "unsafe");
 

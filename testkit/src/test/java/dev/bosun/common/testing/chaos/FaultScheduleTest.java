@@ -36,6 +36,47 @@ class FaultScheduleTest {
   }
 
   @Test
+  void faultsAddedOnAStreamOfTheirOwnKeepTheFirstOnesAndTheBoundOnOverlap() {
+    for (long seed = 1; seed <= 30; seed++) {
+      FaultSchedule base = schedule(seed, 8, 2);
+      FaultSchedule both =
+          base.plus(
+              seed + 1000,
+              List.of(
+                  FaultKind.instant("back up", 1, List.of("store")),
+                  FaultKind.lasting(
+                      "operator dies",
+                      1,
+                      List.of("op"),
+                      Duration.ofSeconds(3),
+                      Duration.ofSeconds(9))),
+              3,
+              Duration.ofSeconds(60),
+              2);
+
+      assertThat(both.seed()).isEqualTo(seed);
+      assertThat(both.faults()).hasSize(11).isSortedAccordingTo(Comparator.comparing(Fault::at));
+      assertThat(both.faults())
+          .extracting(Fault::index)
+          .containsExactlyElementsOf(IntStream.rangeClosed(1, 11).boxed().toList());
+      assertThat(both.faults())
+          .extracting(f -> f.kind() + " " + f.target() + " " + f.at() + " " + f.length())
+          .containsAll(
+              base.faults().stream()
+                  .map(f -> f.kind() + " " + f.target() + " " + f.at() + " " + f.length())
+                  .toList());
+      for (Fault f : both.faults()) {
+        long atOnce =
+            both.faults().stream()
+                .filter(o -> !o.instantaneous())
+                .filter(o -> o.at().compareTo(f.at()) <= 0 && o.healAt().compareTo(f.at()) > 0)
+                .count();
+        assertThat(atOnce).as("lasting faults at %s", f.at()).isLessThanOrEqualTo(2);
+      }
+    }
+  }
+
+  @Test
   void faultsAreInTimeOrderNumberedFromOneAndDrawnFromTheMenu() {
     FaultSchedule s = schedule(7, 30, 2);
 
