@@ -31,10 +31,12 @@ import dev.bosun.etcd.v1alpha1.EtcdBackup;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.grpc.ClientInterceptor;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -140,8 +142,26 @@ public final class Main {
       Optional<WebhookSettings> webhook,
       Metrics metrics,
       UnaryOperator<URI> route) {
+    return create(
+        settings, client, addressing, backupDir, restore, webhook, metrics, route, List.of());
+  }
+
+  /**
+   * The same, every etcd call passing {@code etcdInterceptors} too (a chaos lab's cut: the operator
+   * stopped at a chosen membership change or defragmentation, as a crash would stop it).
+   */
+  public static OperatorRuntime create(
+      OperatorSettings settings,
+      KubernetesClient client,
+      MemberAddressing addressing,
+      Optional<Path> backupDir,
+      Optional<RestoreEndpoint> restore,
+      Optional<WebhookSettings> webhook,
+      Metrics metrics,
+      UnaryOperator<URI> route,
+      List<ClientInterceptor> etcdInterceptors) {
     EventRecorder events = new EventRecorder(client, EtcdOperator.NAME);
-    EtcdConnections connections = new EtcdConnections(route);
+    EtcdConnections connections = new EtcdConnections(route, etcdInterceptors);
     Clock clock = Clock.systemUTC();
     // Only a backup volume has snapshots to serve: no restore route without one.
     Optional<RestoreEndpoint> serving = backupDir.isPresent() ? restore : Optional.empty();

@@ -3,10 +3,13 @@ package dev.bosun.etcd.client;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.grpc.ClientInterceptor;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,6 +55,7 @@ public final class EtcdConnections implements AutoCloseable {
 
   private final Map<String, Entry> byCluster = new ConcurrentHashMap<>();
   private final UnaryOperator<URI> route;
+  private final List<ClientInterceptor> interceptors;
 
   /** Connections straight to the members. */
   public EtcdConnections() {
@@ -60,7 +64,16 @@ public final class EtcdConnections implements AutoCloseable {
 
   /** Connections that reach each member where {@code route} says (see {@link EtcdClients}). */
   public EtcdConnections(UnaryOperator<URI> route) {
+    this(route, List.of());
+  }
+
+  /**
+   * The same, every call of every client and member channel passing {@code interceptors} too (a
+   * chaos lab's cut, which stops the operator at a chosen etcd call as a crash would).
+   */
+  public EtcdConnections(UnaryOperator<URI> route, List<ClientInterceptor> interceptors) {
     this.route = route;
+    this.interceptors = List.copyOf(interceptors);
   }
 
   /**
@@ -101,12 +114,27 @@ public final class EtcdConnections implements AutoCloseable {
       current.checkedAt = System.nanoTime();
       return current.clients();
     }
-    EtcdClients clients = new EtcdClients(customizer(secret), route);
+    EtcdClients clients = new EtcdClients(withInterceptors(customizer(secret)), route);
     Entry previous = byCluster.put(uid, new Entry(version, secretName, clients));
     if (previous != null) {
       previous.clients().close();
     }
     return clients;
+  }
+
+  /** {@code customizer}, then this connection's interceptors after those already set. */
+  private UnaryOperator<io.etcd.jetcd.ClientBuilder> withInterceptors(
+      UnaryOperator<io.etcd.jetcd.ClientBuilder> customizer) {
+    if (interceptors.isEmpty()) {
+      return customizer;
+    }
+    return builder -> {
+      io.etcd.jetcd.ClientBuilder b = customizer.apply(builder);
+      List<ClientInterceptor> all =
+          new ArrayList<>(b.interceptors() == null ? List.of() : b.interceptors());
+      all.addAll(interceptors);
+      return b.interceptors(all);
+    };
   }
 
   private static UnaryOperator<io.etcd.jetcd.ClientBuilder> customizer(Secret secret) {

@@ -28,8 +28,8 @@ final class MemberChannels implements AutoCloseable {
   private final Duration connectTimeout;
 
   /**
-   * Channels to {@code target(endpoint)}, with the TLS and authority of {@code settings} (the same
-   * builder the member's jetcd client is made from).
+   * Channels to {@code target(endpoint)}, with the TLS, authority and interceptors of {@code
+   * settings} (the same builder the member's jetcd client is made from).
    */
   MemberChannels(
       Supplier<ClientBuilder> settings, Function<URI, String> target, Duration connectTimeout) {
@@ -57,6 +57,9 @@ final class MemberChannels implements AutoCloseable {
     }
     if (s.authority() != null) {
       builder.overrideAuthority(s.authority());
+    }
+    if (s.interceptors() != null && !s.interceptors().isEmpty()) {
+      builder.intercept(s.interceptors());
     }
     return builder.build();
   }

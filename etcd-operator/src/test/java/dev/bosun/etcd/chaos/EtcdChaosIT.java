@@ -18,6 +18,7 @@ import dev.bosun.etcd.testing.AckedKeys;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdBackups;
 import dev.bosun.etcd.testing.EtcdClusters;
+import dev.bosun.etcd.testing.EtcdCut;
 import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.testing.LabAddressing;
 import dev.bosun.etcd.testing.LabClients;
@@ -82,6 +83,9 @@ class EtcdChaosIT {
   static ClientIdentity checkerIdentity;
   static RunningOperator operator;
 
+  /** Every etcd call of the operator passes it: a schedule kills the operator at one of them. */
+  static final EtcdCut ETCD_CUT = new EtcdCut();
+
   @BeforeAll
   static void start() {
     lab = NetworkLab.create("etcd-chaos");
@@ -91,7 +95,9 @@ class EtcdChaosIT {
     readerIdentity = lab.client("reader");
     checkerIdentity = lab.client("checker");
     operator =
-        EtcdUnderTest.operator(addressing, url -> addressing.via(operatorIdentity, url)).start();
+        EtcdUnderTest.operator(
+                addressing, url -> addressing.via(operatorIdentity, url), List.of(ETCD_CUT))
+            .start();
   }
 
   @AfterAll
@@ -117,7 +123,10 @@ class EtcdChaosIT {
         TABLE,
         "[chaos]",
         (seed, index) ->
-            runSchedule(settings.schedule(seed, EtcdNemesis.menu(CLUSTER)), settings.readyBound()));
+            runSchedule(
+                settings.schedule(
+                    seed, EtcdNemesis.menu(CLUSTER), EtcdNemesis.besides(), EtcdNemesis.BESIDES),
+                settings.readyBound()));
   }
 
   /**
@@ -161,7 +170,8 @@ class EtcdChaosIT {
                 ns,
                 CLUSTER,
                 List.of(operatorIdentity, writerIdentity, readerIdentity, checkerIdentity),
-                writer::acknowledged);
+                writer::acknowledged,
+                ETCD_CUT);
         register = Register.start(CLUSTER + "/register", writes, reads, Duration.ofMinutes(5));
         Sampler sampler = new Sampler(checks, writer, problems);
         sampler.start();

@@ -11,6 +11,7 @@ import dev.bosun.common.testing.drill.Endpoint;
 import dev.bosun.common.testing.drill.NetworkLab;
 import dev.bosun.etcd.testing.EtcdBackups;
 import dev.bosun.etcd.testing.EtcdClusters;
+import dev.bosun.etcd.testing.EtcdCut;
 import dev.bosun.etcd.testing.LabAddressing;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.v1alpha1.EtcdCluster;
@@ -32,11 +33,12 @@ import java.util.function.Supplier;
 /**
  * The etcd operator's faults in a {@link NetworkLab}: members killed (the kubelet restarts them on
  * their data when the fault heals), frozen, partitioned from each other and from the operator and
- * the clients; the operator restarted, or killed at its next request of a kind to the API server
- * (mid-step: before the request is sent, or right after) and started again when the fault heals;
- * the cluster scaled out and back; defragmentation asked for; the EtcdCluster deleted and created
- * again over its kept volumes; a one-shot backup asked for, and a new cluster restored from the
- * newest backup asked for so far (the checker proves both hold what was acknowledged before).
+ * the clients; the operator restarted, or killed at its next request of a kind to the API server or
+ * call of a kind to etcd ({@link #besides()}; mid-step: before it is sent, or right after) and
+ * started again when the fault heals; the cluster scaled out and back; defragmentation asked for;
+ * the EtcdCluster deleted and created again over its kept volumes; a one-shot backup asked for, and
+ * a new cluster restored from the newest backup asked for so far (the checker proves both hold what
+ * was acknowledged before).
  */
 final class EtcdNemesis implements Nemesis {
 
@@ -86,6 +88,24 @@ final class EtcdNemesis implements Nemesis {
         FaultKind.instant(RESTORE, 1, List.of(RESTORED)));
   }
 
+  /**
+   * Faults drawn besides {@link #menu}, on a random stream of their own (so that every seed
+   * recorded before they were added replays its faults as they were): the operator killed at an
+   * etcd call.
+   */
+  static List<FaultKind> besides() {
+    return List.of(
+        FaultKind.lasting(
+            OPERATOR_DIES_AT,
+            1,
+            EtcdBoundaries.ALL,
+            Duration.ofSeconds(3),
+            Duration.ofSeconds(12)));
+  }
+
+  /** How many faults of {@link #besides()} a schedule has. */
+  static final int BESIDES = 1;
+
   private final NetworkLab lab;
   private final LabAddressing addressing;
   private final ProcessKubelet kubelet;
@@ -102,6 +122,7 @@ final class EtcdNemesis implements Nemesis {
 
   private final Map<Integer, LocalProcess> frozen = new HashMap<>();
   private final Map<Set<Endpoint>, Integer> cuts = new HashMap<>();
+  private final EtcdCut etcdCut;
   private boolean operatorDown;
   private boolean scaled;
   private volatile boolean deathArmed;
@@ -120,7 +141,8 @@ final class EtcdNemesis implements Nemesis {
       String ns,
       String cluster,
       List<ClientIdentity> outsiders,
-      Supplier<SortedSet<Long>> acknowledged) {
+      Supplier<SortedSet<Long>> acknowledged,
+      EtcdCut etcdCut) {
     this.lab = lab;
     this.addressing = addressing;
     this.kubelet = kubelet;
@@ -129,6 +151,7 @@ final class EtcdNemesis implements Nemesis {
     this.cluster = cluster;
     this.outsiders = outsiders;
     this.acknowledged = acknowledged;
+    this.etcdCut = etcdCut;
   }
 
   /** The backups the schedule asked for, in order. */
@@ -208,6 +231,7 @@ final class EtcdNemesis implements Nemesis {
       case OPERATOR_DIES_AT -> {
         if (deathArmed) {
           deathArmed = false;
+          etcdCut.heal();
           operator.cut.heal();
           startOperator();
         }
@@ -237,6 +261,7 @@ final class EtcdNemesis implements Nemesis {
       restartKilled(member);
     }
     deathArmed = false;
+    etcdCut.heal();
     operator.cut.heal();
     startOperator();
     resize(3);
@@ -279,7 +304,15 @@ final class EtcdNemesis implements Nemesis {
     if (operatorDown || deathArmed) {
       throw new IllegalStateException("the operator is already down or set to die");
     }
-    if (ApiBoundaries.before(boundary)) {
+    if (EtcdBoundaries.isEtcd(boundary)) {
+      // Once etcd is cut, the API server is too: nothing the operator does past the call lands.
+      Runnable apiToo = () -> operator.cut.before(request -> true);
+      if (ApiBoundaries.before(boundary)) {
+        etcdCut.before(EtcdBoundaries.call(boundary), apiToo);
+      } else {
+        etcdCut.after(EtcdBoundaries.call(boundary), apiToo);
+      }
+    } else if (ApiBoundaries.before(boundary)) {
       operator.cut.before(ApiBoundaries.request(boundary));
     } else {
       operator.cut.after(ApiBoundaries.request(boundary));
@@ -295,12 +328,13 @@ final class EtcdNemesis implements Nemesis {
     org.awaitility.Awaitility.await("the operator reaches its boundary or the fault heals")
         .atMost(Duration.ofMinutes(5))
         .pollInterval(Duration.ofMillis(20))
-        .until(() -> !deathArmed || operator.cut.cutAt() != null);
+        .until(() -> !deathArmed || operator.cut.cutAt() != null || etcdCut.cutAt() != null);
     synchronized (this) {
       if (deathArmed && !operatorDown) {
+        String at = etcdCut.cutAt() != null ? etcdCut.cutAt() : operator.cut.cutAt();
         operator.stop();
         operatorDown = true;
-        System.out.println("the operator died at " + operator.cut.cutAt());
+        System.out.println("the operator died at " + at);
       }
     }
   }

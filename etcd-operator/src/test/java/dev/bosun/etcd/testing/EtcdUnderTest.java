@@ -8,6 +8,7 @@ import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.Main;
 import dev.bosun.etcd.plan.LoopbackAddressing;
 import dev.bosun.etcd.plan.MemberAddressing;
+import io.grpc.ClientInterceptor;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,6 +69,14 @@ public final class EtcdUnderTest {
    * volume.
    */
   public static RunningOperator operator(MemberAddressing addressing, UnaryOperator<URI> route) {
+    return operator(addressing, route, List.of());
+  }
+
+  /** The same, every etcd call the operator makes passing {@code etcdInterceptors} too. */
+  public static RunningOperator operator(
+      MemberAddressing addressing,
+      UnaryOperator<URI> route,
+      List<ClientInterceptor> etcdInterceptors) {
     // One port for every start of this operator, as a Service keeps its address across operator
     // restarts: a restoring member's init container retries the URL its Pod was given.
     RestoreEndpoint restore = restoreEndpoint(LocalProcess.freePort("127.0.0.1"));
@@ -82,7 +91,8 @@ public final class EtcdUnderTest {
                     Optional.of(restore),
                     Optional.empty(),
                     running.reconciles,
-                    route),
+                    route,
+                    etcdInterceptors),
             CRDS)
         .servingHttp();
   }
