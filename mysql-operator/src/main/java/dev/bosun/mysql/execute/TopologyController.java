@@ -248,6 +248,7 @@ public final class TopologyController {
         c.verifiedStarts(),
         c.differing(),
         contentChecks.running(),
+        contentChecks.resting(),
         contentChecks.finished());
   }
 

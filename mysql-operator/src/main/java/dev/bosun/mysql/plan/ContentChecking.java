@@ -2,6 +2,7 @@ package dev.bosun.mysql.plan;
 
 import dev.bosun.mysql.client.GtidArithmetic;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,8 +37,11 @@ public final class ContentChecking {
   }
 
   /** The content step to take now, if any. */
-  Optional<Step> next(TopologyInput in, InstanceState primary, Set<String> excluded) {
+  Optional<Step> next(TopologyInput in, InstanceState primary, Set<String> kept) {
     ContentState c = in.content();
+    // A replica resting after a comparison that could not be made is passed over, not waited for.
+    Set<String> excluded = new HashSet<>(kept);
+    excluded.addAll(c.resting());
     if (c.finished() != null) {
       return Optional.of(new Step.ContentChecked(c.finished()));
     }
@@ -64,7 +68,7 @@ public final class ContentChecking {
       List<InstanceState> knownGood =
           members(in).stream()
               .filter(i -> !i.name().equals(primary.name()) && !unverified(c, i))
-              .filter(i -> !excluded.contains(i.name()) && !c.differing().containsKey(i.name()))
+              .filter(i -> !kept.contains(i.name()) && !c.differing().containsKey(i.name()))
               .sorted(Comparator.comparingInt(InstanceState::ordinal))
               .toList();
       Optional<InstanceState> partner =
@@ -73,8 +77,8 @@ public final class ContentChecking {
         return Optional.of(check(c, partner.get(), primary, primary.name()));
       }
       if (!knownGood.isEmpty()) {
-        // One is there, not caught up or not following yet: wait for it rather than compare two
-        // sides neither of which is known good.
+        // One is there, not caught up, not following yet or resting after a failed comparison:
+        // wait for it rather than compare two sides neither of which is known good.
         return Optional.empty();
       }
     }
@@ -89,7 +93,7 @@ public final class ContentChecking {
     }
     boolean othersToWaitFor =
         members(in).stream()
-            .anyMatch(i -> !i.name().equals(primary.name()) && !excluded.contains(i.name()));
+            .anyMatch(i -> !i.name().equals(primary.name()) && !kept.contains(i.name()));
     // A cluster of one has nothing to compare its primary with; others are compared once one of
     // them follows it again.
     return othersToWaitFor

@@ -1,6 +1,7 @@
 package dev.bosun.mysql.plan;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What is known of the members' data since their servers last started. A server that restarted went
@@ -13,6 +14,7 @@ import java.util.Map;
  * @param differing members whose data differed from the primary's, with what differed: kept out as
  *     errant until rebuilt
  * @param running the replica whose comparison runs in the background now, or null
+ * @param resting replicas whose last comparison could not be made, not tried again yet
  * @param finished a comparison that ended and is not recorded yet, or null
  */
 public record ContentState(
@@ -20,11 +22,23 @@ public record ContentState(
     Map<String, Long> verifiedStarts,
     Map<String, String> differing,
     String running,
+    Set<String> resting,
     Finished finished) {
 
   public ContentState {
     verifiedStarts = Map.copyOf(verifiedStarts);
     differing = Map.copyOf(differing);
+    resting = Set.copyOf(resting);
+  }
+
+  /** With no replica resting. */
+  public ContentState(
+      boolean supported,
+      Map<String, Long> verifiedStarts,
+      Map<String, String> differing,
+      String running,
+      Finished finished) {
+    this(supported, verifiedStarts, differing, running, Set.of(), finished);
   }
 
   /**

@@ -16,6 +16,7 @@ import dev.bosun.mysql.execute.FailoverBoundaries;
 import dev.bosun.mysql.execute.RebuildRecord;
 import dev.bosun.mysql.execute.TopologyController;
 import dev.bosun.mysql.plan.Address;
+import dev.bosun.mysql.plan.ContentChecking;
 import dev.bosun.mysql.plan.Step;
 import dev.bosun.mysql.testing.AppClient;
 import dev.bosun.mysql.testing.LabOperator;
@@ -429,6 +430,7 @@ class MySQLChaosIT {
                         .filter(n -> !n.equals(primary) && !parked.contains(n))
                         .toList();
                 return t.observed().size() == members
+                    && everyMembersDataJudged(t)
                     && (!others.isEmpty() || !parked.isEmpty())
                     && t.observed().stream()
                         .filter(i -> others.contains(i.name()))
@@ -438,6 +440,21 @@ class MySQLChaosIT {
     } catch (org.awaitility.core.ConditionTimeoutException e) {
       return false;
     }
+  }
+
+  /**
+   * Every member's data known good since its server started, or found differing: a member that lost
+   * a row in a crash is found by its comparison, which may end after the topology is steady (seed
+   * 397249: db-2, not compared yet, counted as following when the schedule was judged).
+   */
+  private static boolean everyMembersDataJudged(TopologyController.Tick t) {
+    var content = t.record().content();
+    return t.observed().stream()
+        .allMatch(
+            i ->
+                content.differing().containsKey(i.name())
+                    || ContentChecking.sameStart(
+                        content.verifiedStarts().get(i.name()), i.startedAt()));
   }
 
   /**

@@ -68,6 +68,44 @@ class ContentCheckingTest {
   }
 
   @Test
+  void aReplicaWhoseComparisonFailedRestsAndAnotherIsComparedMeanwhile() {
+    // Seed 397249: db-1, still catching up, failed its comparisons for 40 s while db-2, which had
+    // lost a row, waited behind it and counted as a healthy replica.
+    TopologyPlannerTest.In in =
+        cluster(
+            new ContentState(true, Map.of(), Map.of(), null, java.util.Set.of("db-1"), null),
+            primary("db-0", T0),
+            replica("db-1", T0 + 1),
+            replica("db-2", T0 + 2));
+    assertThat(step(in))
+        .isEqualTo(new Step.CheckContent("db-2", "db-0", null, "NeitherKnownGood", T0 + 2, T0));
+  }
+
+  @Test
+  void aPrimaryWaitsForItsOnlyKnownGoodPartnerWhileItRests() {
+    TopologyPlannerTest.In in =
+        cluster(
+            new ContentState(
+                true, Map.of("db-1", T0 + 1), Map.of(), null, java.util.Set.of("db-1"), null),
+            primary("db-0", T0 + 900),
+            replica("db-1", T0 + 1),
+            replica("db-2", T0 + 2));
+    // Not db-2 against a primary neither of them known good: db-1 is tried again after its rest.
+    assertThat(step(in)).isNotInstanceOf(Step.CheckContent.class);
+  }
+
+  @Test
+  void aPrimaryWhoseOnlyReplicaRestsIsNotTakenForOneAlone() {
+    TopologyPlannerTest.In in =
+        cluster(
+            new ContentState(true, Map.of(), Map.of(), null, java.util.Set.of("db-1"), null),
+            primary("db-0", T0),
+            replica("db-1", T0 + 1));
+    in.desired = 2;
+    assertThat(step(in)).isNotInstanceOf(Step.RecordServerStarts.class);
+  }
+
+  @Test
   void aReplicaNeverComparedIsJudgedAgainstAPrimaryKnownGood() {
     TopologyPlannerTest.In in =
         cluster(
