@@ -11,6 +11,7 @@ import dev.bosun.etcd.EtcdOperator;
 import dev.bosun.etcd.plan.ClusterRef;
 import dev.bosun.etcd.testing.ClusterObjects;
 import dev.bosun.etcd.testing.EtcdClusters;
+import dev.bosun.etcd.testing.EtcdCut;
 import dev.bosun.etcd.testing.EtcdUnderTest;
 import dev.bosun.etcd.testing.ProcessKubelet;
 import dev.bosun.etcd.testing.TestCertificates;
@@ -64,7 +65,7 @@ class EtcdClusterIT {
 
   /** The bootstrap boundary's row: target/drill-results/etcd-bootstrap-boundaries.md. */
   static final dev.bosun.common.testing.drill.DrillTable BOUNDARIES =
-      BoundaryRows.table("etcd bootstrap, operator killed at a boundary");
+      BoundaryRows.table("etcd bootstrap and scale-out, operator killed at a boundary");
 
   @AfterAll
   static void stopOperator() {
@@ -378,6 +379,61 @@ class EtcdClusterIT {
     assertThat(ClusterObjects.podUids(operator.client, ns))
         .as("the first member's Pod at the kill still serves")
         .containsAll(podsAtKill);
+  }
+
+  /**
+   * The operator killed once etcd answered its MemberAdd: the learner is in etcd's member list and
+   * the operator recorded nothing of it. A fresh operator finishes the scale-out, the first
+   * member's ID and data kept, nothing destroyed. (The chaos lab draws such deaths at random; this
+   * one is certain to be reached.)
+   */
+  @Test
+  void aScaleOutWhoseOperatorDiedRightAfterAddingTheLearnerFinishes() throws Exception {
+    EtcdClusters.create(operator.client, ns, "mu", 1, VERSION);
+    String firstId = memberIds(awaitReady("mu", 1)).get("mu-0");
+    EtcdCut cut = EtcdUnderTest.ETCD_CUT;
+    try (io.etcd.jetcd.Client etcd =
+        io.etcd.jetcd.Client.builder()
+            .endpoints(endpoint("mu", "mu-0"))
+            .keepaliveWithoutCalls(false)
+            .build()) {
+      put(etcd, "kept", "before the scale-out");
+      cut.after(
+          io.etcd.jetcd.api.ClusterGrpc.getMemberAddMethod().getFullMethodName()::equals,
+          () -> operator.cut.before(request -> true));
+      try {
+        EtcdClusters.edit(operator.testClient, ns, "mu", s -> s.setSize(2));
+        await("the operator cut off once etcd added the learner")
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(50))
+            .until(() -> cut.cutAt() != null);
+        operator.stop();
+      } finally {
+        cut.heal();
+        operator.cut.heal();
+      }
+      assertThat(
+              etcd.getClusterClient()
+                  .listMember()
+                  .get(10, java.util.concurrent.TimeUnit.SECONDS)
+                  .getMembers())
+          .as("the learner etcd added before the operator died")
+          .hasSize(2);
+      long restarted = System.nanoTime();
+      operator.start();
+      EtcdCluster two = awaitReady("mu", 2);
+      double seconds = (System.nanoTime() - restarted) / 1e9;
+      List<String> reasons = eventReasons("mu");
+      BOUNDARIES.row(
+          "scale-out 1 to 2, killed after etcd added the learner",
+          1,
+          get(etcd, "kept") == null ? 1 : 0,
+          BoundaryRows.destructive(reasons),
+          String.format("%.1f", seconds));
+      assertThat(memberIds(two).get("mu-0")).isEqualTo(firstId);
+      assertThat(get(etcd, "kept")).isEqualTo("before the scale-out");
+      assertThat(BoundaryRows.destructive(reasons)).as("destructive actions").isZero();
+    }
   }
 
   /** Writes 20 kB values under {@code keys} distinct keys until etcd refuses: NOSPACE. */

@@ -57,9 +57,12 @@ public final class EtcdUnderTest {
 
   private EtcdUnderTest() {}
 
-  /** The operator on {@link #ADDRESSING}, not yet started. */
+  /** Every etcd call of {@link #operator()} passes it; disarmed unless a test arms it. */
+  public static final EtcdCut ETCD_CUT = new EtcdCut();
+
+  /** The operator on {@link #ADDRESSING}, its etcd calls through {@link #ETCD_CUT}, not started. */
   public static RunningOperator operator() {
-    return operator(ADDRESSING, UnaryOperator.identity());
+    return operator(ADDRESSING, UnaryOperator.identity(), List.of(ETCD_CUT));
   }
 
   /**
