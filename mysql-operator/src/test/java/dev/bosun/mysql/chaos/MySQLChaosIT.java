@@ -156,6 +156,12 @@ class MySQLChaosIT {
                         clientsId.address(), cluster.primaryAddress(), ROOT_IDS + seq)));
         LabBackups backups =
             new LabBackups(cluster, operatorId.address(), () -> acknowledged(writers));
+        AckedReadSampler reads =
+            new AckedReadSampler(
+                cluster,
+                () -> acknowledged(writers),
+                Duration.ofSeconds(2),
+                Duration.ofMinutes(10));
         MySQLNemesis nemesis =
             new MySQLNemesis(lab, servers, HOSTS, operatorId, clientsId, cluster, loop, backups);
         ScheduleRun run = new ScheduleRunner(nemesis, ScheduleRunner.SYSTEM).run(schedule);
@@ -208,6 +214,14 @@ class MySQLChaosIT {
         backups.lines().forEach(l -> System.err.println("[chaos] seed " + seed + " " + l));
         writers.forEach(AckedWriter::stop);
         sampler.stop();
+        reads.close();
+        System.err.println(
+            "[chaos] seed "
+                + seed
+                + " reads of the writable primary: "
+                + reads.samples()
+                + ", lacking an acknowledged row: "
+                + reads.lacking());
         SortedSet<Long> acked = acknowledged(writers);
         Map<String, SortedSet<Long>> missing =
             cluster.record().primary() == null ? Map.of() : missing(cluster, members, acked);
@@ -261,6 +275,12 @@ class MySQLChaosIT {
         }
         broken.addAll(stalled);
         broken.addAll(backupProblems);
+        if (reads.lacking() > 0) {
+          broken.add(
+              reads.lacking()
+                  + " readings of the writable primary lacked an acknowledged row: "
+                  + reads.details());
+        }
         if (broken.isEmpty()) {
           if (parkedHeld != null) {
             String line =
