@@ -126,6 +126,10 @@ final class EtcdNemesis implements Nemesis {
   private boolean operatorDown;
   private boolean scaled;
   private volatile boolean deathArmed;
+
+  /** How many deaths were armed so far: tells a watch whether the armed death is still its own. */
+  private volatile long deaths;
+
   private CompletableFuture<Void> recreate;
 
   /**
@@ -318,19 +322,27 @@ final class EtcdNemesis implements Nemesis {
       operator.cut.after(ApiBoundaries.request(boundary));
     }
     deathArmed = true;
-    Thread watch = new Thread(this::awaitDeath, "etcd-chaos-operator-death");
+    long armed = ++deaths;
+    Thread watch = new Thread(() -> awaitDeath(armed), "etcd-chaos-operator-death");
     watch.setDaemon(true);
     watch.start();
   }
 
-  private void awaitDeath() {
+  private void awaitDeath(long armed) {
     // Bounded: the longest armed fault lasts 12 s and its heal (or healAll) disarms it.
     org.awaitility.Awaitility.await("the operator reaches its boundary or the fault heals")
         .atMost(Duration.ofMinutes(5))
         .pollInterval(Duration.ofMillis(20))
-        .until(() -> !deathArmed || operator.cut.cutAt() != null || etcdCut.cutAt() != null);
+        .until(
+            () ->
+                !deathArmed
+                    || deaths != armed
+                    || operator.cut.cutAt() != null
+                    || etcdCut.cutAt() != null);
     synchronized (this) {
-      if (deathArmed && !operatorDown) {
+      // Only the death this watch was started for: once it healed, a later one may be armed
+      // before this thread gets here, and it must not stop the operator before its boundary.
+      if (deathArmed && deaths == armed && !operatorDown) {
         String at = etcdCut.cutAt() != null ? etcdCut.cutAt() : operator.cut.cutAt();
         operator.stop();
         operatorDown = true;
