@@ -229,6 +229,28 @@ class ContentCheckingTest {
             new Step.CheckContent("db-1", "db-0", null, "NeitherKnownGood", T0 + 601, T0 + 600));
   }
 
+  /**
+   * Seed 862757: db-0 came back from a crash without a row, was promoted as the only candidate
+   * (db-1 crashed, db-2 scaled away) and taken as known good because nobody else answered; db-1 and
+   * db-2, which held the acknowledged row, were then found to differ from it and rebuilt from it.
+   */
+  @Test
+  void aRestartedPrimaryWhoseReplicasAreDownOrScaledAwayIsNotTakenAsKnownGood() {
+    TopologyPlannerTest.In in =
+        cluster(
+            known(Map.of("db-0", T0, "db-1", T0 + 1)),
+            primary("db-0", T0 + 600),
+            InstanceState.unreachable("db-1", 1));
+    in.desired = 2;
+    assertThat(step(in)).isNotInstanceOf(Step.RecordServerStarts.class);
+    // When db-1 follows again, both restarted: neither is known good, and they are compared.
+    in.instances.removeIf(i -> i.name().equals("db-1"));
+    in.with(replica("db-1", T0 + 700));
+    assertThat(step(in))
+        .isEqualTo(
+            new Step.CheckContent("db-1", "db-0", null, "NeitherKnownGood", T0 + 700, T0 + 600));
+  }
+
   @Test
   void aClusterOfOneHasNothingToCompareItsRestartedPrimaryWith() {
     InstanceState alone =
