@@ -5,6 +5,7 @@ import dev.bosun.mysql.client.SqlDialect;
 import dev.bosun.mysql.execute.Credentials;
 import dev.bosun.mysql.execute.InstanceClient;
 import dev.bosun.mysql.execute.InstanceException;
+import dev.bosun.mysql.execute.Observer;
 import dev.bosun.mysql.plan.Address;
 import dev.bosun.mysql.plan.ContentChecking;
 import java.time.Duration;
@@ -36,6 +37,16 @@ public final class BackupSource {
     this.credentials = credentials;
     this.timeout = timeout;
     this.catchUpSeconds = (int) Math.max(1, catchUp.toSeconds());
+  }
+
+  /**
+   * What a dump reads: the lone {@code primary} of a cluster without replicas (the only copy there
+   * is), else the first fit replica ({@link #ready}).
+   */
+  public Candidate from(
+      Candidate primary, List<Candidate> replicas, Map<String, Long> verifiedStarts)
+      throws InstanceException {
+    return replicas.isEmpty() ? primary : ready(replicas, primary.address(), verifiedStarts);
   }
 
   /**
@@ -79,7 +90,7 @@ public final class BackupSource {
       List<Map<String, String>> state = s.query(dialect.stateQuery());
       String started = state.isEmpty() ? null : state.get(0).get("server_started");
       if (started == null
-          || !ContentChecking.sameStart(verifiedStart, (long) Double.parseDouble(started))) {
+          || !ContentChecking.sameStart(verifiedStart, Observer.epochSeconds(started))) {
         return HumanText.format(
             "{}'s data has not been compared with the primary's since its server started",
             c.name());

@@ -191,6 +191,11 @@ public final class Observer {
     return s == null ? "" : s;
   }
 
+  /** A server's start as the state query gives it (whole seconds; 0 when absent). */
+  public static long epochSeconds(String s) {
+    return parseLong(s);
+  }
+
   private static long parseLong(String s) {
     if (s == null || s.isBlank()) {
       return 0;

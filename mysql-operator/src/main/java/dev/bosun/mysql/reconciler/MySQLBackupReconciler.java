@@ -108,11 +108,11 @@ public class MySQLBackupReconciler
         "dump of " + String.join(" or ", sources.names()) + " into " + key,
         key,
         bytes -> {
-          // The lone primary is the only copy there is; a replica is dumped once it is fit.
           BackupSource.Candidate from =
-              replicas.isEmpty()
-                  ? new BackupSource.Candidate(sources.primary(), primary)
-                  : fit.ready(replicas, primary, sources.verifiedStarts());
+              fit.from(
+                  new BackupSource.Candidate(sources.primary(), primary),
+                  replicas,
+                  sources.verifiedStarts());
           return new DumpRun(from.name(), dump.dump(from.address(), target.store(), key, bytes));
         });
   }

@@ -1,5 +1,7 @@
 package dev.bosun.mysql.chaos;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.bosun.common.backup.FileSystemBackupStore;
 import dev.bosun.mysql.backup.BackupSource;
 import dev.bosun.mysql.backup.JobFailures;
@@ -22,11 +24,12 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The backups a schedule asks for, taken while the faults go on as the MySQLBackup reconciler takes
@@ -85,8 +88,8 @@ final class LabBackups implements AutoCloseable {
   private final LogicalDump dump;
   private final Supplier<SortedSet<Long>> acknowledged;
   private final List<Asked> asked = new CopyOnWriteArrayList<>();
-  private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(
+  private final ScheduledExecutorService worker =
+      Executors.newSingleThreadScheduledExecutor(
           r -> {
             Thread t = new Thread(r, "lab-backup");
             t.setDaemon(true);
@@ -117,21 +120,27 @@ final class LabBackups implements AutoCloseable {
   void ask(int index) {
     Asked a = new Asked(index, new TreeSet<>(acknowledged.get()));
     asked.add(a);
-    worker.submit(() -> take(a));
+    // Bounded on its own too, should a failed schedule never call finish or close.
+    long giveUpAt = System.nanoTime() + GIVE_UP.toNanos();
+    worker.execute(() -> take(a, giveUpAt));
   }
 
-  private void take(Asked a) {
-    // Bounded on its own too, should a failed schedule never call finish or close.
-    long end = System.nanoTime() + GIVE_UP.toNanos();
-    while (!stopped && !a.taken() && System.nanoTime() < end) {
-      a.attempts++;
+  /** One attempt; another is scheduled {@link #RETRY} later until it is taken. */
+  private void take(Asked a, long giveUpAt) {
+    if (stopped || a.taken() || System.nanoTime() >= giveUpAt) {
+      return;
+    }
+    a.attempts++;
+    try {
+      attempt(a);
+    } catch (Exception | AssertionError e) {
+      a.lastProblem = JobFailures.describe(e);
+    }
+    if (!a.taken() && !stopped) {
       try {
-        attempt(a);
-      } catch (Exception | AssertionError e) {
-        a.lastProblem = JobFailures.describe(e);
-      }
-      if (!a.taken()) {
-        sleep(RETRY);
+        worker.schedule(() -> take(a, giveUpAt), RETRY.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException stoppedMeanwhile) {
+        // finish or close stopped the worker while this attempt ran: nothing more is tried.
       }
     }
   }
@@ -150,14 +159,12 @@ final class LabBackups implements AutoCloseable {
       return;
     }
     BackupSource.Candidate from =
-        s.replicas().isEmpty()
-            ? new BackupSource.Candidate(s.primary(), cluster.address(s.primary()))
-            : fit.ready(
-                s.replicas().stream()
-                    .map(n -> new BackupSource.Candidate(n, cluster.address(n)))
-                    .toList(),
-                cluster.address(s.primary()),
-                s.verifiedStarts());
+        fit.from(
+            new BackupSource.Candidate(s.primary(), cluster.address(s.primary())),
+            s.replicas().stream()
+                .map(n -> new BackupSource.Candidate(n, cluster.address(n)))
+                .toList(),
+            s.verifiedStarts());
     String key = "backup-" + a.index + ".sql";
     LogicalDump.Result r = dump.dump(from.address(), store, key, new AtomicLong());
     a.source = from.name();
@@ -170,9 +177,13 @@ final class LabBackups implements AutoCloseable {
    * then stops trying; returns a line for each one still not taken.
    */
   List<String> finish(Duration bound) throws InterruptedException {
-    long end = System.nanoTime() + bound.toNanos();
-    while (System.nanoTime() < end && asked.stream().anyMatch(a -> !a.taken())) {
-      Thread.sleep(200);
+    try {
+      await("every backup asked for taken")
+          .atMost(bound)
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> asked.stream().allMatch(Asked::taken));
+    } catch (ConditionTimeoutException e) {
+      // Each one not taken is reported below, with its last problem.
     }
     stopped = true;
     worker.shutdown();
@@ -234,13 +245,5 @@ final class LabBackups implements AutoCloseable {
   public void close() {
     stopped = true;
     worker.shutdownNow();
-  }
-
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

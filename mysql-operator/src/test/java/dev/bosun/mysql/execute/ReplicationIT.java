@@ -685,12 +685,12 @@ class ReplicationIT {
         CompletableFuture.runAsync(
             () -> {
               try {
-                Thread.sleep(1500);
                 AppClient.asRoot(addresses.get("db-2"), "START SLAVE SQL_THREAD");
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }
-            });
+            },
+            CompletableFuture.delayedExecutor(1500, java.util.concurrent.TimeUnit.MILLISECONDS));
     BackupSource.Candidate from = patient.ready(replicas, primary(), verified);
     resume.join();
     assertThat(from.name()).isEqualTo("db-2");
