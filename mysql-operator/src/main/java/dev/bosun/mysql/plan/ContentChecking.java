@@ -102,6 +102,41 @@ public final class ContentChecking {
   }
 
   /**
+   * A Wait when a failover's only candidate is not known good: its server started since its data
+   * was last found the same as the primary's (or it was never compared), so its crash recovery may
+   * have left it without rows its position claims. With nobody else to compare it with, promoting
+   * it would serve clients without those rows until the old primary came back and the comparison
+   * made it hand over (chaos seed 862757). Waiting for another member costs no acknowledged write:
+   * a primary without a replica has none of its commits acknowledged by semi-sync.
+   */
+  Optional<Step> soleCandidateUnverified(
+      TopologyInput in, InstanceState primary, List<InstanceState> candidates) {
+    if (!in.content().supported() || candidates.size() != 1) {
+      return Optional.empty();
+    }
+    InstanceState only = candidates.get(0);
+    if (!unverified(in.content(), only)) {
+      return Optional.empty();
+    }
+    boolean never = !in.content().verifiedStarts().containsKey(only.name());
+    return Optional.of(
+        new Step.Wait(
+            "CandidateNotKnownGood",
+            "the primary "
+                + primary.name()
+                + " is unreachable and "
+                + only.name()
+                + ", the only member left to promote, "
+                + (never
+                    ? "has never had its data compared with a primary's"
+                    : "restarted since its data was last compared with the primary's")
+                + ": its crash recovery may have lost rows its position claims, and with no other"
+                + " member to compare it with, it is not promoted until "
+                + primary.name()
+                + " or another member answers"));
+  }
+
+  /**
    * A primary whose data differed, after its server restarted, from a replica that kept running
    * hands over to the lowest such replica that follows it; none when no such replica follows it now
    * (the Warning said so; a person may switch over).

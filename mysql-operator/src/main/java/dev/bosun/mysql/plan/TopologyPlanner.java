@@ -382,7 +382,11 @@ public final class TopologyPlanner {
     if (uncovered != null) {
       return uncovered;
     }
-    return new Step.Failover(primary.name(), candidates);
+    List<InstanceState> offered =
+        in.instances().stream().filter(i -> candidates.contains(i.name())).toList();
+    return contentChecking
+        .soleCandidateUnverified(in, primary, offered)
+        .orElseGet(() -> new Step.Failover(primary.name(), candidates));
   }
 
   /**

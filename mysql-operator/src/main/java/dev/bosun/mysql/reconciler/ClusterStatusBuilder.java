@@ -214,6 +214,7 @@ final class ClusterStatusBuilder {
             || (step instanceof Step.Wait w
                 && ("PrimaryUnreachable".equals(w.reason())
                     || "ConfirmingPrimaryDown".equals(w.reason())
+                    || "CandidateNotKnownGood".equals(w.reason())
                     || w.message().contains("before failing over")));
     return failingOver
         ? DesiredCondition.isTrue(FAILING_OVER, reason(step), reasonText(step, "failing over"))

@@ -251,6 +251,67 @@ class ContentCheckingTest {
             new Step.CheckContent("db-1", "db-0", null, "NeitherKnownGood", T0 + 700, T0 + 600));
   }
 
+  /** A replica of db-0 that lost it: its receiver keeps failing to connect. */
+  static InstanceState orphan(String name, long started) {
+    Address a = addr("db-0");
+    return Instance.replica(name, ord(name), "0-1-12", a.host(), a.port())
+        .ioRunning(false)
+        .ioConnecting(true)
+        .lastIoErrno(2003)
+        .lagSeconds(null)
+        .startedAt(started)
+        .build();
+  }
+
+  private static TopologyPlannerTest.In primaryDown(ContentState content, InstanceState... others) {
+    TopologyPlannerTest.In in = cluster(content, InstanceState.unreachable("db-0", 0));
+    in.with(others);
+    in.desired = others.length + 1;
+    in.unreachable = java.time.Duration.ofMinutes(1);
+    return in;
+  }
+
+  /**
+   * Seed 862757's replay: db-0, back from a crash without an acknowledged row and not compared
+   * since, was the only candidate when the primary died, was promoted, and clients read without the
+   * row until the comparison made it hand over.
+   */
+  @Test
+  void anOnlyCandidateThatRestartedSinceItWasComparedIsNotPromoted() {
+    TopologyPlannerTest.In in =
+        primaryDown(known(Map.of("db-0", T0, "db-1", T0 + 1)), orphan("db-1", T0 + 600));
+    Step step = step(in);
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) step).reason()).isEqualTo("CandidateNotKnownGood");
+    assertThat(((Step.Wait) step).message())
+        .isEqualTo(
+            "the primary db-0 is unreachable and db-1, the only member left to promote,"
+                + " restarted since its data was last compared with the primary's: its crash"
+                + " recovery may have lost rows its position claims, and with no other member to"
+                + " compare it with, it is not promoted until db-0 or another member answers");
+
+    // Never compared (a cluster created again over its volumes) is no better.
+    in.content = known(Map.of("db-0", T0));
+    assertThat(((Step.Wait) step(in)).message()).contains("has never had its data compared");
+
+    // Known good since its server started: promoted.
+    in.content = known(Map.of("db-0", T0, "db-1", T0 + 601));
+    assertThat(step(in)).isEqualTo(new Step.Failover("db-0", java.util.List.of("db-1")));
+  }
+
+  @Test
+  void unverifiedCandidatesWithAnotherToCompareWithAndFlavoursThatCannotCompareFailOver() {
+    // Two candidates: the one promoted is compared with the other as soon as it follows.
+    TopologyPlannerTest.In two =
+        primaryDown(known(FIRST), orphan("db-1", T0 + 600), orphan("db-2", T0 + 700));
+    assertThat(step(two)).isEqualTo(new Step.Failover("db-0", java.util.List.of("db-1", "db-2")));
+
+    // A flavour whose contents cannot be compared has nothing to wait for.
+    TopologyPlannerTest.In unsupported =
+        primaryDown(new ContentState(false, FIRST, Map.of(), null, null), orphan("db-1", T0 + 600));
+    assertThat(step(unsupported)).isEqualTo(new Step.Failover("db-0", java.util.List.of("db-1")));
+  }
+
   @Test
   void aClusterOfOneHasNothingToCompareItsRestartedPrimaryWith() {
     InstanceState alone =

@@ -150,6 +150,21 @@ class ClusterStatusBuilderTest {
     assertThat(cond(s, "Ready")).isEqualTo("False/ConfirmingPrimaryDown");
   }
 
+  @Test
+  void aFailoverHeldBackForItsOnlyCandidatesDataIsFailingOver() {
+    MySQLClusterStatus s =
+        build(
+            new Step.Wait(
+                "CandidateNotKnownGood",
+                "the primary db-0 is unreachable and db-1, the only member left to promote,"
+                    + " restarted since its data was last compared with the primary's"),
+            Set.of(),
+            InstanceState.unreachable("db-0", 0),
+            replica());
+    assertThat(cond(s, "FailingOver")).isEqualTo("True/CandidateNotKnownGood");
+    assertThat(cond(s, "Ready")).isEqualTo("False/CandidateNotKnownGood");
+  }
+
   static InstanceState replica(boolean io, boolean sql, Long lag, int ioErrno, int sqlErrno) {
     return Instance.replica("db-1", 1, "0-1-5", "127.0.0.1", 3300)
         .ioRunning(io)
