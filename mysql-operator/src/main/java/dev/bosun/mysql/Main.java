@@ -157,6 +157,8 @@ public final class Main {
                     certificates.orElseThrow(),
                     DumpRoute.PATH,
                     new DumpRoute(client, stores, dumps).route(settings.watchNamespaces()))));
+    // After the route that serves them: their directory goes when the operator stops.
+    runtime.onClose(dumps);
     // Every replica answers admission reviews, leader or not, and is ready once the API server
     // trusts it: the Service needs an endpoint that works.
     webhook.ifPresent(

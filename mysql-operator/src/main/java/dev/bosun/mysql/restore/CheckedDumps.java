@@ -22,8 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link LogicalDump#writeLoadable}: a dump holding a client command is refused whole, naming the
  * line), kept in a private directory of the operator's container while their restore runs. One
  * restore prepares its dump once; a request arriving while it is being prepared waits for it.
+ * Closed with the operator: a tenant's data is not left behind in the container's or a test
+ * machine's temporary directory.
  */
-public final class CheckedDumps {
+public final class CheckedDumps implements AutoCloseable {
 
   private final Path dir;
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
@@ -87,5 +89,19 @@ public final class CheckedDumps {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java runtime has SHA-256", e);
     }
+  }
+
+  /** Deletes every dump kept and the directory: the operator stops. */
+  @Override
+  public void close() throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    try (var files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        Files.deleteIfExists(f);
+      }
+    }
+    Files.deleteIfExists(dir);
   }
 }

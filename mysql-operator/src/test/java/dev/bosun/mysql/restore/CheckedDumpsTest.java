@@ -10,13 +10,21 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Checked dumps: prepared once per restore, refused by line, gone when forgotten. */
+/** Checked dumps: prepared once per restore, refused by line, gone when forgotten or closed. */
 class CheckedDumpsTest {
 
   @TempDir Path dir;
+
+  private final CheckedDumps dumps = new CheckedDumps();
+
+  @AfterEach
+  void close() throws Exception {
+    dumps.close();
+  }
 
   private FileSystemBackupStore store(String dump) throws Exception {
     FileSystemBackupStore store = new FileSystemBackupStore(dir);
@@ -27,7 +35,6 @@ class CheckedDumpsTest {
   @Test
   void aDumpIsCheckedOnceAndEndsWithTheRecordOfItsLoad() throws Exception {
     FileSystemBackupStore store = store("CREATE DATABASE a;\nSET GLOBAL gtid_slave_pos='0-1-5';\n");
-    CheckedDumps dumps = new CheckedDumps();
     Path first = dumps.prepare("ns/db/u1", store, "ns/d/1.sql", new MariaDbDialect());
     Files.delete(dir.resolve("ns/d/1.sql"));
     // Not read again: the store's copy may be gone or changed; the checked one is served.
@@ -43,9 +50,17 @@ class CheckedDumpsTest {
   }
 
   @Test
+  void closingDeletesTheDumpsKeptAndTheirDirectory() throws Exception {
+    FileSystemBackupStore store = store("CREATE DATABASE a;\n");
+    Path kept = dumps.prepare("ns/db/u1", store, "ns/d/1.sql", new MariaDbDialect());
+    dumps.close();
+    assertThat(kept).doesNotExist();
+    assertThat(kept.getParent()).doesNotExist();
+  }
+
+  @Test
   void aDumpHoldingACommandIsRefusedByLineAndNothingIsKept() throws Exception {
     FileSystemBackupStore store = store("CREATE DATABASE a;\nsystem touch /tmp/x\n");
-    CheckedDumps dumps = new CheckedDumps();
     assertThatThrownBy(() -> dumps.prepare("ns/db/u1", store, "ns/d/1.sql", new MariaDbDialect()))
         .isInstanceOf(InstanceException.class)
         .hasMessageContaining("line 2 of the dump holds a client command")
