@@ -2,6 +2,7 @@ package dev.bosun.mysql.execute;
 
 import dev.bosun.mysql.client.GtidArithmetic;
 import dev.bosun.mysql.plan.Candidates;
+import dev.bosun.mysql.plan.ContentChecking;
 import dev.bosun.mysql.plan.InstanceState;
 import dev.bosun.mysql.plan.PromotionIntent;
 import dev.bosun.mysql.plan.Step;
@@ -208,7 +209,8 @@ final class Failover {
 
   /**
    * 3. The candidate holding the most of what was received (acknowledged commits may be only in a
-   * relay log), observed after every receiver stopped.
+   * relay log), observed after every receiver stopped; of those holding the same, one whose data is
+   * known good since its server started.
    */
   private Choice chooseCandidate(Step.Failover f, TopologyRecord rec) {
     List<InstanceState> candidates = new ArrayList<>();
@@ -226,7 +228,14 @@ final class Failover {
       }
       candidates.add(r.value());
     }
-    Candidates.Choice choice = Candidates.chooseByReceived(candidates, candidates, gtids);
+    Candidates.Choice choice =
+        Candidates.chooseByReceived(
+            candidates,
+            candidates,
+            gtids,
+            i ->
+                ContentChecking.sameStart(
+                    rec.content().verifiedStarts().get(i.name()), i.startedAt()));
     Optional<InstanceState> chosen = choice.chosen();
     if (chosen.isEmpty()) {
       return new Choice(

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Chooses who becomes the primary: the candidate whose executed position contains every other
@@ -66,13 +67,29 @@ public final class Candidates {
    */
   public static Choice chooseByReceived(
       List<InstanceState> candidates, List<InstanceState> all, GtidArithmetic gtids) {
+    return chooseByReceived(candidates, all, gtids, i -> false);
+  }
+
+  /**
+   * Like {@link #chooseByReceived(List, List, GtidArithmetic)}, and of the candidates that hold all
+   * of it (so hold the same) one that is {@code preferred} goes first: the failover prefers a
+   * member whose data is known good to one whose server restarted since it was last compared, which
+   * may lack rows its position claims.
+   */
+  public static Choice chooseByReceived(
+      List<InstanceState> candidates,
+      List<InstanceState> all,
+      GtidArithmetic gtids,
+      Predicate<InstanceState> preferred) {
     return choose(
         candidates,
         all,
         gtids,
         (c, o) -> gtids.covers(c.held(gtids), o.held(gtids)),
         i -> i.held(gtids),
-        false);
+        false,
+        Comparator.comparing((InstanceState i) -> !preferred.test(i))
+            .thenComparingInt(InstanceState::ordinal));
   }
 
   /**
@@ -105,6 +122,24 @@ public final class Candidates {
       BiPredicate<InstanceState, InstanceState> holds,
       Function<InstanceState, String> shown,
       boolean histories) {
+    return choose(
+        candidates,
+        all,
+        gtids,
+        holds,
+        shown,
+        histories,
+        Comparator.comparingInt(InstanceState::ordinal));
+  }
+
+  private static Choice choose(
+      List<InstanceState> candidates,
+      List<InstanceState> all,
+      GtidArithmetic gtids,
+      BiPredicate<InstanceState, InstanceState> holds,
+      Function<InstanceState, String> shown,
+      boolean histories,
+      Comparator<InstanceState> order) {
     if (candidates.isEmpty()) {
       return new Choice(
           Optional.empty(), "NoCandidate", "no reachable instance without errant transactions");
@@ -112,7 +147,7 @@ public final class Candidates {
     List<InstanceState> covering =
         candidates.stream()
             .filter(c -> all.stream().allMatch(o -> holds.test(c, o)))
-            .sorted(Comparator.comparingInt(InstanceState::ordinal))
+            .sorted(order)
             .toList();
     if (!covering.isEmpty()) {
       return new Choice(Optional.of(covering.get(0)), "MostAdvanced", "");

@@ -158,10 +158,16 @@ class FailoverTest {
 
   private Outcome run(Servers s, List<String> members, List<String> candidates)
       throws InstanceException {
+    return run(s, members, candidates, BEFORE);
+  }
+
+  private Outcome run(
+      Servers s, List<String> members, List<String> candidates, TopologyRecord before)
+      throws InstanceException {
     return new Failover(new MariaDbGtids(), s, b -> s.log.add("| " + b), CLOCK, 30)
         .run(
             new Step.Failover("db-0", candidates),
-            BEFORE,
+            before,
             members,
             rec -> {
               s.log.add("save intent " + rec.intent().candidate());
@@ -216,6 +222,34 @@ class FailoverTest {
     assertThat(s.at("| " + FailoverBoundaries.REPLICAS_REPOINTED))
         .isGreaterThan(s.at("repoint db-1 to db-2"));
     assertThat(s.log).doesNotContain("repoint db-2 to db-2");
+  }
+
+  @Test
+  void ofCandidatesHoldingTheSameOneKnownGoodSinceItsServerStartedIsPromoted() throws Exception {
+    long t0 = 1_780_000_000L;
+    Servers s = new Servers();
+    // db-1 restarted since its data was last compared (at t0 + 1); db-2 runs on since t0 + 2.
+    s.states.put(
+        "db-1",
+        Instance.replica("db-1", 1, "0-1-10", "db-0", 3306)
+            .ioRunning(false)
+            .lagSeconds(null)
+            .startedAt(t0 + 600)
+            .build());
+    s.states.put(
+        "db-2",
+        Instance.replica("db-2", 2, "0-1-10", "db-0", 3306)
+            .ioRunning(false)
+            .lagSeconds(null)
+            .startedAt(t0 + 2)
+            .build());
+    TopologyRecord before =
+        BEFORE.withContent(
+            new ContentRecord(Map.of("db-1", t0 + 1, "db-2", t0 + 2), Map.of(), null, null));
+    Outcome out = run(s, List.of("db-0", "db-1", "db-2"), List.of("db-1", "db-2"), before);
+    assertThat(out.reason()).isEqualTo("FailedOver");
+    assertThat(out.record().primary()).isEqualTo("db-2");
+    assertThat(s.log).contains("repoint db-1 to db-2");
   }
 
   @Test

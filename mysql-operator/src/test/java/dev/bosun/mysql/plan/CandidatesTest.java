@@ -74,6 +74,33 @@ class CandidatesTest {
   }
 
   @Test
+  void byReceivedACandidatePreferredGoesFirstOnlyAmongThoseHoldingTheMost() {
+    var gtids = new MariaDbGtids();
+    InstanceState restarted =
+        Instance.replica("db-1", 1, "0-1-9", "h", 1).ioRunning(false).lagSeconds(null).build();
+    InstanceState knownGood =
+        Instance.replica("db-2", 2, "0-1-9", "h", 1).ioRunning(false).lagSeconds(null).build();
+    List<InstanceState> both = List.of(restarted, knownGood);
+    assertThat(Candidates.chooseByReceived(both, both, gtids).chosen())
+        .map(InstanceState::name)
+        .contains("db-1");
+    assertThat(
+            Candidates.chooseByReceived(both, both, gtids, i -> i.name().equals("db-2")).chosen())
+        .map(InstanceState::name)
+        .contains("db-2");
+
+    // Never one holding less: the preference only breaks a tie.
+    InstanceState behind =
+        Instance.replica("db-2", 2, "0-1-8", "h", 1).ioRunning(false).lagSeconds(null).build();
+    List<InstanceState> uneven = List.of(restarted, behind);
+    assertThat(
+            Candidates.chooseByReceived(uneven, uneven, gtids, i -> i.name().equals("db-2"))
+                .chosen())
+        .map(InstanceState::name)
+        .contains("db-1");
+  }
+
+  @Test
   void followersAreTheOtherCandidatesTheChosenOneHolds() {
     var gtids = new MariaDbGtids();
     var chosen = fenced("db-2", "0-1-12");
