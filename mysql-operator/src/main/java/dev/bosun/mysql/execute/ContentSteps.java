@@ -56,15 +56,23 @@ final class ContentSteps {
     starts.put(c.replica(), c.replicaStart());
     // The suspect is kept out (the primary once it has handed over). When neither side was known
     // good, the side that lacks rows the other holds (what a lossy recovery leaves; seeds 118 and
-    // 945775); otherwise nobody, since which copy is right cannot be told.
+    // 945775); when that cannot be told (each lacks rows the other holds: both recoveries lost
+    // one), the replica, and the primary is not known good either. Recording both as known good
+    // let the lossy replica of seed 15136 be copied by a rebuild and stay a failover candidate.
+    boolean undecided =
+        f.differences() != null
+            && c.suspect() == null
+            && !ContentState.Finished.REPLICA.equals(f.lacking())
+            && !ContentState.Finished.PRIMARY.equals(f.lacking());
     String differs =
         f.differences() == null
             ? null
             : c.suspect() != null
                 ? c.suspect()
-                : ContentState.Finished.REPLICA.equals(f.lacking())
-                    ? c.replica()
-                    : ContentState.Finished.PRIMARY.equals(f.lacking()) ? c.primary() : null;
+                : ContentState.Finished.PRIMARY.equals(f.lacking()) ? c.primary() : c.replica();
+    if (undecided) {
+      starts.remove(c.primary());
+    }
     String why = "(compared " + StepText.contentWhy(c) + ")";
     if (f.differences() == null) {
       String sentence =
@@ -91,7 +99,7 @@ final class ContentSteps {
             + why
             + ": "
             + f.differences()
-            + consequence(c, differs);
+            + (undecided ? undecidedConsequence(c) : consequence(c, differs));
     return Outcome.warning(
         rec.withContent(
             rec.content().compared(starts, differs, f.differences(), sentence, clock.instant())),
@@ -99,11 +107,24 @@ final class ContentSteps {
         sentence);
   }
 
+  /** What follows from a difference that names no side lacking rows. */
+  private static String undecidedConsequence(Step.CheckContent c) {
+    return "; which copy is right cannot be told, so "
+        + c.replica()
+        + " is kept out of the cluster until it is rebuilt and the data of the primary "
+        + c.primary()
+        + " is not known good either: rows only "
+        + c.replica()
+        + " holds may be lost by its rebuild; compare the two by hand before one is rebuilt"
+        + " (annotation "
+        + Rebuilds.REQUEST_ANNOTATION
+        + "="
+        + c.replica()
+        + ")";
+  }
+
   /** What follows from a difference, after the differences themselves. */
   private static String consequence(Step.CheckContent c, String differs) {
-    if (differs == null) {
-      return "; which copy is right cannot be told, so neither is kept out";
-    }
     if (differs.equals(c.primary())) {
       return (c.suspect() == null ? "; the primary lacks rows " + c.replica() + " holds, so" : ";")
           + " the primary moves to a replica known good, then "
