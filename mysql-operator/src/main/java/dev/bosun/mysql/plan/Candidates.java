@@ -15,6 +15,10 @@ import java.util.function.Predicate;
  */
 public final class Candidates {
 
+  /** Ties go to the lowest ordinal. */
+  private static final Comparator<InstanceState> BY_ORDINAL =
+      Comparator.comparingInt(InstanceState::ordinal);
+
   private Candidates() {}
 
   /** The outcome: the chosen instance, or why none can be chosen. */
@@ -27,7 +31,13 @@ public final class Candidates {
   public static Choice choose(
       List<InstanceState> candidates, List<InstanceState> all, GtidArithmetic gtids) {
     return choose(
-        candidates, all, gtids, (c, o) -> holds(c, o, gtids), InstanceState::executed, true);
+        candidates,
+        all,
+        gtids,
+        (c, o) -> holds(c, o, gtids),
+        InstanceState::executed,
+        true,
+        BY_ORDINAL);
   }
 
   /**
@@ -56,7 +66,8 @@ public final class Candidates {
                 ? gtids.covers(c.executed(), received.apply(o))
                 : holds(c, o, gtids),
         o -> errant.contains(o.name()) ? received.apply(o) : o.executed(),
-        true);
+        true,
+        BY_ORDINAL);
   }
 
   /**
@@ -88,8 +99,7 @@ public final class Candidates {
         (c, o) -> gtids.covers(c.held(gtids), o.held(gtids)),
         i -> i.held(gtids),
         false,
-        Comparator.comparing((InstanceState i) -> !preferred.test(i))
-            .thenComparingInt(InstanceState::ordinal));
+        Comparator.comparing((InstanceState i) -> !preferred.test(i)).thenComparing(BY_ORDINAL));
   }
 
   /**
@@ -113,23 +123,6 @@ public final class Candidates {
         .filter(c -> gtids.covers(chosen.held(gtids), c.held(gtids)))
         .map(InstanceState::name)
         .toList();
-  }
-
-  private static Choice choose(
-      List<InstanceState> candidates,
-      List<InstanceState> all,
-      GtidArithmetic gtids,
-      BiPredicate<InstanceState, InstanceState> holds,
-      Function<InstanceState, String> shown,
-      boolean histories) {
-    return choose(
-        candidates,
-        all,
-        gtids,
-        holds,
-        shown,
-        histories,
-        Comparator.comparingInt(InstanceState::ordinal));
   }
 
   private static Choice choose(

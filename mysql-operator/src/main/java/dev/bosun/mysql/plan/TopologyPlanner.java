@@ -378,12 +378,12 @@ public final class TopologyPlanner {
               + primary.name()
               + " is unreachable and no replica without errant transactions is left to promote");
     }
-    Step uncovered = uncoveredNonCandidate(in, primary, candidates);
+    List<InstanceState> offered =
+        in.instances().stream().filter(i -> candidates.contains(i.name())).toList();
+    Step uncovered = uncoveredNonCandidate(in, primary, offered);
     if (uncovered != null) {
       return uncovered;
     }
-    List<InstanceState> offered =
-        in.instances().stream().filter(i -> candidates.contains(i.name())).toList();
     return contentChecking
         .soleCandidateUnverified(in, primary, offered)
         .orElseGet(() -> new Step.Failover(primary.name(), candidates));
@@ -443,9 +443,7 @@ public final class TopologyPlanner {
    * old primary coming back, or the member's receiver being covered, unblocks it.
    */
   private Step uncoveredNonCandidate(
-      TopologyInput in, InstanceState primary, List<String> candidateNames) {
-    List<InstanceState> candidates =
-        in.instances().stream().filter(i -> candidateNames.contains(i.name())).toList();
+      TopologyInput in, InstanceState primary, List<InstanceState> candidates) {
     Candidates.Choice choice = Candidates.chooseByReceived(candidates, candidates, gtids);
     if (choice.chosen().isEmpty()) {
       // The failover itself finds no complete candidate and says why.
@@ -453,9 +451,7 @@ public final class TopologyPlanner {
     }
     InstanceState chosen = choice.chosen().get();
     for (InstanceState other : in.instances()) {
-      if (other.name().equals(primary.name())
-          || candidateNames.contains(other.name())
-          || !other.reachable()) {
+      if (other.name().equals(primary.name()) || candidates.contains(other) || !other.reachable()) {
         continue;
       }
       String received = gtids.union(other.received(), other.replicated());
