@@ -67,7 +67,7 @@ final class ContentCheck {
   /**
    * What the comparison found: the differences (empty when none), what it compared, and whether
    * every difference is rows or tables the replica lacks, or every one is rows or tables the
-   * primary lacks.
+   * primary lacks (in both cases with no row held twice on the side holding more).
    */
   record Result(
       List<String> differences,
@@ -156,8 +156,14 @@ final class ContentCheck {
       if (!mine.equals(theirs)) {
         long here = Long.parseLong(mine.get(0));
         long there = Long.parseLong(theirs.get(0));
-        replicaOnlyLacks &= here < there;
-        primaryOnlyLacks &= here > there;
+        // More rows are rows the other side lacks only if none is there twice: a recovery that
+        // doubles rows (the full-cluster restart in the README) must not pass for one that lost.
+        long twice =
+            here == there
+                ? 0
+                : rowsHeldTwice(here > there ? p.replica : p.primary, name, columns, bound);
+        replicaOnlyLacks &= here < there && twice == 0;
+        primaryOnlyLacks &= here > there && twice == 0;
         differences.add(
             mine.get(0).equals(theirs.get(0))
                 ? t.getKey() + ": the same " + theirs.get(0) + " rows in number, other contents"
@@ -166,7 +172,15 @@ final class ContentCheck {
                     + mine.get(0)
                     + " rows here, "
                     + theirs.get(0)
-                    + " on the primary");
+                    + " on the primary"
+                    + (twice == 0
+                        ? ""
+                        : " ("
+                            + twice
+                            + (twice == 1 ? " row" : " rows")
+                            + " held twice "
+                            + (here > there ? "here" : "on the primary")
+                            + ")"));
       }
     }
     for (String extra : replicaTables.keySet()) {
@@ -184,17 +198,39 @@ final class ContentCheck {
    * its tables.
    */
   static String checksumQuery(String schema, String table, List<String> columns) {
-    String values = columns.stream().map(SqlDialect::quoteName).collect(Collectors.joining(", "));
-    String nulls =
-        columns.stream().map(c -> "ISNULL(" + quoteName(c) + ")").collect(Collectors.joining(", "));
-    return "SELECT COUNT(*) AS row_count, COALESCE(BIT_XOR(CAST(CONV(LEFT(MD5(CONCAT_WS('#', "
-        + values
-        + ", CONCAT("
-        + nulls
-        + "))), 16), 16, 10) AS UNSIGNED)), 0) AS row_hash FROM "
+    return "SELECT COUNT(*) AS row_count, COALESCE(BIT_XOR(CAST(CONV(LEFT("
+        + rowDigest(columns)
+        + ", 16), 16, 10) AS UNSIGNED)), 0) AS row_hash FROM "
         + quoteName(schema)
         + "."
         + quoteName(table);
+  }
+
+  /**
+   * One row: how many rows are an exact copy of another row (the same digest as the checksum's),
+   * whatever the table's keys: a doubled row in a primary index repeats its key and its values.
+   */
+  static String heldTwiceQuery(String schema, String table, List<String> columns) {
+    return "SELECT COUNT(*) - COUNT(DISTINCT "
+        + rowDigest(columns)
+        + ") AS held_twice FROM "
+        + quoteName(schema)
+        + "."
+        + quoteName(table);
+  }
+
+  /** The MD5 of a row's values and of which of them are NULL (NULL and '' digest apart). */
+  private static String rowDigest(List<String> columns) {
+    String values = columns.stream().map(SqlDialect::quoteName).collect(Collectors.joining(", "));
+    String nulls =
+        columns.stream().map(c -> "ISNULL(" + quoteName(c) + ")").collect(Collectors.joining(", "));
+    return "MD5(CONCAT_WS('#', " + values + ", CONCAT(" + nulls + ")))";
+  }
+
+  private static long rowsHeldTwice(
+      InstanceClient.Session s, String[] name, List<String> columns, Duration bound)
+      throws InstanceException {
+    return Long.parseLong(single(s.query(heldTwiceQuery(name[0], name[1], columns), bound)));
   }
 
   /** schema.table to engine, every base table outside the server's own schemas. */

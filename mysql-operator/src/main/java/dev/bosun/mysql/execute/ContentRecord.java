@@ -1,5 +1,6 @@
 package dev.bosun.mysql.execute;
 
+import dev.bosun.mysql.plan.ContentChecking;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,6 +39,28 @@ public record ContentRecord(
     if (differs != null) {
       nextDiffering.put(differs, differences);
     }
+    return new ContentRecord(nextStarts, nextDiffering, sentence, at);
+  }
+
+  /**
+   * The same once a side taken as known good was found lacking rows a restarted member holds: only
+   * {@code holder}'s start is known good now, every other member's is {@link
+   * ContentChecking#DISPROVED} (it may have been found the same as the side that lacks them, seed
+   * 614468), and {@code lacking} is kept out.
+   */
+  ContentRecord disproved(
+      String holder,
+      long holderStart,
+      String lacking,
+      String differences,
+      String sentence,
+      Instant at) {
+    Map<String, Long> nextStarts = new TreeMap<>();
+    verifiedStarts.keySet().forEach(m -> nextStarts.put(m, ContentChecking.DISPROVED));
+    nextStarts.remove(lacking);
+    nextStarts.put(holder, holderStart);
+    Map<String, String> nextDiffering = new TreeMap<>(differing);
+    nextDiffering.put(lacking, differences);
     return new ContentRecord(nextStarts, nextDiffering, sentence, at);
   }
 

@@ -51,6 +51,9 @@ final class ContentSteps {
       // Tried again later (ContentChecks waits before the next try): nothing was learnt.
       return Outcome.quiet(rec);
     }
+    if (f.differences() != null && c.suspect() != null && c.suspect().equals(holderOfMore(f))) {
+      return disproved(f, rec);
+    }
     Map<String, Long> starts = new TreeMap<>();
     starts.put(c.primary(), c.primaryStart());
     starts.put(c.replica(), c.replicaStart());
@@ -105,6 +108,60 @@ final class ContentSteps {
             rec.content().compared(starts, differs, f.differences(), sentence, clock.instant())),
         "DataDiffers",
         sentence);
+  }
+
+  /**
+   * The suspect holds rows the side known good lacks, and none twice: a crash recovery loses rows,
+   * it does not make new ones, so the known-good side is what lacks them. Before this, the suspect
+   * was rebuilt from the side that had lost them: in seed 614468 the primary and a replica had both
+   * lost the same acknowledged row, were compared with each other and agreed, and the third member,
+   * the only one still holding the row, was then found differing and rebuilt away.
+   */
+  private Outcome disproved(ContentState.Finished f, TopologyRecord rec) {
+    Step.CheckContent c = f.check();
+    String holder = holderOfMore(f);
+    boolean primaryLacks = holder.equals(c.replica());
+    String lacking = primaryLacks ? c.primary() : c.replica();
+    String sentence =
+        c.replica()
+            + "'s data differs from the primary "
+            + c.primary()
+            + "'s (compared "
+            + StepText.contentWhy(c)
+            + "): "
+            + f.differences()
+            + "; "
+            + holder
+            + " holds rows "
+            + lacking
+            + " lacks and none twice; a crash recovery loses rows, it does not make them, so "
+            + lacking
+            + " lost them though it was taken as known good, and so may have any member found the"
+            + " same as it: "
+            + (primaryLacks
+                ? "the primary moves to " + holder + ", then " + lacking + " is kept out"
+                : lacking + " is kept out")
+            + " until it is rebuilt (annotation "
+            + Rebuilds.REQUEST_ANNOTATION
+            + "="
+            + lacking
+            + ", or spec.replication.rebuild Automatic), and the other members are compared again";
+    long holderStart = primaryLacks ? c.replicaStart() : c.primaryStart();
+    return Outcome.warning(
+        rec.withContent(
+            rec.content()
+                .disproved(
+                    holder, holderStart, lacking, f.differences(), sentence, clock.instant())),
+        "DataDiffers",
+        sentence);
+  }
+
+  /** The side holding rows the other lacks (none twice), or null when that cannot be told. */
+  private static String holderOfMore(ContentState.Finished f) {
+    if (ContentState.Finished.PRIMARY.equals(f.lacking())) {
+      return f.check().replica();
+    }
+    return ContentState.Finished.REPLICA.equals(f.lacking()) ? f.check().primary() : null;
   }
 
   /** What follows from a difference that names no side lacking rows. */

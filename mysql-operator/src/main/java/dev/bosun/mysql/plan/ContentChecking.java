@@ -30,6 +30,12 @@ public final class ContentChecking {
    */
   static final long START_TOLERANCE_SECONDS = 2;
 
+  /**
+   * The start recorded for a member once a member it was found the same as was found to lack rows:
+   * not known good, compared again.
+   */
+  public static final long DISPROVED = 0;
+
   private final GtidArithmetic gtids;
 
   ContentChecking(GtidArithmetic gtids) {
@@ -46,6 +52,11 @@ public final class ContentChecking {
       return Optional.of(new Step.ContentChecked(c.finished()));
     }
     if (c.running() != null) {
+      return Optional.empty();
+    }
+    if (c.differing().containsKey(primary.name())) {
+      // A primary found lacking rows judges nobody: a member found the same as it would be taken
+      // as known good and could be handed the primary. It hands over first (or a person decides).
       return Optional.empty();
     }
     // Never compared (a new cluster, one created again over its volumes, an operator upgrade) or
@@ -118,7 +129,7 @@ public final class ContentChecking {
     if (!unverified(in.content(), only)) {
       return Optional.empty();
     }
-    boolean never = !in.content().verifiedStarts().containsKey(only.name());
+    Long last = in.content().verifiedStarts().get(only.name());
     return Optional.of(
         new Step.Wait(
             "CandidateNotKnownGood",
@@ -127,9 +138,11 @@ public final class ContentChecking {
                 + " is unreachable and "
                 + only.name()
                 + ", the only member left to promote, "
-                + (never
+                + (last == null
                     ? "has never had its data compared with a primary's"
-                    : "restarted since its data was last compared with the primary's")
+                    : last == DISPROVED
+                        ? "was last found the same as a member since found to lack rows"
+                        : "restarted since its data was last compared with the primary's")
                 + ": its crash recovery may have lost rows its position claims, and with no other"
                 + " member to compare it with, it is not promoted until "
                 + primary.name()
@@ -198,10 +211,11 @@ public final class ContentChecking {
 
   private static Step.CheckContent check(
       ContentState c, InstanceState r, InstanceState p, String suspect) {
+    Long last = suspect == null ? null : c.verifiedStarts().get(suspect);
     String why =
         suspect == null
             ? "NeitherKnownGood"
-            : c.verifiedStarts().containsKey(suspect) ? "Restarted" : "NeverCompared";
+            : last == null ? "NeverCompared" : last == DISPROVED ? "Disproved" : "Restarted";
     return new Step.CheckContent(r.name(), p.name(), suspect, why, r.startedAt(), p.startedAt());
   }
 

@@ -45,7 +45,8 @@ public record ContentState(
    * A comparison that ended: the check it ran, what differed (null when the data was the same), why
    * it could not compare (null when it did), what it compared, in words, and which side lacks rows:
    * {@code lacking} is "replica" or "primary" when every difference is rows or tables that side
-   * lacks (what a lossy recovery leaves), null when neither or both.
+   * lacks and the other holds no row twice (what a lossy recovery leaves), null when neither, both,
+   * or when the side holding more holds a row twice (what a recovery that doubles rows leaves).
    */
   public record Finished(
       Step.CheckContent check, String differences, String failure, String summary, String lacking) {

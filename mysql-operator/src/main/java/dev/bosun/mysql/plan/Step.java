@@ -87,8 +87,8 @@ public sealed interface Step {
    * Compare a replica's data with the primary's at one position: pin both (the replica's applier
    * stops at the primary's snapshot and resumes at once), then compare every table in the
    * background. {@code suspect} is the side not known good (the replica or the primary), or null
-   * when neither is; {@code why} is Restarted, NeverCompared or NeitherKnownGood; the starts are
-   * those seen when the check was planned.
+   * when neither is; {@code why} is Restarted, NeverCompared, Disproved or NeitherKnownGood; the
+   * starts are those seen when the check was planned.
    */
   record CheckContent(
       String replica,

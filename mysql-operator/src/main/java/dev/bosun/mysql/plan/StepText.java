@@ -162,6 +162,10 @@ public final class StepText {
     return switch (c.why()) {
       case "Restarted" -> "because the server of " + c.suspect() + " restarted";
       case "NeverCompared" -> "because the data of " + c.suspect() + " has never been compared";
+      case "Disproved" ->
+          "because "
+              + c.suspect()
+              + " was last found the same as a member since found to lack rows";
       default -> "because neither side's data is known good yet";
     };
   }

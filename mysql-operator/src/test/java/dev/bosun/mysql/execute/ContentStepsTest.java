@@ -2,6 +2,7 @@ package dev.bosun.mysql.execute;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bosun.mysql.plan.ContentChecking;
 import dev.bosun.mysql.plan.ContentState;
 import dev.bosun.mysql.plan.Step;
 import java.time.Clock;
@@ -117,5 +118,58 @@ class ContentStepsTest {
         .contains(
             "which copy is right cannot be told, so db-1 is kept out of the cluster until it is"
                 + " rebuilt and the data of the primary db-0 is not known good either");
+  }
+
+  /**
+   * Seed 614468: the primary and a replica had lost the same acknowledged row, agreed when compared
+   * with each other, and the restarted third member, the only one holding the row, was rebuilt from
+   * them. A suspect holding rows the primary lacks, none twice, disproves the primary instead.
+   */
+  @Test
+  void aSuspectHoldingRowsThePrimaryLacksMakesThePrimaryHandOverAndEveryOtherBeComparedAgain() {
+    Outcome o =
+        checked(
+            "db-1", "app.items: 21 rows here, 20 on the primary", ContentState.Finished.PRIMARY);
+    assertThat(o.eventType()).isEqualTo("Warning");
+    assertThat(o.reason()).isEqualTo("DataDiffers");
+    assertThat(o.record().content().differing())
+        .containsExactly(Map.entry("db-0", "app.items: 21 rows here, 20 on the primary"));
+    assertThat(o.record().content().verifiedStarts())
+        .as("db-2 was known good, perhaps by agreeing with db-0: compared again")
+        .containsOnly(Map.entry("db-1", T0 + 601), Map.entry("db-2", ContentChecking.DISPROVED));
+    assertThat(o.message())
+        .isEqualTo(
+            "db-1's data differs from the primary db-0's (compared because the server of db-1"
+                + " restarted): app.items: 21 rows here, 20 on the primary; db-1 holds rows db-0"
+                + " lacks and none twice; a crash recovery loses rows, it does not make them, so"
+                + " db-0 lost them though it was taken as known good, and so may have any member"
+                + " found the same as it: the primary moves to db-1, then db-0 is kept out until"
+                + " it is rebuilt (annotation mysql.bosun.dev/rebuild=db-0, or"
+                + " spec.replication.rebuild Automatic), and the other members are compared"
+                + " again");
+  }
+
+  @Test
+  void aRestartedPrimaryHoldingRowsAReplicaKnownGoodLacksKeepsThatReplicaOut() {
+    Outcome o =
+        checked(
+            "db-0", "app.items: 19 rows here, 20 on the primary", ContentState.Finished.REPLICA);
+    assertThat(o.record().content().differing()).containsOnlyKeys("db-1");
+    assertThat(o.record().content().verifiedStarts())
+        .containsOnly(Map.entry("db-0", T0 + 600), Map.entry("db-2", ContentChecking.DISPROVED));
+    assertThat(o.message())
+        .contains("db-0 holds rows db-1 lacks and none twice")
+        .contains(": db-1 is kept out until it is rebuilt");
+  }
+
+  @Test
+  void aSuspectHoldingMoreRowsWithOneTwiceIsKeptOutAsEver() {
+    Outcome o =
+        checked("db-1", "app.items: 21 rows here, 20 on the primary (1 row held twice here)", null);
+    assertThat(o.record().content().differing()).containsOnlyKeys("db-1");
+    assertThat(o.record().content().verifiedStarts())
+        .containsEntry("db-0", T0 + 600)
+        .containsEntry("db-1", T0 + 1)
+        .containsEntry("db-2", T0 + 2);
   }
 }

@@ -606,6 +606,84 @@ class ReplicationIT {
   }
 
   /**
+   * Seed 614468: the primary and a replica both lost the same row in their recoveries and, compared
+   * with each other, agreed; the restarted third member, the only one holding the row, was then
+   * rebuilt from them. Played by deleting the row on db-0 and db-1 with the binlog off as db-2
+   * restarts. db-2, holding a row the primary lacks and none twice, disproves the primary: the
+   * primary moves to db-2, and db-1, found the same as db-0 before, is compared again and kept out.
+   */
+  @Test
+  void aRestartedReplicaHoldingARowThePrimaryLacksIsHandedThePrimaryNotRebuiltAway()
+      throws Exception {
+    driveUntilSteady();
+    AppClient.createSchema(primary());
+    for (long id = 1; id <= 20; id++) {
+      AppClient.insert(primary(), id);
+    }
+    AppClient.awaitApplied(primary(), List.of(addresses.get("db-1"), addresses.get("db-2")));
+    restartAfterItsFirstLook("db-2");
+    for (String lossy : List.of("db-0", "db-1")) {
+      try (Connection c = AppClient.admin(addresses.get(lossy));
+          Statement st = c.createStatement()) {
+        st.execute("SET SESSION sql_log_bin=0");
+        st.execute("DELETE FROM app.items WHERE id = 7");
+      }
+    }
+    List<String> events =
+        eventsUntil(
+            "db-2 handed the primary, db-1 compared again",
+            () ->
+                "db-2".equals(record.primary())
+                    && record.content().differing().containsKey("db-1"));
+    assertThat(events)
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith(
+                        "DataDiffers: db-2's data differs from the primary db-0's (compared"
+                            + " because the server of db-2 restarted): app.items: 20 rows here,"
+                            + " 19 on the primary; db-2 holds rows db-0 lacks and none twice"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith(
+                        "DataDiffers: db-1's data differs from the primary db-2's (compared"
+                            + " because db-1 was last found the same as a member since found to"
+                            + " lack rows): app.items: 19 rows here, 20 on the primary"));
+    driveUntilSteady();
+    assertThat(last.plan().errant()).containsExactlyInAnyOrder("db-0", "db-1");
+    assertThat(AppClient.ids(addresses.get("db-2"))).hasSize(20).contains(7L);
+  }
+
+  /**
+   * A restarted replica holding more rows than the primary, one of them twice, is what a recovery
+   * that doubles rows leaves, not a primary that lost them: it is kept out as ever, and the primary
+   * stays. Played with a table without a key, where a row can be there twice.
+   */
+  @Test
+  void aRestartedReplicaHoldingARowTwiceIsKeptOutAndThePrimaryStays() throws Exception {
+    driveUntilSteady();
+    AppClient.createSchema(primary());
+    AppClient.asRoot(primary(), "CREATE TABLE app.log (v INT)");
+    AppClient.asRoot(primary(), "INSERT INTO app.log VALUES (1), (2)");
+    AppClient.awaitApplied(primary(), List.of(addresses.get("db-1"), addresses.get("db-2")));
+    restartAfterItsFirstLook("db-2");
+    try (Connection c = AppClient.admin(addresses.get("db-2"));
+        Statement st = c.createStatement()) {
+      st.execute("SET SESSION sql_log_bin=0");
+      st.execute("INSERT INTO app.log VALUES (2)");
+    }
+    eventsUntil("db-2's data compared", () -> record.content().differing().containsKey("db-2"));
+    assertThat(record.content().differing())
+        .containsExactly(
+            java.util.Map.entry(
+                "db-2", "app.log: 3 rows here, 2 on the primary (1 row held twice here)"));
+    driveUntilSteady();
+    assertThat(record.primary()).isEqualTo("db-0");
+    assertThat(last.plan().errant()).containsExactly("db-2");
+  }
+
+  /**
    * A replica restarted with its data intact (and a table a tenant named to break quoting) is
    * compared, found the same and trusted again: nothing is kept out, and its new start is recorded.
    */

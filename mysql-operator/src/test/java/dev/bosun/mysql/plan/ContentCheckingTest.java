@@ -438,6 +438,41 @@ class ContentCheckingTest {
             replica("db-2", T0 + 602));
     Step step = maria.plan(in.build()).step();
     assertThat(step).isNotInstanceOf(Step.Switchover.class).isNotInstanceOf(Step.Blocked.class);
+    assertThat(step)
+        .as("a primary found lacking rows judges nobody: found the same, db-1 would be handed it")
+        .isNotInstanceOf(Step.CheckContent.class);
+  }
+
+  /**
+   * Seed 614468, after the suspect db-2 was found holding rows the primary lacked: only db-2 is
+   * known good (db-1 had agreed with the primary and is compared again), so the primary moves to
+   * db-2 and not to the lower db-1.
+   */
+  @Test
+  void aPrimaryDisprovedByTheSuspectHandsOverToTheSuspectNotToAMemberThatAgreedWithIt() {
+    ContentState disproved =
+        new ContentState(
+            true,
+            Map.of("db-1", ContentChecking.DISPROVED, "db-2", T0 + 2),
+            Map.of("db-0", "app.items: 21 rows here, 20 on the primary"),
+            null,
+            null);
+    TopologyPlannerTest.In in =
+        cluster(disproved, primary("db-0", T0), replica("db-1", T0 + 1), replica("db-2", T0 + 2));
+    assertThat(step(in)).isEqualTo(new Step.Switchover("db-0", "db-2", "DataDiffers"));
+
+    // Then db-1, which agreed with db-0, is compared with db-2 as a suspect.
+    Address a = addr("db-2");
+    TopologyPlannerTest.In after =
+        cluster(
+            disproved,
+            detached("db-0", a, T0),
+            Instance.replica("db-1", 1, "0-1-12", a.host(), a.port()).startedAt(T0 + 1).build(),
+            Instance.primary("db-2", 2, "0-1-12").startedAt(T0 + 2).build());
+    after.primary = "db-2";
+    after.errant = java.util.Set.of("db-0");
+    assertThat(step(after))
+        .isEqualTo(new Step.CheckContent("db-1", "db-2", "db-1", "Disproved", T0 + 1, T0 + 2));
   }
 
   @Test

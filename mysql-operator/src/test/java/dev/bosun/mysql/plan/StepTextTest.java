@@ -77,6 +77,12 @@ class StepTextTest {
         .isEqualTo(
             "comparing the data of db-2 with the primary db-0's because the server of db-2"
                 + " restarted");
+    assertThat(
+            StepText.sentence(
+                new Step.CheckContent("db-1", "db-2", "db-1", "Disproved", 1L, 2L), ""))
+        .isEqualTo(
+            "comparing the data of db-1 with the primary db-2's because db-1 was last found the"
+                + " same as a member since found to lack rows");
   }
 
   @Test
