@@ -154,12 +154,18 @@ public final class MariaDbDialect implements SqlDialect {
 
   @Override
   public List<String> promote(boolean withReplicas, long semiSyncTimeoutMillis) {
+    List<String> s = new ArrayList<>(promoteFenced(withReplicas, semiSyncTimeoutMillis));
+    s.add("SET GLOBAL read_only=OFF");
+    return s;
+  }
+
+  @Override
+  public List<String> promoteFenced(boolean withReplicas, long semiSyncTimeoutMillis) {
     List<String> s = new ArrayList<>();
     s.add("STOP SLAVE");
     s.add("RESET SLAVE ALL");
     s.add("SET GLOBAL rpl_semi_sync_slave_enabled=OFF");
     s.addAll(semiSyncSource(withReplicas, semiSyncTimeoutMillis));
-    s.add("SET GLOBAL read_only=OFF");
     return s;
   }
 

@@ -92,14 +92,20 @@ public final class MySql84Dialect implements SqlDialect {
 
   @Override
   public List<String> promote(boolean withReplicas, long semiSyncTimeoutMillis) {
+    List<String> s = new ArrayList<>(promoteFenced(withReplicas, semiSyncTimeoutMillis));
+    // super_read_only off implies read_only stays as set: both go off.
+    s.add("SET GLOBAL super_read_only=OFF");
+    s.add("SET GLOBAL read_only=OFF");
+    return s;
+  }
+
+  @Override
+  public List<String> promoteFenced(boolean withReplicas, long semiSyncTimeoutMillis) {
     List<String> s = new ArrayList<>();
     s.add("STOP REPLICA");
     s.add("RESET REPLICA ALL");
     s.add("SET GLOBAL rpl_semi_sync_replica_enabled=OFF");
     s.addAll(semiSyncSource(withReplicas, semiSyncTimeoutMillis));
-    // super_read_only off implies read_only stays as set: both go off.
-    s.add("SET GLOBAL super_read_only=OFF");
-    s.add("SET GLOBAL read_only=OFF");
     return s;
   }
 

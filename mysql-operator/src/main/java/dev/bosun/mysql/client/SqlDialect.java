@@ -59,6 +59,12 @@ public interface SqlDialect {
   List<String> promote(boolean withReplicas, long semiSyncTimeoutMillis);
 
   /**
+   * {@link #promote} but writes stay stopped: a primary whose data is compared with a replica's
+   * before it takes writes.
+   */
+  List<String> promoteFenced(boolean withReplicas, long semiSyncTimeoutMillis);
+
+  /**
    * Stops writes on this instance (every member boots fenced; an old primary is re-fenced).
    * Semi-sync stays as it is: turning it off would release every commit waiting for an
    * acknowledgement and tell its client "committed" for a transaction no replica holds.

@@ -269,7 +269,11 @@ public final class StepExecutor {
   private Outcome promote(Step.Promote p, Context ctx) throws InstanceException {
     TopologyRecord rec = ctx.record();
     client(ctx, p.instance())
-        .execute("promote", dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
+        .execute(
+            "promote",
+            p.writable()
+                ? dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis())
+                : dialect.promoteFenced(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
     InstanceState s = observeOne(ctx, p.instance());
     return Outcome.normal(
         rec.promoted(p.instance(), rec.primary(), s.executed()),
@@ -277,7 +281,8 @@ public final class StepExecutor {
         p.instance()
             + " "
             + StepText.promotion(p.why())
-            + (s.executed().isEmpty() ? "" : " (at GTID " + s.executed() + ")"));
+            + (s.executed().isEmpty() ? "" : " (at GTID " + s.executed() + ")")
+            + (p.writable() ? "" : StepText.FENCED_UNTIL_COMPARED));
   }
 
   private Outcome adopt(Step.Adopt a, Context ctx) {

@@ -150,6 +150,48 @@ public final class ContentChecking {
   }
 
   /**
+   * Whether a read-only primary about to take writes has its data compared with a replica's first:
+   * its server restarted since it was last found the same (or it was never compared, or found
+   * lacking rows), and another member could be compared with it. Opened at once, a crash recovery
+   * that lost rows served reads without them until the comparison made it hand over (chaos seed
+   * 614468, after a full-cluster restart). Waiting costs writes the time of one comparison; a
+   * primary with no member left to compare with (a cluster of one, every other member kept out) is
+   * opened as before.
+   */
+  boolean comparedBeforeWrites(TopologyInput in, InstanceState primary, Set<String> kept) {
+    ContentState c = in.content();
+    if (!c.supported() || in.desiredInstances() <= 1) {
+      return false;
+    }
+    List<InstanceState> others =
+        in.instances().stream()
+            .filter(i -> !i.name().equals(primary.name()) && i.reachable())
+            .filter(i -> i.ordinal() < in.desiredInstances())
+            .filter(i -> !kept.contains(i.name()) && !c.differing().containsKey(i.name()))
+            .toList();
+    if (c.differing().containsKey(primary.name())) {
+      // It hands over to a member known good; with none, it takes writes as before (the Warning
+      // said so) rather than hold them for a member that may never come.
+      return others.stream().anyMatch(i -> !unverified(c, i));
+    }
+    return unverified(c, primary) && !others.isEmpty();
+  }
+
+  /** The Wait of a read-only primary whose data is being, or is to be, compared. */
+  static Step.Wait awaitingComparison(TopologyInput in, InstanceState primary) {
+    String running = in.content().running();
+    return new Step.Wait(
+        "PrimaryNotKnownGood",
+        "the primary "
+            + primary.name()
+            + " takes no writes until its data is compared with a replica's: its server restarted"
+            + " and its crash recovery may have lost rows its position claims"
+            + (running == null
+                ? "; waiting for a replica known good, or any replica, to follow it"
+                : " (comparing with " + running + " now)"));
+  }
+
+  /**
    * A primary whose data differed, after its server restarted, from a replica that kept running
    * hands over to the lowest such replica that follows it; none when no such replica follows it now
    * (the Warning said so; a person may switch over).

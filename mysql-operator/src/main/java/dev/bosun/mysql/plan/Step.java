@@ -30,8 +30,17 @@ public sealed interface Step {
   /** Point a replica at the primary. */
   record Attach(String instance, String primary) implements Step {}
 
-  /** Make an instance the primary (why: Bootstrap, FullClusterRestart, RestartedPrimary). */
-  record Promote(String instance, String why) implements Step {}
+  /**
+   * Make an instance the primary (why: Bootstrap, FullClusterRestart, RestartedPrimary); {@code
+   * writable} false leaves it read-only until its data is compared with a replica's.
+   */
+  record Promote(String instance, String why, boolean writable) implements Step {
+
+    /** A promotion that opens the instance for writes. */
+    public Promote(String instance, String why) {
+      this(instance, why, true);
+    }
+  }
 
   /**
    * Replace an unreachable primary: let the candidates apply what they received, then promote the

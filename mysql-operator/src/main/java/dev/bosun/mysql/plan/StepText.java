@@ -89,7 +89,7 @@ public final class StepText {
       return "attaching " + a.instance() + " as a replica of the primary " + a.primary();
     }
     if (step instanceof Step.Promote p) {
-      return p.instance() + " " + promotion(p.why());
+      return p.instance() + " " + promotion(p.why()) + (p.writable() ? "" : FENCED_UNTIL_COMPARED);
     }
     if (step instanceof Step.Failover f) {
       return "the primary "
@@ -178,6 +178,11 @@ public final class StepText {
         + " data (a cluster created again over its kept volumes keeps them); a restore goes only"
         + " into empty members, so nothing was loaded over it";
   }
+
+  /** After a promotion that leaves the primary read-only. */
+  public static final String FENCED_UNTIL_COMPARED =
+      "; it takes no writes until its data is compared with a replica's, since its server"
+          + " restarted and its crash recovery may have lost rows its position claims";
 
   /** What a promotion's why means, after the member's name. */
   public static String promotion(String why) {

@@ -108,7 +108,27 @@ public final class TopologyPlanner {
     if (choice.chosen().isEmpty()) {
       return new Step.Blocked(choice.reason(), choice.message());
     }
-    return new Step.Promote(choice.chosen().get().name(), "FullClusterRestart");
+    InstanceState chosen = choice.chosen().get();
+    return new Step.Promote(
+        chosen.name(),
+        "FullClusterRestart",
+        !contentChecking.comparedBeforeWrites(in, chosen, errant));
+  }
+
+  /**
+   * What a read-only primary whose server restarted does before it takes writes: replicas follow it
+   * and one is compared with it (a primary found lacking rows hands over instead); empty once it
+   * may take writes.
+   */
+  private Optional<Step> beforeWrites(TopologyInput in, InstanceState primary, Set<String> errant) {
+    if (!contentChecking.comparedBeforeWrites(in, primary, errant)) {
+      return Optional.empty();
+    }
+    return detachExcluded(in, primary, errant)
+        .or(() -> contentChecking.awayFromDifferingPrimary(in, primary, errant))
+        .or(() -> attachNext(in, primary, errant))
+        .or(() -> contentChecking.next(in, primary, errant))
+        .or(() -> Optional.of(ContentChecking.awaitingComparison(in, primary)));
   }
 
   /** The next step with a writable primary, or empty when only a rebuild may be left to do. */
@@ -310,7 +330,8 @@ public final class TopologyPlanner {
     }
     InstanceState chosen = choice.chosen().get();
     if (chosen.name().equals(primary.name()) || Candidates.holds(primary, chosen, gtids)) {
-      return new Step.Promote(primary.name(), "RestartedPrimary");
+      return beforeWrites(in, primary, errant)
+          .orElseGet(() -> new Step.Promote(primary.name(), "RestartedPrimary"));
     }
     return new Step.Failover(
         primary.name(),

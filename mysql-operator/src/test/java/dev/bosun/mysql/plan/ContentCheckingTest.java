@@ -5,6 +5,7 @@ import static dev.bosun.mysql.plan.TopologyPlannerTest.ord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bosun.mysql.client.MariaDbGtids;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -179,14 +180,13 @@ class ContentCheckingTest {
 
   @Test
   void aRestartedPrimaryIsComparedWithAReplicaThatKeptRunning() {
-    TopologyPlannerTest.In in =
-        cluster(
-            known(FIRST),
-            primary("db-0", T0 + 600),
-            replica("db-1", T0 + 1),
-            replica("db-2", T0 + 2));
-    assertThat(step(in))
-        .isEqualTo(new Step.CheckContent("db-1", "db-0", "db-0", "Restarted", T0 + 1, T0 + 600));
+    // Taking writes (promoted by a failover) or still read-only (before it takes them).
+    for (InstanceState p : List.of(primary("db-0", T0 + 600), restarted("db-0", T0 + 600))) {
+      TopologyPlannerTest.In in =
+          cluster(known(FIRST), p, replica("db-1", T0 + 1), replica("db-2", T0 + 2));
+      assertThat(step(in))
+          .isEqualTo(new Step.CheckContent("db-1", "db-0", "db-0", "Restarted", T0 + 1, T0 + 600));
+    }
   }
 
   @Test
@@ -519,5 +519,128 @@ class ContentCheckingTest {
     in.rebuild = new RebuildPolicy(true, null, true, null, RebuildState.none());
     assertThat(maria.plan(in.build()).step())
         .isEqualTo(new Step.Rebuild("db-1", "db-0", "DataDiffers", null));
+  }
+
+  /** db-0 restarted read-only, the recorded primary; db-2 follows it, restarted too. */
+  private static TopologyPlannerTest.In afterRestart(ContentState content, InstanceState db1) {
+    return cluster(content, restarted("db-0", T0 + 600), db1, replica("db-2", T0 + 602));
+  }
+
+  /** A member whose server restarted read-only, replicating from nobody. */
+  static InstanceState restarted(String name, long started) {
+    return Instance.primary(name, ord(name), "0-1-12")
+        .readOnly(true)
+        .semiSyncSourceOn(false)
+        .startedAt(started)
+        .build();
+  }
+
+  /**
+   * Seed 614468 (the replay after the fix for its loss): after a re-create forgot every record, the
+   * primary of the full-cluster restart served reads without the row its recovery had lost until a
+   * comparison made it hand over. It is promoted read-only instead.
+   */
+  @Test
+  void aFullClusterRestartPromotesReadOnlyWhenItsDataIsToBeComparedFirst() {
+    TopologyPlannerTest.In in =
+        cluster(
+            known(Map.of()),
+            restarted("db-0", T0 + 600),
+            restarted("db-1", T0 + 601),
+            restarted("db-2", T0 + 602));
+    in.primary = null;
+    assertThat(step(in)).isEqualTo(new Step.Promote("db-0", "FullClusterRestart", false));
+    assertThat(StepText.sentence(step(in), ""))
+        .isEqualTo(
+            "db-0 becomes the primary after every member restarted: it holds the most"
+                + " transactions; it takes no writes until its data is compared with a replica's,"
+                + " since its server restarted and its crash recovery may have lost rows its"
+                + " position claims");
+  }
+
+  @Test
+  void aReadOnlyPrimaryNotKnownGoodHasReplicasFollowAndIsComparedBeforeItTakesWrites() {
+    TopologyPlannerTest.In in = afterRestart(known(Map.of()), restarted("db-1", T0 + 601));
+    assertThat(step(in)).isEqualTo(new Step.Attach("db-1", "db-0"));
+
+    TopologyPlannerTest.In following = afterRestart(known(Map.of()), replica("db-1", T0 + 601));
+    assertThat(step(following))
+        .isEqualTo(
+            new Step.CheckContent("db-1", "db-0", null, "NeitherKnownGood", T0 + 601, T0 + 600));
+
+    TopologyPlannerTest.In comparing =
+        afterRestart(
+            new ContentState(true, Map.of(), Map.of(), "db-1", null), replica("db-1", T0 + 601));
+    assertThat(step(comparing))
+        .isEqualTo(
+            new Step.Wait(
+                "PrimaryNotKnownGood",
+                "the primary db-0 takes no writes until its data is compared with a replica's:"
+                    + " its server restarted and its crash recovery may have lost rows its"
+                    + " position claims (comparing with db-1 now)"));
+  }
+
+  @Test
+  void aReadOnlyPrimaryFoundTheSameTakesWrites() {
+    TopologyPlannerTest.In in =
+        cluster(
+            known(Map.of("db-0", T0 + 600, "db-1", T0 + 1, "db-2", T0 + 2)),
+            restarted("db-0", T0 + 600),
+            replica("db-1", T0 + 1),
+            replica("db-2", T0 + 2));
+    assertThat(step(in)).isEqualTo(new Step.Promote("db-0", "RestartedPrimary"));
+  }
+
+  @Test
+  void aReadOnlyPrimaryWithNobodyLeftToCompareWithTakesWritesAsBefore() {
+    Address a = addr("db-0");
+    ContentState othersDiffer =
+        new ContentState(
+            true,
+            Map.of(),
+            Map.of("db-1", "app.items: 9 rows here", "db-2", "app.items: 9 rows here"),
+            null,
+            null);
+    TopologyPlannerTest.In in =
+        cluster(
+            othersDiffer,
+            restarted("db-0", T0 + 600),
+            detached("db-1", a, T0 + 1),
+            detached("db-2", a, T0 + 2));
+    in.errant = java.util.Set.of("db-1", "db-2");
+    assertThat(step(in)).isEqualTo(new Step.Promote("db-0", "RestartedPrimary"));
+
+    TopologyPlannerTest.In alone = cluster(known(Map.of()), restarted("db-0", T0 + 600));
+    alone.desired = 1;
+    assertThat(step(alone)).isInstanceOf(Step.Promote.class);
+    assertThat(((Step.Promote) step(alone)).writable()).isTrue();
+  }
+
+  @Test
+  void aReadOnlyPrimaryFoundLackingRowsHandsOverWithoutTakingWrites() {
+    ContentState lacking =
+        new ContentState(
+            true,
+            Map.of("db-1", T0 + 601),
+            Map.of("db-0", "app.items: 21 rows here, 20 on the primary"),
+            null,
+            null);
+    TopologyPlannerTest.In in = afterRestart(lacking, replica("db-1", T0 + 601));
+    assertThat(step(in)).isEqualTo(new Step.Switchover("db-0", "db-1", "DataDiffers"));
+
+    // With nobody known good to hand over to, it takes writes as before (the Warning said so).
+    TopologyPlannerTest.In none =
+        afterRestart(
+            new ContentState(true, Map.of(), lacking.differing(), null, null),
+            replica("db-1", T0 + 601));
+    assertThat(step(none)).isEqualTo(new Step.Promote("db-0", "RestartedPrimary"));
+  }
+
+  @Test
+  void aFlavourThatCannotCompareOpensARestartedPrimaryAtOnce() {
+    TopologyPlannerTest.In in =
+        afterRestart(
+            new ContentState(false, Map.of(), Map.of(), null, null), replica("db-1", T0 + 601));
+    assertThat(step(in)).isEqualTo(new Step.Promote("db-0", "RestartedPrimary"));
   }
 }
