@@ -150,13 +150,14 @@ public final class ContentChecking {
   }
 
   /**
-   * Whether a read-only primary about to take writes has its data compared with a replica's first:
-   * its server restarted since it was last found the same (or it was never compared, or found
-   * lacking rows), and another member could be compared with it. Opened at once, a crash recovery
-   * that lost rows served reads without them until the comparison made it hand over (chaos seed
-   * 614468, after a full-cluster restart). Waiting costs writes the time of one comparison; a
-   * primary with no member left to compare with (a cluster of one, every other member kept out) is
-   * opened as before.
+   * Whether a read-only primary about to take writes has data compared first: its own (its server
+   * restarted since it was last found the same, it was never compared, or it was found lacking
+   * rows) or any other member's that is not known good. Opened at once, a crash recovery that lost
+   * rows served reads without them until a comparison made it hand over (chaos seed 614468, after a
+   * full-cluster restart); opened after agreeing with one replica that had lost the same row, it
+   * served them until the third member, the only one holding it, was compared. Waiting costs writes
+   * the time of those comparisons; a primary with no member left to compare with (a cluster of one,
+   * every other member kept out) is opened as before.
    */
   boolean comparedBeforeWrites(TopologyInput in, InstanceState primary, Set<String> kept) {
     ContentState c = in.content();
@@ -174,7 +175,8 @@ public final class ContentChecking {
       // said so) rather than hold them for a member that may never come.
       return others.stream().anyMatch(i -> !unverified(c, i));
     }
-    return unverified(c, primary) && !others.isEmpty();
+    return !others.isEmpty()
+        && (unverified(c, primary) || others.stream().anyMatch(i -> unverified(c, i)));
   }
 
   /** The Wait of a read-only primary whose data is being, or is to be, compared. */
@@ -184,10 +186,11 @@ public final class ContentChecking {
         "PrimaryNotKnownGood",
         "the primary "
             + primary.name()
-            + " takes no writes until its data is compared with a replica's: its server restarted"
-            + " and its crash recovery may have lost rows its position claims"
+            + " takes no writes until its data is compared with every other member's: a crash"
+            + " recovery may have lost rows a position claims, and a member holding rows the"
+            + " primary lacks is found only by comparing"
             + (running == null
-                ? "; waiting for a replica known good, or any replica, to follow it"
+                ? "; waiting for the members not compared yet to follow it"
                 : " (comparing with " + running + " now)"));
   }
 

@@ -181,8 +181,8 @@ public final class StepText {
 
   /** After a promotion that leaves the primary read-only. */
   public static final String FENCED_UNTIL_COMPARED =
-      "; it takes no writes until its data is compared with a replica's, since its server"
-          + " restarted and its crash recovery may have lost rows its position claims";
+      "; it takes no writes until its data is compared with every other member's, since a"
+          + " crash recovery may have lost rows a position claims";
 
   /** What a promotion's why means, after the member's name. */
   public static String promotion(String why) {

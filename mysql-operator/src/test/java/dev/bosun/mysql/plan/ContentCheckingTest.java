@@ -553,9 +553,8 @@ class ContentCheckingTest {
     assertThat(StepText.sentence(step(in), ""))
         .isEqualTo(
             "db-0 becomes the primary after every member restarted: it holds the most"
-                + " transactions; it takes no writes until its data is compared with a replica's,"
-                + " since its server restarted and its crash recovery may have lost rows its"
-                + " position claims");
+                + " transactions; it takes no writes until its data is compared with every other"
+                + " member's, since a crash recovery may have lost rows a position claims");
   }
 
   @Test
@@ -575,9 +574,23 @@ class ContentCheckingTest {
         .isEqualTo(
             new Step.Wait(
                 "PrimaryNotKnownGood",
-                "the primary db-0 takes no writes until its data is compared with a replica's:"
-                    + " its server restarted and its crash recovery may have lost rows its"
-                    + " position claims (comparing with db-1 now)"));
+                "the primary db-0 takes no writes until its data is compared with every other"
+                    + " member's: a crash recovery may have lost rows a position claims, and a"
+                    + " member holding rows the primary lacks is found only by comparing"
+                    + " (comparing with db-1 now)"));
+  }
+
+  /**
+   * Seed 614468 in CI: db-0 and db-1 had lost the same row and agreed; opened then, db-0 served
+   * reads without the row until db-2, the only member holding it, was compared.
+   */
+  @Test
+  void aReadOnlyPrimaryFoundTheSameAsOneMemberWaitsForTheOthersToBeComparedBeforeWrites() {
+    TopologyPlannerTest.In in =
+        afterRestart(known(Map.of("db-0", T0 + 600, "db-1", T0 + 601)), replica("db-1", T0 + 601));
+    assertThat(step(in))
+        .isEqualTo(
+            new Step.CheckContent("db-2", "db-0", "db-2", "NeverCompared", T0 + 602, T0 + 600));
   }
 
   @Test
