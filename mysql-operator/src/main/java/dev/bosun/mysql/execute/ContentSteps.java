@@ -95,14 +95,7 @@ final class ContentSteps {
       starts.remove(differs);
     }
     String sentence =
-        c.replica()
-            + "'s data differs from the primary "
-            + c.primary()
-            + "'s "
-            + why
-            + ": "
-            + f.differences()
-            + (undecided ? undecidedConsequence(c) : consequence(c, differs));
+        differenceSentence(c, f) + (undecided ? undecidedConsequence(c) : consequence(c, differs));
     return Outcome.warning(
         rec.withContent(
             rec.content().compared(starts, differs, f.differences(), sentence, clock.instant())),
@@ -123,13 +116,7 @@ final class ContentSteps {
     boolean primaryLacks = holder.equals(c.replica());
     String lacking = primaryLacks ? c.primary() : c.replica();
     String sentence =
-        c.replica()
-            + "'s data differs from the primary "
-            + c.primary()
-            + "'s (compared "
-            + StepText.contentWhy(c)
-            + "): "
-            + f.differences()
+        differenceSentence(c, f)
             + "; "
             + holder
             + " holds rows "
@@ -154,6 +141,17 @@ final class ContentSteps {
                     holder, holderStart, lacking, f.differences(), sentence, clock.instant())),
         "DataDiffers",
         sentence);
+  }
+
+  /** "db-1's data differs from the primary db-0's (compared because …): what differed". */
+  private static String differenceSentence(Step.CheckContent c, ContentState.Finished f) {
+    return c.replica()
+        + "'s data differs from the primary "
+        + c.primary()
+        + "'s (compared "
+        + StepText.contentWhy(c)
+        + "): "
+        + f.differences();
   }
 
   /** The side holding rows the other lacks (none twice), or null when that cannot be told. */
