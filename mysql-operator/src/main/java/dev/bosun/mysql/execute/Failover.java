@@ -6,6 +6,7 @@ import dev.bosun.mysql.plan.ContentChecking;
 import dev.bosun.mysql.plan.InstanceState;
 import dev.bosun.mysql.plan.PromotionIntent;
 import dev.bosun.mysql.plan.Step;
+import dev.bosun.mysql.plan.StepText;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +20,11 @@ import org.slf4j.LoggerFactory;
  * can get no acknowledgement; an old primary that answers is made read-only and its client
  * connections ended, with semi-sync left on (turning it off would tell waiting clients "committed"
  * for transactions no replica holds); the candidate is chosen by what it received, must apply all
- * of it in time, and the promotion is recorded before it happens; then the other candidates follow
- * it. Calls to different members that do not depend on each other run at once; each phase ends for
- * every member before the next begins. What it does to the servers is {@link Actions}.
+ * of it in time, and the promotion is recorded before it happens (one whose data is to be compared
+ * first is promoted read-only, the record's intent left open until it takes writes); then the other
+ * candidates follow it. Calls to different members that do not depend on each other run at once;
+ * each phase ends for every member before the next begins. What it does to the servers is {@link
+ * Actions}.
  */
 final class Failover {
 
@@ -64,8 +67,11 @@ final class Failover {
     /** Whether it applied everything up to {@code point} within the catch-up time. */
     boolean applied(String point) throws InstanceException;
 
-    /** Opens it for writes (semi-sync on when it has replicas). */
-    void promote() throws InstanceException;
+    /**
+     * Makes it the primary (semi-sync on when it has replicas): open for writes, or read-only until
+     * its data is compared when {@code writable} is false.
+     */
+    void promote(boolean writable) throws InstanceException;
 
     @Override
     void close();
@@ -122,28 +128,33 @@ final class Failover {
     if (choice.stop() != null) {
       return choice.stop();
     }
-    stop = catchUpAndPromote(f, rec, choice.chosen(), recorder);
+    String name = choice.chosen().name();
+    PromotionIntent intent = new PromotionIntent(name, f.oldPrimary(), choice.chosen().held(gtids));
+    boolean writable = !f.readOnlyIfChosen().contains(name);
+    stop = catchUpAndPromote(rec, intent, writable, recorder);
     if (stop.isPresent()) {
       return stop.get();
     }
     boundaries.reached(FailoverBoundaries.PROMOTED);
     // 5. The other candidates follow it now rather than a round later: its semi-sync commits wait
-    // for one of them to acknowledge. One that cannot be repointed is attached by a later round.
-    String name = choice.chosen().name();
-    String point = choice.chosen().held(gtids);
+    // for one of them to acknowledge, and a read-only one is compared with them before writes. One
+    // that cannot be repointed is attached by a later round.
     List<String> following =
         repoint(name, Candidates.followers(choice.chosen(), choice.candidates(), gtids));
     boundaries.reached(FailoverBoundaries.REPLICAS_REPOINTED);
     return Outcome.warning(
-        rec.failedOver(name, f.oldPrimary(), point, clock.instant()),
+        writable
+            ? rec.failedOver(name, f.oldPrimary(), intent.point(), clock.instant())
+            : rec.failedOverReadOnly(intent, clock.instant()),
         "FailedOver",
         "primary "
             + f.oldPrimary()
             + " was unreachable; promoted "
             + name
             + " at GTID "
-            + point
-            + followMessage(following));
+            + intent.point()
+            + followMessage(following)
+            + (writable ? "" : StepText.FENCED_UNTIL_COMPARED));
   }
 
   /**
@@ -247,16 +258,17 @@ final class Failover {
 
   /**
    * 4. The candidate applies all it received, the promotion is recorded before it happens (a
-   * restarted operator completes or re-plans it), then it takes writes.
+   * restarted operator completes or re-plans it), then it takes writes, or is promoted read-only
+   * when its data is to be compared first.
    */
   private Optional<Outcome> catchUpAndPromote(
-      Step.Failover f, TopologyRecord rec, InstanceState chosen, Recorder recorder)
+      TopologyRecord rec, PromotionIntent intent, boolean writable, Recorder recorder)
       throws InstanceException {
-    String name = chosen.name();
-    String point = chosen.held(gtids);
+    String name = intent.candidate();
+    String point = intent.point();
     LOG.info(
         "failover from {}: {} chosen; waiting for it to apply up to {}",
-        f.oldPrimary(),
+        intent.from(),
         name,
         point);
     try (Promotion candidate = actions.candidate(name)) {
@@ -274,9 +286,9 @@ final class Failover {
                     + " applier"));
       }
       boundaries.reached(FailoverBoundaries.CANDIDATE_CAUGHT_UP);
-      recorder.save(rec.withIntent(new PromotionIntent(name, f.oldPrimary(), point)));
+      recorder.save(rec.withIntent(intent));
       boundaries.reached(FailoverBoundaries.INTENT_RECORDED);
-      candidate.promote();
+      candidate.promote(writable);
     }
     return Optional.empty();
   }

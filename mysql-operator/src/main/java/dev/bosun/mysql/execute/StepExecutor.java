@@ -275,8 +275,15 @@ public final class StepExecutor {
                 ? dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis())
                 : dialect.promoteFenced(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
     InstanceState s = observeOne(ctx, p.instance());
+    PromotionIntent intent = rec.intent();
+    // A failover's read-only promotion completes now: its record keeps the member it replaced and
+    // the point it was promoted at, not the position now.
+    TopologyRecord promoted =
+        intent != null && intent.candidate().equals(p.instance())
+            ? rec.promoted(p.instance(), intent.from(), intent.point())
+            : rec.promoted(p.instance(), rec.primary(), s.executed());
     return Outcome.normal(
-        rec.promoted(p.instance(), rec.primary(), s.executed()),
+        promoted,
         "Promoted",
         p.instance()
             + " "
@@ -612,9 +619,12 @@ public final class StepExecutor {
     }
 
     @Override
-    public void promote() throws InstanceException {
+    public void promote(boolean writable) throws InstanceException {
       session.execute(
-          "failover-promote", dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
+          "failover-promote",
+          writable
+              ? dialect.promote(ctx.withReplicas(), ctx.semiSyncTimeoutMillis())
+              : dialect.promoteFenced(ctx.withReplicas(), ctx.semiSyncTimeoutMillis()));
     }
 
     @Override

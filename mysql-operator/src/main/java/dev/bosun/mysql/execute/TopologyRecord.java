@@ -82,6 +82,15 @@ public record TopologyRecord(
     return new TopologyRecord(instance, previous, gtid, at, restoredFrom, null, rebuild, content);
   }
 
+  /**
+   * The record after a failover that promoted {@code next}'s candidate read-only: it is the
+   * primary, and the intent stays open until it takes writes.
+   */
+  TopologyRecord failedOverReadOnly(PromotionIntent next, Instant at) {
+    return new TopologyRecord(
+        next.candidate(), next.from(), next.point(), at, restoredFrom, next, rebuild, content);
+  }
+
   /** The same record with a promotion about to be carried out. */
   TopologyRecord withIntent(PromotionIntent next) {
     return new TopologyRecord(

@@ -1,6 +1,7 @@
 package dev.bosun.mysql.plan;
 
 import java.util.List;
+import java.util.Set;
 
 /** The one thing the executor does next; the planner returns exactly one. */
 public sealed interface Step {
@@ -44,9 +45,17 @@ public sealed interface Step {
 
   /**
    * Replace an unreachable primary: let the candidates apply what they received, then promote the
-   * most advanced one without errant transactions.
+   * most advanced one without errant transactions; one in {@code readOnlyIfChosen} is promoted
+   * read-only, to take writes once its data is compared with every other member's.
    */
-  record Failover(String oldPrimary, List<String> candidates) implements Step {}
+  record Failover(String oldPrimary, List<String> candidates, Set<String> readOnlyIfChosen)
+      implements Step {
+
+    /** A failover whose new primary takes writes at once, whichever is chosen. */
+    public Failover(String oldPrimary, List<String> candidates) {
+      this(oldPrimary, candidates, Set.of());
+    }
+  }
 
   /** Hand the primary role over: fence the primary, let the target catch up, promote it. */
   record Switchover(String from, String to, String why) implements Step {}

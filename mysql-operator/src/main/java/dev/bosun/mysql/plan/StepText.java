@@ -191,6 +191,9 @@ public final class StepText {
       case "FullClusterRestart" ->
           "becomes the primary after every member restarted: it holds the most transactions";
       case "RestartedPrimary" -> "is the primary that restarted; it takes writes again";
+      case "FailedOverCompared" ->
+          "was promoted read-only by the failover and its data is now compared with every other"
+              + " member's; it takes writes";
       default -> "becomes the primary";
     };
   }

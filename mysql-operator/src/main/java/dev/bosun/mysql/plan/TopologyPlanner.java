@@ -63,6 +63,11 @@ public final class TopologyPlanner {
     if (primary == null) {
       return noRecordedPrimary(in, errant, writable);
     }
+    if (primary.writable() && replacedByReadOnlyFailover(in, primary) != null) {
+      // Opened after a failover promoted it read-only, and the operator stopped before it
+      // recorded that: close the promotion's record.
+      return new Step.Adopt(primary.name());
+    }
     if (primary.writable()) {
       return withWritablePrimary(in, primary, errant)
           .or(() -> contentChecking.next(in, primary, errant))
@@ -316,29 +321,65 @@ public final class TopologyPlanner {
   }
 
   private Step fencedPrimary(TopologyInput in, InstanceState primary, Set<String> errant) {
-    // The primary answers but does not take writes: it restarted (members boot read-only) or a
-    // switchover stopped half-way. Re-open it only if nobody holds more than it does.
-    Step wait = waitForEveryone(in, null, "before the primary takes writes again");
+    // The primary answers but does not take writes: it restarted (members boot read-only), a
+    // switchover stopped half-way, or a failover promoted it read-only. Re-open it only if nobody
+    // holds more than it does.
+    String replaced = replacedByReadOnlyFailover(in, primary);
+    // What the member a failover replaced held beyond the new primary, no one received: it was
+    // never acknowledged, so that member, often the one that failed, is not waited for.
+    Step wait = waitForEveryone(in, replaced, "before the primary takes writes again");
     if (wait != null) {
       return wait;
     }
+    List<InstanceState> observed =
+        in.instances().stream().filter(i -> i.reachable() || !i.name().equals(replaced)).toList();
     List<InstanceState> candidates =
-        in.instances().stream().filter(i -> !errant.contains(i.name())).toList();
-    Candidates.Choice choice = Candidates.chooseExcept(candidates, in.instances(), errant, gtids);
+        observed.stream().filter(i -> !errant.contains(i.name())).toList();
+    Candidates.Choice choice = Candidates.chooseExcept(candidates, observed, errant, gtids);
     if (choice.chosen().isEmpty()) {
       return new Step.Blocked(choice.reason(), choice.message());
     }
     InstanceState chosen = choice.chosen().get();
     if (chosen.name().equals(primary.name()) || Candidates.holds(primary, chosen, gtids)) {
+      String why = replaced == null ? "RestartedPrimary" : "FailedOverCompared";
       return beforeWrites(in, primary, errant)
-          .orElseGet(() -> new Step.Promote(primary.name(), "RestartedPrimary"));
+          .orElseGet(() -> new Step.Promote(primary.name(), why));
     }
-    return new Step.Failover(
+    return failover(
+        in,
         primary.name(),
         candidates.stream()
             .map(InstanceState::name)
             .filter(n -> !n.equals(primary.name()))
-            .toList());
+            .toList(),
+        errant);
+  }
+
+  /**
+   * A failover to {@code candidates}. Those whose data is to be compared before they take writes
+   * (their server restarted since it was last compared, or another member's did) are promoted
+   * read-only if chosen: a crash recovery may have lost rows a position claims, and a member
+   * holding them is found only by comparing. Before, such a primary served reads without them until
+   * the next comparison.
+   */
+  private Step.Failover failover(
+      TopologyInput in, String oldPrimary, List<String> candidates, Set<String> errant) {
+    Set<String> readOnly =
+        in.instances().stream()
+            .filter(i -> candidates.contains(i.name()))
+            .filter(i -> contentChecking.comparedBeforeWrites(in, i, errant))
+            .map(InstanceState::name)
+            .collect(Collectors.toCollection(TreeSet::new));
+    return new Step.Failover(oldPrimary, candidates, readOnly);
+  }
+
+  /**
+   * The member a failover replaced when it promoted {@code primary} read-only and it has not taken
+   * writes since (the promotion's intent is still open); null otherwise.
+   */
+  private static String replacedByReadOnlyFailover(TopologyInput in, InstanceState primary) {
+    PromotionIntent intent = in.intent();
+    return intent != null && intent.candidate().equals(primary.name()) ? intent.from() : null;
   }
 
   private Step unreachablePrimary(TopologyInput in, InstanceState primary, Set<String> errant) {
@@ -407,7 +448,7 @@ public final class TopologyPlanner {
     }
     return contentChecking
         .soleCandidateUnverified(in, primary, offered)
-        .orElseGet(() -> new Step.Failover(primary.name(), candidates));
+        .orElseGet(() -> failover(in, primary.name(), candidates, errant));
   }
 
   /**

@@ -127,8 +127,8 @@ class FailoverTest {
         }
 
         @Override
-        public void promote() {
-          log.add("promote " + member);
+        public void promote(boolean writable) {
+          log.add((writable ? "promote " : "promote read-only ") + member);
         }
 
         @Override
@@ -164,9 +164,14 @@ class FailoverTest {
   private Outcome run(
       Servers s, List<String> members, List<String> candidates, TopologyRecord before)
       throws InstanceException {
+    return run(s, members, new Step.Failover("db-0", candidates), before);
+  }
+
+  private Outcome run(Servers s, List<String> members, Step.Failover f, TopologyRecord before)
+      throws InstanceException {
     return new Failover(new MariaDbGtids(), s, b -> s.log.add("| " + b), CLOCK, 30)
         .run(
-            new Step.Failover("db-0", candidates),
+            f,
             before,
             members,
             rec -> {
@@ -178,6 +183,15 @@ class FailoverTest {
   /** The failover of db-0 with db-1 and db-2 as candidates. */
   private Outcome runThree(Servers s) throws InstanceException {
     return run(s, List.of("db-0", "db-1", "db-2"), List.of("db-1", "db-2"));
+  }
+
+  /** The same failover, with {@code readOnly} promoted read-only if chosen. */
+  private Outcome runThree(Servers s, Set<String> readOnly) throws InstanceException {
+    return run(
+        s,
+        List.of("db-0", "db-1", "db-2"),
+        new Step.Failover("db-0", List.of("db-1", "db-2"), readOnly),
+        BEFORE);
   }
 
   private static Servers threeMembers() {
@@ -222,6 +236,38 @@ class FailoverTest {
     assertThat(s.at("| " + FailoverBoundaries.REPLICAS_REPOINTED))
         .isGreaterThan(s.at("repoint db-1 to db-2"));
     assertThat(s.log).doesNotContain("repoint db-2 to db-2");
+  }
+
+  @Test
+  void aChosenCandidateToBeComparedFirstIsPromotedReadOnlyAndItsIntentStaysOpen() throws Exception {
+    Servers s = threeMembers();
+    Outcome out = runThree(s, Set.of("db-2"));
+
+    assertThat(out.reason()).isEqualTo("FailedOver");
+    assertThat(s.log).contains("promote read-only db-2").doesNotContain("promote db-2");
+    assertThat(s.at("promote read-only db-2"))
+        .isGreaterThan(s.at("| " + FailoverBoundaries.INTENT_RECORDED));
+    // The record names it the primary, and the open intent says it has not taken writes yet.
+    assertThat(out.record().primary()).isEqualTo("db-2");
+    assertThat(out.record().previousPrimary()).isEqualTo("db-0");
+    assertThat(out.record().promotionGtid()).isEqualTo("0-1-12");
+    assertThat(out.record().lastFailoverTime()).isEqualTo(CLOCK.instant());
+    assertThat(out.record().intent()).isEqualTo(new PromotionIntent("db-2", "db-0", "0-1-12"));
+    // Its replicas follow it at once: they are whom it is compared with.
+    assertThat(s.log).contains("repoint db-1 to db-2");
+    assertThat(out.message())
+        .isEqualTo(
+            "primary db-0 was unreachable; promoted db-2 at GTID 0-1-12; db-1 follows it; it"
+                + " takes no writes until its data is compared with every other member's, since a"
+                + " crash recovery may have lost rows a position claims");
+  }
+
+  @Test
+  void aCandidateToBeComparedFirstThatIsNotChosenLeavesThePromotionWritable() throws Exception {
+    Servers s = threeMembers();
+    Outcome out = runThree(s, Set.of("db-1"));
+    assertThat(s.log).contains("promote db-2");
+    assertThat(out.record().intent()).isNull();
   }
 
   @Test

@@ -299,12 +299,85 @@ class ContentCheckingTest {
     assertThat(step(in)).isEqualTo(new Step.Failover("db-0", java.util.List.of("db-1")));
   }
 
+  /**
+   * The failover window known since 2026-12-02 (from review; no schedule drew it): of two
+   * candidates, the one promoted had restarted since it was compared and took writes at once, so a
+   * row its recovery lost was missing from reads until the comparison with the other made it hand
+   * over. Either is promoted read-only now when a member not known good is left to compare with.
+   */
   @Test
-  void unverifiedCandidatesWithAnotherToCompareWithAndFlavoursThatCannotCompareFailOver() {
-    // Two candidates: the one promoted is compared with the other as soon as it follows.
+  void unverifiedCandidatesWithAnotherToCompareWithAreFailedOverToReadOnly() {
     TopologyPlannerTest.In two =
         primaryDown(known(FIRST), orphan("db-1", T0 + 600), orphan("db-2", T0 + 700));
-    assertThat(step(two)).isEqualTo(new Step.Failover("db-0", java.util.List.of("db-1", "db-2")));
+    assertThat(step(two))
+        .isEqualTo(
+            new Step.Failover(
+                "db-0", java.util.List.of("db-1", "db-2"), java.util.Set.of("db-1", "db-2")));
+
+    // db-2 known good since its server started: it takes writes at once only once db-1, which
+    // restarted, is compared too; db-1 is compared with it in any case.
+    TopologyPlannerTest.In one =
+        primaryDown(
+            known(Map.of("db-0", T0, "db-1", T0 + 1, "db-2", T0 + 2)),
+            orphan("db-1", T0 + 600),
+            orphan("db-2", T0 + 2));
+    assertThat(((Step.Failover) step(one)).readOnlyIfChosen()).containsExactly("db-1", "db-2");
+
+    // Both known good since their servers started: whichever is chosen takes writes at once.
+    TopologyPlannerTest.In none =
+        primaryDown(known(FIRST), orphan("db-1", T0 + 1), orphan("db-2", T0 + 2));
+    assertThat(step(none)).isEqualTo(new Step.Failover("db-0", java.util.List.of("db-1", "db-2")));
+  }
+
+  /**
+   * db-1, promoted read-only by a failover from the dead db-0; db-2, started at T0 + 2, follows.
+   */
+  private static TopologyPlannerTest.In afterReadOnlyFailover(ContentState content) {
+    Address a = addr("db-1");
+    TopologyPlannerTest.In in =
+        cluster(
+            content,
+            InstanceState.unreachable("db-0", 0),
+            restarted("db-1", T0 + 600),
+            Instance.replica("db-2", 2, "0-1-12", a.host(), a.port()).startedAt(T0 + 2).build());
+    in.primary = "db-1";
+    in.previous = "db-0";
+    in.intent = new PromotionIntent("db-1", "db-0", "0-1-12");
+    return in;
+  }
+
+  @Test
+  void aPrimaryAFailoverPromotedReadOnlyIsComparedWithoutWaitingForTheMemberItReplaced() {
+    TopologyPlannerTest.In in = afterReadOnlyFailover(known(FIRST));
+    assertThat(step(in)).isInstanceOf(Step.CheckContent.class);
+
+    // Compared and found the same: it takes writes, the failover's promotion done.
+    in.content = known(Map.of("db-0", T0, "db-1", T0 + 600, "db-2", T0 + 2));
+    assertThat(step(in)).isEqualTo(new Step.Promote("db-1", "FailedOverCompared"));
+    assertThat(StepText.sentence(step(in), ""))
+        .isEqualTo(
+            "db-1 was promoted read-only by the failover and its data is now compared with every"
+                + " other member's; it takes writes");
+
+    // A read-only primary no failover promoted (its server restarted) waits for every member:
+    // the silent one may hold acknowledged transactions.
+    in.intent = null;
+    Step restarted = step(in);
+    assertThat(restarted).isInstanceOf(Step.Wait.class);
+    assertThat(((Step.Wait) restarted).reason()).isEqualTo("WaitingForInstances");
+  }
+
+  @Test
+  void aPrimaryOpenedAfterAReadOnlyFailoverWhoseRecordWasLostIsAdopted() {
+    TopologyPlannerTest.In in = afterReadOnlyFailover(known(FIRST));
+    in.instances.set(1, Instance.primary("db-1", 1, "0-1-12").startedAt(T0 + 600).build());
+    assertThat(step(in)).isEqualTo(new Step.Adopt("db-1"));
+    in.intent = null;
+    assertThat(step(in)).isNotInstanceOf(Step.Adopt.class);
+  }
+
+  @Test
+  void aFlavourThatCannotCompareFailsOverToAWritablePrimary() {
 
     // A flavour whose contents cannot be compared has nothing to wait for.
     TopologyPlannerTest.In unsupported =

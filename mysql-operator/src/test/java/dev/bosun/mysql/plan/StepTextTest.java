@@ -87,7 +87,9 @@ class StepTextTest {
 
   @Test
   void everyWhyThePlannerGivesHasWords() {
-    for (String why : Arrays.asList("Bootstrap", "FullClusterRestart", "RestartedPrimary")) {
+    for (String why :
+        Arrays.asList(
+            "Bootstrap", "FullClusterRestart", "RestartedPrimary", "FailedOverCompared")) {
       assertThat(StepText.promotion(why)).isNotEqualTo(StepText.promotion("?"));
     }
     for (String why : Arrays.asList("Requested", "ScaleDown", "DataDiffers")) {
