@@ -289,6 +289,12 @@ final class Failover {
       recorder.save(rec.withIntent(intent));
       boundaries.reached(FailoverBoundaries.INTENT_RECORDED);
       candidate.promote(writable);
+      if (!writable) {
+        LOG.info(
+            "failover from {}: {} promoted read-only; it takes writes once compared",
+            intent.from(),
+            name);
+      }
     }
     return Optional.empty();
   }

@@ -296,6 +296,19 @@ public final class StepExecutor {
     TopologyRecord rec = ctx.record();
     InstanceState s = observeOne(ctx, a.instance());
     PromotionIntent intent = rec.intent();
+    if (intent != null
+        && intent.candidate().equals(a.instance())
+        && a.instance().equals(rec.primary())) {
+      // A failover promoted it read-only and it was opened, but the operator died before it
+      // recorded that: the failover itself was recorded (and told) then.
+      return Outcome.normal(
+          rec.promoted(a.instance(), intent.from(), intent.point()),
+          "Promoted",
+          a.instance()
+              + " takes writes: the failover that promoted it read-only (replacing "
+              + intent.from()
+              + ") is complete");
+    }
     if (intent != null && intent.candidate().equals(a.instance())) {
       // The operator died after promoting and before recording it: finish the record with the
       // promotion point chosen then, not the position now (which has new writes in it).

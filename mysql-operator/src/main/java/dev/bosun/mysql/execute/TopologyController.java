@@ -127,7 +127,8 @@ public final class TopologyController {
 
     /**
      * The member this round's step made the writable primary (a promotion, failover or switchover
-     * that completed), or null: what was observed before the step still shows it read-only.
+     * that completed), or null: what was observed before the step still shows it read-only. A
+     * member promoted read-only (its intent left open) is not: clients would read what it may lack.
      */
     public String promoted() {
       String now = record().primary();
@@ -136,8 +137,10 @@ public final class TopologyController {
       }
       Step step = plan.step();
       boolean done =
-          (step instanceof Step.Promote p && p.instance().equals(now))
-              || (step instanceof Step.Failover f && !now.equals(f.oldPrimary()))
+          (step instanceof Step.Promote p && p.writable() && p.instance().equals(now))
+              || (step instanceof Step.Failover f
+                  && !now.equals(f.oldPrimary())
+                  && record().intent() == null)
               || (step instanceof Step.Switchover w && w.to().equals(now));
       return done ? now : null;
     }

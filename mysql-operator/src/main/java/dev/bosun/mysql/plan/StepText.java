@@ -95,7 +95,8 @@ public final class StepText {
       return "the primary "
           + f.oldPrimary()
           + " is unreachable; failing over to the most advanced of "
-          + String.join(", ", f.candidates());
+          + String.join(", ", f.candidates())
+          + readOnlyFailover(f);
     }
     if (step instanceof Step.Switchover s) {
       return "moving the primary from " + s.from() + " to " + s.to() + switchover(s.why());
@@ -183,6 +184,21 @@ public final class StepText {
   public static final String FENCED_UNTIL_COMPARED =
       "; it takes no writes until its data is compared with every other member's, since a"
           + " crash recovery may have lost rows a position claims";
+
+  /** Which candidates a failover promotes read-only, with its leading "; "; empty for none. */
+  private static String readOnlyFailover(Step.Failover f) {
+    if (f.readOnlyIfChosen().isEmpty()) {
+      return "";
+    }
+    String who =
+        f.readOnlyIfChosen().containsAll(f.candidates())
+            ? "the one promoted"
+            : String.join(" or ", f.readOnlyIfChosen()) + ", if promoted,";
+    return "; "
+        + who
+        + " takes no writes until its data is compared with every other member's, since a crash"
+        + " recovery may have lost rows a position claims";
+  }
 
   /** What a promotion's why means, after the member's name. */
   public static String promotion(String why) {

@@ -63,7 +63,7 @@ public final class TopologyPlanner {
     if (primary == null) {
       return noRecordedPrimary(in, errant, writable);
     }
-    if (primary.writable() && replacedByReadOnlyFailover(in, primary) != null) {
+    if (primary.writable() && promotedReadOnlyByFailover(in, primary)) {
       // Opened after a failover promoted it read-only, and the operator stopped before it
       // recorded that: close the promotion's record.
       return new Step.Adopt(primary.name());
@@ -324,15 +324,18 @@ public final class TopologyPlanner {
     // The primary answers but does not take writes: it restarted (members boot read-only), a
     // switchover stopped half-way, or a failover promoted it read-only. Re-open it only if nobody
     // holds more than it does.
-    String replaced = replacedByReadOnlyFailover(in, primary);
-    // What the member a failover replaced held beyond the new primary, no one received: it was
-    // never acknowledged, so that member, often the one that failed, is not waited for.
-    Step wait = waitForEveryone(in, replaced, "before the primary takes writes again");
-    if (wait != null) {
-      return wait;
+    if (!promotedReadOnlyByFailover(in, primary)) {
+      Step wait = waitForEveryone(in, null, "before the primary takes writes again");
+      if (wait != null) {
+        return wait;
+      }
     }
+    // A failover promoted it read-only: it was chosen by what every member but the one it replaced
+    // had received, that one can have had nothing acknowledged since (no one receives from it),
+    // and no one has taken a write since. So a silent member holds no acknowledged transaction it
+    // lacks and is not waited for; one that answers is compared before it takes writes.
     List<InstanceState> observed =
-        in.instances().stream().filter(i -> i.reachable() || !i.name().equals(replaced)).toList();
+        in.instances().stream().filter(InstanceState::reachable).toList();
     List<InstanceState> candidates =
         observed.stream().filter(i -> !errant.contains(i.name())).toList();
     Candidates.Choice choice = Candidates.chooseExcept(candidates, observed, errant, gtids);
@@ -341,7 +344,8 @@ public final class TopologyPlanner {
     }
     InstanceState chosen = choice.chosen().get();
     if (chosen.name().equals(primary.name()) || Candidates.holds(primary, chosen, gtids)) {
-      String why = replaced == null ? "RestartedPrimary" : "FailedOverCompared";
+      String why =
+          promotedReadOnlyByFailover(in, primary) ? "FailedOverCompared" : "RestartedPrimary";
       return beforeWrites(in, primary, errant)
           .orElseGet(() -> new Step.Promote(primary.name(), why));
     }
@@ -374,12 +378,11 @@ public final class TopologyPlanner {
   }
 
   /**
-   * The member a failover replaced when it promoted {@code primary} read-only and it has not taken
-   * writes since (the promotion's intent is still open); null otherwise.
+   * Whether a failover promoted {@code primary} read-only and it has not taken writes since (the
+   * promotion's intent is still open).
    */
-  private static String replacedByReadOnlyFailover(TopologyInput in, InstanceState primary) {
-    PromotionIntent intent = in.intent();
-    return intent != null && intent.candidate().equals(primary.name()) ? intent.from() : null;
+  private static boolean promotedReadOnlyByFailover(TopologyInput in, InstanceState primary) {
+    return in.intent() != null && in.intent().candidate().equals(primary.name());
   }
 
   private Step unreachablePrimary(TopologyInput in, InstanceState primary, Set<String> errant) {

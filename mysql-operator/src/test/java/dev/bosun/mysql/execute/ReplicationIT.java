@@ -691,6 +691,36 @@ class ReplicationIT {
   }
 
   /**
+   * A failover's read-only primary opened by an operator that died before recording it: the record
+   * still holds the open intent. The next round adopts it and closes the record, keeping the member
+   * it replaced and the promotion point.
+   */
+  @Test
+  void aReadOnlyFailoverPrimaryOpenedByAnOperatorThatDiedIsAdoptedAndItsRecordClosed()
+      throws Exception {
+    twentyRowsOnEveryMember();
+    restartAfterItsFirstLook("db-1", "db-2");
+    servers.get("db-0").kill();
+    eventsUntil(
+        "db-1 promoted read-only",
+        () -> "db-1".equals(record.primary()) && record.intent() != null);
+    String point = record.promotionGtid();
+    // What the opening does, without its record.
+    try (Connection c = AppClient.admin(addresses.get("db-1"));
+        Statement st = c.createStatement()) {
+      st.execute("SET GLOBAL read_only=OFF");
+    }
+    List<String> events = eventsUntil("the record closed", () -> record.intent() == null);
+    assertThat(events)
+        .startsWith(
+            "Promoted: db-1 takes writes: the failover that promoted it read-only (replacing db-0)"
+                + " is complete");
+    assertThat(record.primary()).isEqualTo("db-1");
+    assertThat(record.previousPrimary()).isEqualTo("db-0");
+    assertThat(record.promotionGtid()).isEqualTo(point);
+  }
+
+  /**
    * A restarted replica holding more rows than the primary, one of them twice, is what a recovery
    * that doubles rows leaves, not a primary that lost them: it is kept out as ever, and the primary
    * stays. Played with a table without a key, where a row can be there twice.

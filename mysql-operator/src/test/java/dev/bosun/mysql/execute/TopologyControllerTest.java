@@ -251,6 +251,15 @@ class TopologyControllerTest {
     assertThat(tick(new Step.Promote("db-0", "Bootstrap"), before, null).promoted())
         .isEqualTo("db-0");
     assertThat(tick(new Step.Steady(), after, null).promoted()).isNull();
+    // Promoted read-only, to be compared before writes: not labelled the primary yet.
+    assertThat(tick(new Step.Promote("db-0", "FullClusterRestart", false), before, null).promoted())
+        .isNull();
+    TopologyRecord readOnly =
+        after.withIntent(new dev.bosun.mysql.plan.PromotionIntent("db-1", "db-0", ""));
+    assertThat(
+            tick(new Step.Failover("db-0", List.of("db-1", "db-2"), Set.of("db-1")), readOnly, null)
+                .promoted())
+        .isNull();
   }
 
   private static TopologyController.Tick tick(Step step, TopologyRecord record, String error) {

@@ -368,6 +368,29 @@ class ContentCheckingTest {
   }
 
   @Test
+  void aPrimaryAFailoverPromotedReadOnlyWhoseOnlyOtherMemberWentSilentIsOpened() {
+    // Nobody has taken a write since the failover chose it by what db-2 had received: db-2 holds
+    // nothing acknowledged it lacks, and with nobody to compare with it opens, as before.
+    TopologyPlannerTest.In in = afterReadOnlyFailover(known(FIRST));
+    in.instances.set(2, InstanceState.unreachable("db-2", 2));
+    assertThat(step(in)).isEqualTo(new Step.Promote("db-1", "FailedOverCompared"));
+  }
+
+  @Test
+  void anOperatorThatDiedAfterAReadOnlyPromotionBeforeRecordingItFailsOverAgain() {
+    // The record still names db-0, the intent db-1; db-1 is read-only without a source, and db-2
+    // was repointed to it. The failover is resumed at once (no detection window) and chooses
+    // again by what each holds; nothing was written in between.
+    TopologyPlannerTest.In in = afterReadOnlyFailover(known(FIRST));
+    in.primary = "db-0";
+    in.previous = null;
+    assertThat(step(in))
+        .isEqualTo(
+            new Step.Failover(
+                "db-0", java.util.List.of("db-1", "db-2"), java.util.Set.of("db-1", "db-2")));
+  }
+
+  @Test
   void aPrimaryOpenedAfterAReadOnlyFailoverWhoseRecordWasLostIsAdopted() {
     TopologyPlannerTest.In in = afterReadOnlyFailover(known(FIRST));
     in.instances.set(1, Instance.primary("db-1", 1, "0-1-12").startedAt(T0 + 600).build());

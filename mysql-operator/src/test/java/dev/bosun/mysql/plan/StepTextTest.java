@@ -86,6 +86,21 @@ class StepTextTest {
   }
 
   @Test
+  void aFailoverSaysWhichCandidatesItWouldPromoteReadOnly() {
+    List<String> both = List.of("db-1", "db-2");
+    assertThat(StepText.sentence(new Step.Failover("db-0", both, Set.of("db-1", "db-2")), ""))
+        .isEqualTo(
+            "the primary db-0 is unreachable; failing over to the most advanced of db-1, db-2; the"
+                + " one promoted takes no writes until its data is compared with every other"
+                + " member's, since a crash recovery may have lost rows a position claims");
+    assertThat(StepText.sentence(new Step.Failover("db-0", both, Set.of("db-2")), ""))
+        .contains("db-1, db-2; db-2, if promoted, takes no writes until");
+    assertThat(StepText.sentence(new Step.Failover("db-0", both), ""))
+        .isEqualTo(
+            "the primary db-0 is unreachable; failing over to the most advanced of db-1, db-2");
+  }
+
+  @Test
   void everyWhyThePlannerGivesHasWords() {
     for (String why :
         Arrays.asList(
