@@ -352,6 +352,13 @@ public final class Rebuilds {
     if (!errant.contains(target.name())) {
       return null;
     }
+    if (!target.history().isEmpty() && gtids.historyCovers(primary.history(), target.history())) {
+      // The primary holds every transaction of its history: nothing of its own to export. A copy
+      // interrupted after it gave the member the snapshot's history leaves it so; its position,
+      // beyond an old primary's promotion point, still looked errant, and the resumed rebuild
+      // failed finding nothing to export (chaos seed 107277).
+      return null;
+    }
     String ref = reference(in, primary, target);
     // Diverged replication alone (an emptied member, say) leaves nothing of its own to export.
     return gtids.hasBeyond(target.binlog(), ref) ? ref : null;

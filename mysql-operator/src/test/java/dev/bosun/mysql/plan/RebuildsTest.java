@@ -65,6 +65,12 @@ class RebuildsTest {
     return new RebuildPolicy(true, null, true, null, RebuildState.none());
   }
 
+  /** A rebuild of {@code member} whose copy the operator did not see finish. */
+  private static RebuildPolicy interrupted(String member) {
+    return new RebuildPolicy(
+        false, null, true, null, new RebuildState(RebuildState.Phase.INTERRUPTED, member, null));
+  }
+
   private static RebuildPolicy requested(String member) {
     return new RebuildPolicy(false, member, true, null, RebuildState.none());
   }
@@ -212,13 +218,7 @@ class RebuildsTest {
   void anInterruptedRebuildResumesAndAFailedOneStaysOutUntilRequestedAgain() {
     TopologyPlannerTest.In in =
         cluster(replica("db-1", "0-1-12", "db-0"), TopologyPlannerTest.fenced("db-2", ""));
-    in.rebuild =
-        new RebuildPolicy(
-            false,
-            null,
-            true,
-            null,
-            new RebuildState(RebuildState.Phase.INTERRUPTED, "db-2", null));
+    in.rebuild = interrupted("db-2");
     assertThat(maria.plan(in.build()).step())
         .isEqualTo(new Step.Rebuild("db-2", "db-1", "Resumed", null));
 
@@ -319,13 +319,7 @@ class RebuildsTest {
   void aRebuildWhoseMemberWasScaledAwayEndsAsFailedAndIsForgottenWhileTheMemberIsGone() {
     TopologyPlannerTest.In in = cluster(replica("db-1", "0-1-12", "db-0"));
     in.desired = 2;
-    in.rebuild =
-        new RebuildPolicy(
-            false,
-            null,
-            true,
-            null,
-            new RebuildState(RebuildState.Phase.INTERRUPTED, "db-2", null));
+    in.rebuild = interrupted("db-2");
     assertThat(maria.plan(in.build()).step())
         .isEqualTo(
             new Step.RebuildDone("db-2", "the member was scaled away before its rebuild finished"));
@@ -415,6 +409,43 @@ class RebuildsTest {
             .build());
     assertThat(maria.plan(in.build()).step())
         .isEqualTo(new Step.Rebuild("db-2", "db-1", "ErrantTransactions", ""));
+  }
+
+  /**
+   * Chaos seed 107277: the rebuild of db-2, an old primary holding a transaction beyond the
+   * promotion point, was interrupted after its copy had given it the snapshot's history. Its
+   * position still lay beyond the promotion point, so the resumed rebuild asked for an export,
+   * found nothing in its emptied binlog and failed, leaving it out for good. The primary holds all
+   * of that history: nothing is exported.
+   */
+  @Test
+  void aResumedRebuildOfAMemberWhoseHistoryThePrimaryHoldsExportsNothing() {
+    TopologyPlannerTest.In in =
+        cluster(
+            replica("db-1", "0-2-12", "db-0"),
+            Instance.primary("db-2", 2, "0-2-11")
+                .readOnly(true)
+                .semiSyncSourceOn(false)
+                .history("0-2-11")
+                .build());
+    in.instances.set(0, Instance.primary("db-0", 0, "0-2-12").history("0-1-10,0-2-12").build());
+    in.previous = "db-2";
+    in.promotion = "0-1-10";
+    in.errant = java.util.Set.of("db-2");
+    in.rebuild = interrupted("db-2");
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "Resumed", null));
+
+    // Before the copy reached that point its own transaction is there: it is exported.
+    in.instances.set(
+        2,
+        Instance.primary("db-2", 2, "0-1-11")
+            .readOnly(true)
+            .semiSyncSourceOn(false)
+            .history("0-1-11")
+            .build());
+    assertThat(maria.plan(in.build()).step())
+        .isEqualTo(new Step.Rebuild("db-2", "db-1", "Resumed", "0-1-10"));
   }
 
   private static final String CORRUPT =
