@@ -180,10 +180,13 @@ public final class StepText {
         + " into empty members, so nothing was loaded over it";
   }
 
+  /** What a primary promoted read-only waits for, after its subject. */
+  private static final String UNTIL_COMPARED =
+      " takes no writes until its data is compared with every other member's, since a crash"
+          + " recovery may have lost rows a position claims";
+
   /** After a promotion that leaves the primary read-only. */
-  public static final String FENCED_UNTIL_COMPARED =
-      "; it takes no writes until its data is compared with every other member's, since a"
-          + " crash recovery may have lost rows a position claims";
+  public static final String FENCED_UNTIL_COMPARED = "; it" + UNTIL_COMPARED;
 
   /** Which candidates a failover promotes read-only, with its leading "; "; empty for none. */
   private static String readOnlyFailover(Step.Failover f) {
@@ -194,10 +197,7 @@ public final class StepText {
         f.readOnlyIfChosen().containsAll(f.candidates())
             ? "the one promoted"
             : String.join(" or ", f.readOnlyIfChosen()) + ", if promoted,";
-    return "; "
-        + who
-        + " takes no writes until its data is compared with every other member's, since a crash"
-        + " recovery may have lost rows a position claims";
+    return "; " + who + UNTIL_COMPARED;
   }
 
   /** What a promotion's why means, after the member's name. */

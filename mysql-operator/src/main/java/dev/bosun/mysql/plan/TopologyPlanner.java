@@ -324,7 +324,8 @@ public final class TopologyPlanner {
     // The primary answers but does not take writes: it restarted (members boot read-only), a
     // switchover stopped half-way, or a failover promoted it read-only. Re-open it only if nobody
     // holds more than it does.
-    if (!promotedReadOnlyByFailover(in, primary)) {
+    boolean failedOverToIt = promotedReadOnlyByFailover(in, primary);
+    if (!failedOverToIt) {
       Step wait = waitForEveryone(in, null, "before the primary takes writes again");
       if (wait != null) {
         return wait;
@@ -344,8 +345,7 @@ public final class TopologyPlanner {
     }
     InstanceState chosen = choice.chosen().get();
     if (chosen.name().equals(primary.name()) || Candidates.holds(primary, chosen, gtids)) {
-      String why =
-          promotedReadOnlyByFailover(in, primary) ? "FailedOverCompared" : "RestartedPrimary";
+      String why = failedOverToIt ? "FailedOverCompared" : "RestartedPrimary";
       return beforeWrites(in, primary, errant)
           .orElseGet(() -> new Step.Promote(primary.name(), why));
     }
